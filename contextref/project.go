@@ -1,0 +1,275 @@
+package contextref
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Project writes the provider projection of a message (DESIGN.md 3.5): each
+// reference becomes a readable marker "[<Kind>: <label>; ref=<id>]" and one
+// <t3_context> envelope after the text holds an entry per distinct referenced
+// id, in first-reference order. A text without references comes back
+// unchanged. Records are indexed by exact context id; an id held by two
+// records counts as missing. Labels and bodies are data: nothing in them can
+// open, forge or close an entry.
+func Project(text string, records []Record) string {
+	if !HasReferences(text) {
+		return text
+	}
+	byID := make(map[string]Record, len(records))
+	dup := map[string]bool{}
+	for _, r := range records {
+		id := r.RecordBase().ContextID
+		if _, ok := byID[id]; ok {
+			dup[id] = true
+		}
+		byID[id] = r
+	}
+	for id := range dup {
+		delete(byID, id)
+	}
+
+	type ref struct{ id, kind string }
+	var order []ref
+	seen := map[string]bool{}
+	found := false
+	marked := Replace(text, func(o Occurrence) string {
+		found = true
+		kind := o.Kind
+		if r, ok := byID[o.ContextID]; ok {
+			kind = r.RecordBase().Kind
+		}
+		if !seen[o.ContextID] {
+			seen[o.ContextID] = true
+			order = append(order, ref{o.ContextID, o.Kind})
+		}
+		return "[" + KindTitle(kind) + ": " + markerLabel(o.Label) + "; ref=" + o.ContextID + "]"
+	})
+	if !found {
+		return text
+	}
+
+	var entries []string
+	for _, rf := range order {
+		r, ok := byID[rf.id]
+		if !ok {
+			entries = append(entries, `<context kind="`+escapeAttr(rf.kind)+`" id="`+escapeAttr(rf.id)+`" unavailable="true"/>`)
+			continue
+		}
+		kind := r.RecordBase().Kind
+		if kind == KindMention || kind == KindSkill {
+			continue
+		}
+		entries = append(entries, `<context kind="`+escapeAttr(kind)+`" id="`+escapeAttr(rf.id)+"\">\n"+
+			escapeContextTags(recordBody(r))+"\n</context>")
+	}
+	if len(entries) == 0 {
+		return marked
+	}
+	var b strings.Builder
+	b.Grow(len(marked) + 64)
+	b.WriteString(marked)
+	b.WriteString("\n\n<t3_context version=\"1\">\n")
+	b.WriteString(strings.Join(entries, "\n"))
+	b.WriteString("\n</t3_context>")
+	return b.String()
+}
+
+// KindTitle is how a kind reads in a marker: '-' becomes a space and the
+// first letter is upper-cased ("review-comment" → "Review comment").
+func KindTitle(kind string) string {
+	s := strings.ReplaceAll(kind, "-", " ")
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// markerLabel makes a link label safe inside a marker: CR, LF, ';' and ']'
+// become spaces, white space folds, the result is trimmed and escaped.
+func markerLabel(label string) string {
+	s := strings.Map(func(r rune) rune {
+		switch r {
+		case '\r', '\n', ';', ']':
+			return ' '
+		}
+		return r
+	}, label)
+	return escapeContextTags(TrimJS(foldJSSpace(s)))
+}
+
+var attrEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
+
+func escapeAttr(s string) string { return attrEscaper.Replace(s) }
+
+// escapeContextTags turns every '<' that starts a t3_context or context tag
+// (optionally a closing one; ASCII case-insensitive; followed by a non-word
+// character or the end) into "&lt;".
+func escapeContextTags(s string) string {
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' || !startsContextTag(s[i+1:]) {
+			continue
+		}
+		if last == 0 {
+			b.Grow(len(s) + 16)
+		}
+		b.WriteString(s[last:i])
+		b.WriteString("&lt;")
+		last = i + 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func startsContextTag(s string) bool {
+	s = strings.TrimPrefix(s, "/")
+	for _, name := range [...]string{"t3_context", "context"} {
+		if len(s) >= len(name) && strings.EqualFold(s[:len(name)], name) {
+			if len(s) == len(name) || !isWordByte(s[len(name)]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// recordBody is the entry body of a record, lines joined by "\n", before
+// tag escaping.
+func recordBody(r Record) string {
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+	switch r := r.(type) {
+	case *ImageRecord:
+		add(attachmentBody(&r.AttachmentRecord)...)
+	case *FileRecord:
+		add(attachmentBody(&r.AttachmentRecord)...)
+	case *TerminalRecord:
+		add("terminal: " + r.TerminalLabel)
+		rest, n := r.Text, r.LineEnd-r.LineStart+1
+		for i := int64(0); i < n; i++ {
+			line, after, more := strings.Cut(rest, "\n")
+			add(strconv.FormatInt(r.LineStart+i, 10) + " | " + line)
+			if !more {
+				break
+			}
+			rest = after
+		}
+	case *ElementRecord:
+		add(elementBody(&r.ElementDetails)...)
+	case *PreviewAnnotationRecord:
+		page := ""
+		if r.PageTitle != nil {
+			page = TrimJS(*r.PageTitle)
+		}
+		if page == "" {
+			page = r.PageURL
+		}
+		add("page: "+page, "url: "+r.PageURL)
+		if c := TrimJS(r.Comment); c != "" {
+			add("comment: " + c)
+		}
+		if r.TargetSummary != "" {
+			add("targets: " + r.TargetSummary)
+		}
+		if len(r.StyleChanges) > 0 {
+			add("requested visual changes:")
+			for _, c := range r.StyleChanges {
+				add("- " + c)
+			}
+		}
+		if r.ScreenshotContextID != nil {
+			add("screenshot: ref=" + *r.ScreenshotContextID)
+		}
+		if r.Elements != nil {
+			for i, el := range *r.Elements {
+				add("element " + strconv.Itoa(i+1) + ":")
+				add(indent(strings.Join(elementBody(&el), "\n"))...)
+			}
+		}
+	case *ReviewCommentRecord:
+		add("file: "+r.FilePath,
+			"range: "+r.RangeLabel+" ("+strconv.FormatInt(r.StartIndex, 10)+"-"+strconv.FormatInt(r.EndIndex, 10)+")",
+			"section: "+r.SectionTitle)
+		if t := TrimJS(r.Text); t != "" {
+			add("comment:")
+			add(indent(t)...)
+		}
+		if !isBlankJS(r.Diff) {
+			lang := "diff"
+			if r.FenceLanguage != nil {
+				lang = *r.FenceLanguage
+			}
+			add(lang + ":")
+			add(indent(trimEndJS(r.Diff))...)
+		}
+	case *UnknownRecord:
+		s, err := JSStringify(r.Payload)
+		if err != nil {
+			s = "null"
+		}
+		add(s)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func attachmentBody(r *AttachmentRecord) []string {
+	return []string{
+		"name: " + r.Name,
+		"mimeType: " + r.MimeType,
+		"sizeBytes: " + strconv.FormatInt(r.SizeBytes, 10),
+		"attachmentId: " + r.AttachmentID,
+	}
+}
+
+func elementBody(d *ElementDetails) []string {
+	lines := []string{"url: " + d.PageURL, "tag: " + d.TagName}
+	if d.PageTitle != nil && *d.PageTitle != "" {
+		lines = append(lines, "title: "+*d.PageTitle)
+	}
+	if d.Selector != nil && *d.Selector != "" {
+		lines = append(lines, "selector: "+*d.Selector)
+	}
+	if d.ComponentName != nil && *d.ComponentName != "" {
+		lines = append(lines, "component: "+*d.ComponentName)
+	}
+	if d.Source != nil && d.Source.FileName != nil && *d.Source.FileName != "" {
+		src := *d.Source.FileName
+		if d.Source.LineNumber != nil {
+			src += ":" + strconv.FormatInt(*d.Source.LineNumber, 10)
+			if d.Source.ColumnNumber != nil {
+				src += ":" + strconv.FormatInt(*d.Source.ColumnNumber, 10)
+			}
+		}
+		lines = append(lines, "source: "+src)
+	}
+	if h := TrimJS(d.HTMLPreview); h != "" {
+		lines = append(lines, "html:")
+		lines = append(lines, indent(h)...)
+	}
+	if s := TrimJS(d.Styles); s != "" {
+		lines = append(lines, "styles:")
+		lines = append(lines, indent(s)...)
+	}
+	return lines
+}
+
+// indent splits s into lines and puts two spaces before each.
+func indent(s string) []string {
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = "  " + p
+	}
+	return parts
+}

@@ -1,0 +1,3 @@
+module github.com/chipchat/chipchat
+
+go 1.26
