@@ -159,21 +159,27 @@ func labelStart(text string, floor, q int) (start int, image, ok bool) {
 	best := -1
 	units := 0
 	for i := q; i > floor; {
-		r, size := utf8.DecodeLastRuneInString(text[floor:i])
-		i -= size
-		if r == ']' || r == '\n' {
-			break
-		}
-		if r == '[' {
-			best = i
-		}
-		if r >= 0x10000 {
-			units += 2
-		} else {
+		c := text[i-1]
+		if c < utf8.RuneSelf {
+			i--
+			if c == ']' || c == '\n' {
+				break
+			}
+			if c == '[' {
+				best = i
+			}
 			units++
+		} else {
+			r, size := utf8.DecodeLastRuneInString(text[floor:i])
+			i -= size
+			if r >= 0x10000 {
+				units += 2
+			} else {
+				units++
+			}
 		}
-		// The label of a '[' at i-1 would be units long.
-		if units > maxScanLabelLen {
+		// A '[' further left would have a label of at least units+1 units.
+		if units >= maxScanLabelLen+1 {
 			break
 		}
 	}

@@ -32,9 +32,12 @@ func Project(text string, records []Record) string {
 	type ref struct{ id, kind string }
 	var order []ref
 	seen := map[string]bool{}
-	found := false
-	marked := Replace(text, func(o Occurrence) string {
-		found = true
+	var b strings.Builder
+	last := 0
+	scan(text, func(o Occurrence) {
+		if last == 0 {
+			b.Grow(len(text) + len(text)/8 + 4096)
+		}
 		kind := o.Kind
 		if r, ok := byID[o.ContextID]; ok {
 			kind = r.RecordBase().Kind
@@ -43,35 +46,44 @@ func Project(text string, records []Record) string {
 			seen[o.ContextID] = true
 			order = append(order, ref{o.ContextID, o.Kind})
 		}
-		return "[" + KindTitle(kind) + ": " + markerLabel(o.Label) + "; ref=" + o.ContextID + "]"
+		b.WriteString(text[last:o.Start])
+		b.WriteByte('[')
+		b.WriteString(KindTitle(kind))
+		b.WriteString(": ")
+		b.WriteString(markerLabel(o.Label))
+		b.WriteString("; ref=")
+		b.WriteString(o.ContextID)
+		b.WriteByte(']')
+		last = o.End
 	})
-	if !found {
+	if len(order) == 0 {
 		return text
 	}
+	b.WriteString(text[last:])
 
-	var entries []string
+	wrote := false
 	for _, rf := range order {
 		r, ok := byID[rf.id]
+		if ok && (r.RecordBase().Kind == KindMention || r.RecordBase().Kind == KindSkill) {
+			continue
+		}
+		if !wrote {
+			b.WriteString("\n\n<t3_context version=\"1\">\n")
+			wrote = true
+		} else {
+			b.WriteByte('\n')
+		}
 		if !ok {
-			entries = append(entries, `<context kind="`+escapeAttr(rf.kind)+`" id="`+escapeAttr(rf.id)+`" unavailable="true"/>`)
+			b.WriteString(`<context kind="` + escapeAttr(rf.kind) + `" id="` + escapeAttr(rf.id) + `" unavailable="true"/>`)
 			continue
 		}
-		kind := r.RecordBase().Kind
-		if kind == KindMention || kind == KindSkill {
-			continue
-		}
-		entries = append(entries, `<context kind="`+escapeAttr(kind)+`" id="`+escapeAttr(rf.id)+"\">\n"+
-			escapeContextTags(recordBody(r))+"\n</context>")
+		b.WriteString(`<context kind="` + escapeAttr(r.RecordBase().Kind) + `" id="` + escapeAttr(rf.id) + "\">\n")
+		b.WriteString(escapeContextTags(recordBody(r)))
+		b.WriteString("\n</context>")
 	}
-	if len(entries) == 0 {
-		return marked
+	if wrote {
+		b.WriteString("\n</t3_context>")
 	}
-	var b strings.Builder
-	b.Grow(len(marked) + 64)
-	b.WriteString(marked)
-	b.WriteString("\n\n<t3_context version=\"1\">\n")
-	b.WriteString(strings.Join(entries, "\n"))
-	b.WriteString("\n</t3_context>")
 	return b.String()
 }
 
