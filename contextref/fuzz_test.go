@@ -2,6 +2,7 @@ package contextref
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -202,22 +203,30 @@ func FuzzProject(f *testing.F) {
 			t.Fatalf("envelope does not end with </t3_context>:\n%s", env)
 		}
 		env = strings.TrimSuffix(env, "\n</t3_context>")
-		if got := strings.Count(env, "<context"); got != want {
+		if got := len(entryOpen.FindAllString(env, -1)); got != want {
 			t.Fatalf("envelope has %d entry openings, want %d:\n%s", got, want, env)
 		}
-		if got := strings.Count(env, "</context"); got != wantClose {
+		if got := len(entryClose.FindAllString(env, -1)); got != wantClose {
 			t.Fatalf("envelope has %d entry closings, want %d:\n%s", got, wantClose, env)
 		}
-		if strings.Contains(env, "<t3_context") || strings.Contains(env, "</t3_context") {
+		if envelopeTag.MatchString(env) {
 			t.Fatalf("envelope body forges the envelope tag:\n%s", env)
 		}
 		// The marked text carries no tag a label could smuggle in.
 		marked := strings.ToLower(out[:at])
-		if strings.Count(marked, "<context") != strings.Count(strings.ToLower(prose), "<context") {
+		if len(entryOpen.FindAllString(marked, -1)) != len(entryOpen.FindAllString(strings.ToLower(prose), -1)) {
 			t.Fatalf("a marker forged a context tag:\n%s", out[:at])
 		}
 	})
 }
+
+// Tags as a reader of the envelope sees them: the name followed by a
+// non-word character or the end.
+var (
+	entryOpen   = regexp.MustCompile(`<context(\W|$)`)
+	entryClose  = regexp.MustCompile(`</context(\W|$)`)
+	envelopeTag = regexp.MustCompile(`</?t3_context(\W|$)`)
+)
 
 func must(b []byte, err error) []byte {
 	if err != nil {
