@@ -21,8 +21,20 @@ func (p Pos) Before(q Pos) bool { return p.Line < q.Line || p.Line == q.Line && 
 type Chip struct {
 	Kind      string
 	ContextID string
-	Label     string // sanitized link label
+	Label     string // sanitized link label, for display
 	RefID     string // ref_…: identity of this occurrence, never on the wire
+	// source is the label exactly as it stood in parsed Markdown (empty for
+	// chips made here): writing it back unchanged keeps the text around
+	// the link parsing as it did.
+	source string
+}
+
+// linkLabel is the label the chip's link is written with.
+func (c Chip) linkLabel() string {
+	if c.source != "" {
+		return c.source
+	}
+	return c.Label
 }
 
 // A line is a slice of atoms: a rune ≥ 0 is prose, a rune < 0 is the chip
@@ -145,6 +157,19 @@ func (d *Draft) IsEmpty() bool {
 func (d *Draft) newChip(kind, id, label string) rune {
 	d.refSeq++
 	d.chips = append(d.chips, Chip{Kind: kind, ContextID: id, Label: chipLabel(label, kind), RefID: "ref_" + strconv.Itoa(d.refSeq)})
+	return rune(-len(d.chips))
+}
+
+// parsedChip makes a chip for an occurrence scanned in text, keeping its
+// label's source.
+func (d *Draft) parsedChip(o contextref.Occurrence, text string) rune {
+	open := o.Start
+	if o.Image {
+		open++
+	}
+	source := text[open+1 : open+1+strings.IndexByte(text[open+1:], ']')]
+	d.refSeq++
+	d.chips = append(d.chips, Chip{Kind: o.Kind, ContextID: o.ContextID, Label: o.Label, RefID: "ref_" + strconv.Itoa(d.refSeq), source: source})
 	return rune(-len(d.chips))
 }
 
@@ -495,7 +520,10 @@ func (d *Draft) InsertMarkdown(text string, records []contextref.Record) {
 }
 
 // importMarkdown turns canonical Markdown into atoms and the records to add.
+// The text is normalized (line breaks, control characters) before it is
+// scanned, so what is scanned is exactly what Markdown writes back.
 func (d *Draft) importMarkdown(text string, records []contextref.Record) ([]rune, []contextref.Record) {
+	text = string(normalizeText(text))
 	byID := map[string]contextref.Record{}
 	for _, r := range records {
 		byID[r.RecordBase().ContextID] = r
@@ -509,15 +537,15 @@ func (d *Draft) importMarkdown(text string, records []contextref.Record) ([]rune
 		if o.Image && o.Kind != contextref.KindImage {
 			start++ // the '!' before a link of another kind is prose
 		}
-		atoms = append(atoms, normalizeText(text[last:start])...)
-		atoms = append(atoms, d.newChip(o.Kind, o.ContextID, o.Label))
+		atoms = append(atoms, []rune(text[last:start])...)
+		atoms = append(atoms, d.parsedChip(o, text))
 		if r, ok := byID[o.ContextID]; ok && !added[o.ContextID] {
 			added[o.ContextID] = true
 			add = append(add, r)
 		}
 		last = o.End
 	}
-	atoms = append(atoms, normalizeText(text[last:])...)
+	atoms = append(atoms, []rune(text[last:])...)
 	return atoms, add
 }
 

@@ -399,7 +399,7 @@ func TestControlCharactersDropped(t *testing.T) {
 // ---- property test ----
 
 // chipView is a chip without its reference id.
-type chipView struct{ Kind, ID, Label string }
+type chipView struct{ Kind, ID, Label, Link string }
 
 func sameDraft(a, b *Draft) bool {
 	if len(a.lines) != len(b.lines) {
@@ -408,7 +408,7 @@ func sameDraft(a, b *Draft) bool {
 	view := func(d *Draft, r rune) any {
 		if r < 0 {
 			c := d.chips[-r-1]
-			return chipView{c.Kind, c.ContextID, c.Label}
+			return chipView{c.Kind, c.ContextID, c.Label, c.linkLabel()}
 		}
 		return r
 	}

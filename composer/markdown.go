@@ -16,14 +16,28 @@ func (d *Draft) Markdown() string {
 		}
 		for _, a := range l.atoms {
 			if a < 0 {
-				c := d.chips[-a-1]
-				b.WriteString(contextref.FormatLink(c.Kind, c.ContextID, c.Label))
+				writeLink(&b, d.chips[-a-1])
 				continue
 			}
 			b.WriteRune(a)
 		}
 	}
 	return b.String()
+}
+
+// writeLink writes a chip's reference link; image links carry the '!'.
+func writeLink(b *strings.Builder, c Chip) {
+	if c.Kind == contextref.KindImage {
+		b.WriteByte('!')
+	}
+	b.WriteByte('[')
+	b.WriteString(c.linkLabel())
+	b.WriteString("](")
+	b.WriteString(contextref.LinkScheme)
+	b.WriteString(c.Kind)
+	b.WriteByte('/')
+	b.WriteString(c.ContextID)
+	b.WriteByte(')')
 }
 
 // Text returns the prose with each chip as its label (for plain displays).

@@ -1,0 +1,513 @@
+package composer
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// SubmitMsg is sent when the user presses the submit key on a non-empty
+// draft: the canonical Markdown and the records its chips point at. The
+// editor keeps the draft; the app clears it (Reset) once the message is
+// stored.
+type SubmitMsg struct {
+	Markdown string
+	Records  []contextref.Record
+}
+
+// NoticeMsg is something the app should tell the user (a toast).
+type NoticeMsg struct {
+	Text string
+	Err  bool
+}
+
+// editorFileMsg: the draft was written to a temp file for the external
+// editor.
+type editorFileMsg struct {
+	path string
+	err  error
+}
+
+// editorDoneMsg: the external editor exited; text is the file's content.
+type editorDoneMsg struct {
+	text string
+	err  error
+}
+
+type pickerKind int
+
+const (
+	pickNone pickerKind = iota
+	pickFile
+	pickSkill
+)
+
+// Options configure an Editor.
+type Options struct {
+	Registry    *chips.Registry // chip presentation; chips.Default(chips.DefaultTheme()) when nil
+	KeyMap      *KeyMap         // DefaultKeyMap() when nil
+	MaxHeight   int             // rows of text before it scrolls (default 10)
+	ProjectRoot string          // where @ looks for files and $ for skills
+	Home        string          // where ~/.agents/skills is
+	Placeholder string
+}
+
+// Editor is the composer's Bubble Tea component over a Draft: soft-wrapped
+// prose with chips drawn inline, a caret and selection, scrolling, pickers
+// for @ mentions and $ skills, and the external editor. Update and View do
+// no I/O and cost time proportional to what is visible, not to the draft.
+type Editor struct {
+	draft     *Draft
+	reg       *chips.Registry
+	Keys      KeyMap
+	width     int
+	maxHeight int
+	focused   bool
+	top       Pos // first visible row: Line and Col = row index within the line
+	root      string
+	home      string
+	holder    string
+	lay       *layoutCache
+
+	picker     *Picker
+	pickKind   pickerKind
+	pickAt     Pos // where the trigger character is
+	files      []string
+	filesState loadState
+	skills     []Skill
+	skillState loadState
+}
+
+type loadState int
+
+const (
+	notLoaded loadState = iota
+	loading
+	loaded
+)
+
+// New makes an editor over an empty draft.
+func New(o Options) *Editor {
+	e := &Editor{draft: NewDraft(), reg: o.Registry, maxHeight: o.MaxHeight, root: o.ProjectRoot, home: o.Home,
+		holder: o.Placeholder, width: 80, focused: true}
+	if e.reg == nil {
+		e.reg = chips.Default(chips.DefaultTheme())
+	}
+	if o.KeyMap != nil {
+		e.Keys = *o.KeyMap
+	} else {
+		e.Keys = DefaultKeyMap()
+	}
+	if e.maxHeight <= 0 {
+		e.maxHeight = 10
+	}
+	if e.holder == "" {
+		e.holder = "Write a message — @ mentions a file, $ a skill, ctrl+g opens $EDITOR"
+	}
+	e.lay = newLayoutCache(e)
+	return e
+}
+
+// Draft returns the draft being edited.
+func (e *Editor) Draft() *Draft { return e.draft }
+
+// SetDraft replaces the draft (for example one restored from the store).
+func (e *Editor) SetDraft(d *Draft) {
+	e.draft = d
+	e.top = Pos{}
+	e.closePicker()
+	e.lay.reset()
+	e.scrollToCaret()
+}
+
+// Reset clears the draft after a send.
+func (e *Editor) Reset() { e.SetDraft(NewDraft()) }
+
+// SetWidth sets the width in columns.
+func (e *Editor) SetWidth(w int) {
+	if w != e.width {
+		e.width = max(w, 8)
+		e.lay.reset()
+		e.scrollToCaret()
+	}
+}
+
+// SetMaxHeight sets how many rows of text show before the editor scrolls.
+func (e *Editor) SetMaxHeight(h int) {
+	e.maxHeight = max(h, 1)
+	e.scrollToCaret()
+}
+
+// Focus and Blur switch whether the editor takes input and draws its caret.
+func (e *Editor) Focus()        { e.focused = true }
+func (e *Editor) Blur()         { e.focused = false; e.closePicker() }
+func (e *Editor) Focused() bool { return e.focused }
+
+// PickerOpen reports whether a picker is showing (esc belongs to it).
+func (e *Editor) PickerOpen() bool { return e.pickKind != pickNone }
+
+// InsertContext puts context produced elsewhere (terminal pane, review
+// import, paste) into the draft: at the caret when the editor takes input,
+// else appended after a separating space (DESIGN.md section 4).
+func (e *Editor) InsertContext(rec contextref.Record, label string) {
+	if e.focused {
+		e.draft.InsertChip(rec, label)
+	} else {
+		e.draft.AppendChip(rec, label)
+	}
+	e.scrollToCaret()
+}
+
+// wrapWidth is the width prose wraps at: one column stays free for the
+// caret at a row's end.
+func (e *Editor) wrapWidth() int { return max(e.width-1, 1) }
+
+// Update handles keys, pastes and the editor's own messages.
+func (e *Editor) Update(msg tea.Msg) (*Editor, tea.Cmd) {
+	switch msg := msg.(type) {
+	case FilesLoadedMsg:
+		if msg.Root == e.root || e.root == "" {
+			e.files, e.filesState = msg.Paths, loaded
+			if e.pickKind == pickFile {
+				e.fillPicker()
+			}
+		}
+		return e, nil
+	case SkillsLoadedMsg:
+		e.skills, e.skillState = msg.Skills, loaded
+		if e.pickKind == pickSkill {
+			e.fillPicker()
+		}
+		return e, nil
+	case editorFileMsg:
+		if msg.err != nil {
+			return e, notice("could not write the draft for the editor: "+msg.err.Error(), true)
+		}
+		return e, runExternalEditor(msg.path)
+	case editorDoneMsg:
+		if msg.err != nil {
+			return e, notice("external editor: "+msg.err.Error(), true)
+		}
+		e.replaceWithMarkdown(msg.text)
+		return e, nil
+	}
+	if !e.focused {
+		return e, nil
+	}
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		e.draft.InsertText(msg.Content)
+		e.afterEdit()
+		return e, nil
+	case tea.KeyPressMsg:
+		return e, e.key(msg)
+	}
+	return e, nil
+}
+
+func notice(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return NoticeMsg{Text: text, Err: isErr} }
+}
+
+func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
+	k, d := &e.Keys, e.draft
+	if e.pickKind != pickNone {
+		switch {
+		case key.Matches(msg, k.PickerClose):
+			e.closePicker()
+			return nil
+		case key.Matches(msg, k.PickerNext):
+			e.picker.Move(1)
+			return nil
+		case key.Matches(msg, k.PickerPrev):
+			e.picker.Move(-1)
+			return nil
+		case key.Matches(msg, k.PickerChoose):
+			e.choose()
+			return nil
+		}
+	}
+	w := e.lay.atomWidth
+	switch {
+	case key.Matches(msg, k.Submit):
+		if strings.TrimSpace(d.Markdown()) == "" && len(d.Shelf()) == 0 {
+			return nil
+		}
+		md, recs := d.Markdown(), d.Records()
+		return func() tea.Msg { return SubmitMsg{Markdown: md, Records: recs} }
+	case key.Matches(msg, k.Newline):
+		d.TypeRune('\n')
+	case key.Matches(msg, k.Left):
+		d.MoveLeft(false)
+	case key.Matches(msg, k.Right):
+		d.MoveRight(false)
+	case key.Matches(msg, k.WordLeft):
+		d.MoveWordLeft(false)
+	case key.Matches(msg, k.WordRight):
+		d.MoveWordRight(false)
+	case key.Matches(msg, k.Up):
+		d.MoveVisual(-1, e.wrapWidth(), w, false)
+	case key.Matches(msg, k.Down):
+		d.MoveVisual(1, e.wrapWidth(), w, false)
+	case key.Matches(msg, k.LineStart):
+		d.MoveLineStart(false)
+	case key.Matches(msg, k.LineEnd):
+		d.MoveLineEnd(false)
+	case key.Matches(msg, k.DocStart):
+		d.MoveDocStart(false)
+	case key.Matches(msg, k.DocEnd):
+		d.MoveDocEnd(false)
+	case key.Matches(msg, k.SelectLeft):
+		d.MoveLeft(true)
+	case key.Matches(msg, k.SelectRight):
+		d.MoveRight(true)
+	case key.Matches(msg, k.SelectWordLeft):
+		d.MoveWordLeft(true)
+	case key.Matches(msg, k.SelectWordRight):
+		d.MoveWordRight(true)
+	case key.Matches(msg, k.SelectUp):
+		d.MoveVisual(-1, e.wrapWidth(), w, true)
+	case key.Matches(msg, k.SelectDown):
+		d.MoveVisual(1, e.wrapWidth(), w, true)
+	case key.Matches(msg, k.SelectLineStart):
+		d.MoveLineStart(true)
+	case key.Matches(msg, k.SelectLineEnd):
+		d.MoveLineEnd(true)
+	case key.Matches(msg, k.SelectDocStart):
+		d.MoveDocStart(true)
+	case key.Matches(msg, k.SelectDocEnd):
+		d.MoveDocEnd(true)
+	case key.Matches(msg, k.SelectAll):
+		d.SelectAll()
+	case key.Matches(msg, k.DeleteBack):
+		d.DeleteBackward()
+	case key.Matches(msg, k.DeleteForward):
+		d.DeleteForward()
+	case key.Matches(msg, k.DeleteWordBack):
+		d.DeleteWordBackward()
+	case key.Matches(msg, k.DeleteWordFwd):
+		d.DeleteWordForward()
+	case key.Matches(msg, k.DeleteLineStart):
+		d.DeleteToLineStart()
+	case key.Matches(msg, k.DeleteLineEnd):
+		d.DeleteToLineEnd()
+	case key.Matches(msg, k.Undo):
+		d.Undo()
+	case key.Matches(msg, k.Redo):
+		d.Redo()
+	case key.Matches(msg, k.ExternalEditor):
+		e.closePicker()
+		return writeDraftFile(d.Markdown())
+	default:
+		if msg.Text == "" || msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {
+			return nil
+		}
+		for _, r := range msg.Text {
+			d.TypeRune(r)
+		}
+		cmd := e.maybeOpenPicker(msg.Text)
+		e.afterEdit()
+		return cmd
+	}
+	e.afterEdit()
+	return nil
+}
+
+// afterEdit keeps the caret in view and the picker's query in step.
+func (e *Editor) afterEdit() {
+	e.syncPicker()
+	e.scrollToCaret()
+}
+
+// ---- pickers ----
+
+// maybeOpenPicker opens the file picker after '@' and the skill picker after
+// '$' typed at a word start.
+func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
+	if e.pickKind != pickNone || (typed != "@" && typed != "$") {
+		return nil
+	}
+	d := e.draft
+	at := d.left(d.caret)
+	if before, ok := d.atomBefore(at); ok && before >= 0 && !unicode.IsSpace(before) && before != '\n' {
+		return nil
+	}
+	e.pickAt = at
+	if typed == "@" {
+		e.pickKind = pickFile
+		e.picker = NewPicker("@ file")
+	} else {
+		e.pickKind = pickSkill
+		e.picker = NewPicker("$ skill")
+	}
+	var cmd tea.Cmd
+	switch {
+	case e.pickKind == pickFile && e.filesState == notLoaded:
+		e.filesState = loading
+		cmd = LoadFiles(e.root, 0)
+	case e.pickKind == pickSkill && e.skillState == notLoaded:
+		e.skillState = loading
+		cmd = LoadSkills(e.root, e.home)
+	}
+	e.fillPicker()
+	return cmd
+}
+
+func (e *Editor) fillPicker() {
+	switch e.pickKind {
+	case pickFile:
+		items := make([]PickerItem, len(e.files))
+		for i, p := range e.files {
+			items[i] = PickerItem{Title: p, Value: p}
+		}
+		e.picker.SetItems(items)
+		e.picker.SetLoading(e.filesState != loaded)
+	case pickSkill:
+		items := make([]PickerItem, len(e.skills))
+		for i, s := range e.skills {
+			items[i] = PickerItem{Title: s.Name, Detail: s.Description, Value: s.Path}
+		}
+		e.picker.SetItems(items)
+		e.picker.SetLoading(e.skillState != loaded)
+	}
+	e.syncPicker()
+}
+
+// syncPicker sets the query from the text after the trigger, or closes the
+// picker when the caret left the trigger's word.
+func (e *Editor) syncPicker() {
+	if e.pickKind == pickNone {
+		return
+	}
+	d := e.draft
+	c := d.caret
+	line := d.lines[e.pickAt.Line].atoms
+	trigger := '@'
+	if e.pickKind == pickSkill {
+		trigger = '$'
+	}
+	if c.Line != e.pickAt.Line || c.Col <= e.pickAt.Col || e.pickAt.Col >= len(line) || line[e.pickAt.Col] != trigger {
+		e.closePicker()
+		return
+	}
+	q := line[e.pickAt.Col+1 : c.Col]
+	for _, r := range q {
+		if r < 0 || unicode.IsSpace(r) {
+			e.closePicker()
+			return
+		}
+	}
+	e.picker.SetQuery(string(q))
+}
+
+func (e *Editor) closePicker() {
+	e.pickKind = pickNone
+	e.picker = nil
+}
+
+// choose replaces the trigger and query with the chosen item's chip.
+func (e *Editor) choose() {
+	item, ok := e.picker.Selected()
+	kind := e.pickKind
+	if !ok {
+		return
+	}
+	d := e.draft
+	d.SetCaret(e.pickAt, false)
+	d.SetCaret(Pos{e.pickAt.Line, e.draft.caret.Col + 1 + len([]rune(e.picker.Query()))}, true)
+	e.closePicker()
+	switch kind {
+	case pickFile:
+		d.InsertChip(MentionRecord(item.Value), "")
+	case pickSkill:
+		d.InsertChip(SkillRecord(item.Title), "")
+	}
+	d.TypeRune(' ')
+	d.BreakUndoGroup()
+	e.scrollToCaret()
+}
+
+// MentionRecord makes the record of a file mention: its context id comes
+// from the path, so mentioning one path twice points at one record.
+func MentionRecord(path string) contextref.Record {
+	return &contextref.MentionRecord{
+		Base: contextref.NewBase(contextref.KindMention, contextref.ToContextID("mention-"+path), path),
+		Path: path,
+	}
+}
+
+// SkillRecord makes the record of a skill reference.
+func SkillRecord(name string) contextref.Record {
+	return &contextref.SkillRecord{
+		Base: contextref.NewBase(contextref.KindSkill, contextref.ToContextID("skill-"+name), "$"+name),
+		Name: name,
+	}
+}
+
+// ---- external editor ----
+
+func writeDraftFile(md string) tea.Cmd {
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "chipchat-draft-*.md")
+		if err != nil {
+			return editorFileMsg{err: err}
+		}
+		_, err = f.WriteString(md)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return editorFileMsg{path: f.Name(), err: err}
+	}
+}
+
+// EditorCommand is the command line of the external editor: $VISUAL, else
+// $EDITOR, else vi.
+func EditorCommand() []string {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if f := strings.Fields(os.Getenv(v)); len(f) > 0 {
+			return f
+		}
+	}
+	return []string{"vi"}
+}
+
+func runExternalEditor(path string) tea.Cmd {
+	args := EditorCommand()
+	bin, err := exec.LookPath(args[0])
+	if err != nil {
+		os.Remove(path)
+		return notice("no editor to run: set $VISUAL or $EDITOR ("+filepath.Base(args[0])+" not found)", true)
+	}
+	c := exec.Command(bin, append(args[1:], path)...)
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		defer os.Remove(path)
+		if err != nil {
+			return editorDoneMsg{err: err}
+		}
+		b, rerr := os.ReadFile(path)
+		if rerr != nil {
+			return editorDoneMsg{err: rerr}
+		}
+		return editorDoneMsg{text: string(b)}
+	})
+}
+
+// replaceWithMarkdown rebuilds the draft's content from edited Markdown as
+// one undo step: links whose record exists become chips again, links to
+// unknown ids unresolved chips; the lifecycle drops records no longer
+// referenced (shelf images stay).
+func (e *Editor) replaceWithMarkdown(text string) {
+	text = strings.TrimSuffix(text, "\n") // editors add a final newline
+	d := e.draft
+	d.SelectAll()
+	d.InsertMarkdown(text, d.Records())
+	e.scrollToCaret()
+}

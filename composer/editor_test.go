@@ -1,0 +1,346 @@
+package composer
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+func press(e *Editor, keys ...string) tea.Cmd {
+	var last tea.Cmd
+	for _, k := range keys {
+		_, last = e.Update(keyMsg(k))
+	}
+	return last
+}
+
+// keyMsg builds the key press a terminal would report for a key name.
+func keyMsg(k string) tea.KeyPressMsg {
+	var mod tea.KeyMod
+	for {
+		switch {
+		case strings.HasPrefix(k, "ctrl+") && len(k) > 5:
+			mod |= tea.ModCtrl
+			k = k[5:]
+			continue
+		case strings.HasPrefix(k, "alt+") && len(k) > 4:
+			mod |= tea.ModAlt
+			k = k[4:]
+			continue
+		case strings.HasPrefix(k, "shift+") && len(k) > 6:
+			mod |= tea.ModShift
+			k = k[6:]
+			continue
+		}
+		break
+	}
+	codes := map[string]rune{"enter": tea.KeyEnter, "left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace, "delete": tea.KeyDelete, "esc": tea.KeyEscape, "tab": tea.KeyTab}
+	if c, ok := codes[k]; ok {
+		return tea.KeyPressMsg{Code: c, Mod: mod}
+	}
+	r := []rune(k)[0]
+	if mod == 0 || mod == tea.ModShift {
+		return tea.KeyPressMsg{Code: r, Text: k, Mod: mod}
+	}
+	return tea.KeyPressMsg{Code: r, Mod: mod}
+}
+
+func typeKeys(e *Editor, s string) {
+	for _, r := range s {
+		e.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func newTestEditor() *Editor {
+	e := New(Options{Registry: chips.Default(chips.NoColorTheme())})
+	e.SetWidth(40)
+	return e
+}
+
+func TestEditorKeys(t *testing.T) {
+	e := newTestEditor()
+	typeKeys(e, "hello world")
+	press(e, "ctrl+a", "alt+f", "ctrl+k")
+	if got := e.Draft().Markdown(); got != "hello" {
+		t.Fatalf("ctrl+a alt+f ctrl+k: %q", got)
+	}
+	press(e, "ctrl+z")
+	if got := e.Draft().Markdown(); got != "hello world" {
+		t.Fatalf("ctrl+z: %q", got)
+	}
+	press(e, "alt+z")
+	if got := e.Draft().Markdown(); got != "hello" {
+		t.Fatalf("alt+z redoes: %q", got)
+	}
+	press(e, "ctrl+shift+z") // nothing left to redo
+	press(e, "shift+enter")
+	typeKeys(e, "x")
+	press(e, "alt+enter", "ctrl+j")
+	if got := e.Draft().Markdown(); got != "hello\nx\n\n" {
+		t.Fatalf("newline keys: %q", got)
+	}
+	press(e, "ctrl+w")
+	if got := e.Draft().Markdown(); got != "hello\n" {
+		t.Fatalf("ctrl+w: %q", got)
+	}
+	press(e, "alt+backspace")
+	if got := e.Draft().Markdown(); got != "" {
+		t.Fatalf("alt+backspace: %q", got)
+	}
+}
+
+func TestEditorSubmit(t *testing.T) {
+	e := newTestEditor()
+	if cmd := press(e, "enter"); cmd != nil {
+		t.Fatal("enter on an empty draft sends nothing")
+	}
+	typeKeys(e, "fix ")
+	e.InsertContext(termRec("ctx_t"), "")
+	cmd := press(e, "enter")
+	if cmd == nil {
+		t.Fatal("enter must submit")
+	}
+	sub, ok := cmd().(SubmitMsg)
+	if !ok || sub.Markdown != "fix [Terminal 1 lines 1-2](t3-context://v1/terminal/ctx_t)" || len(sub.Records) != 1 {
+		t.Fatalf("submit: %+v", sub)
+	}
+	e.Reset()
+	if !e.Draft().IsEmpty() {
+		t.Fatal("reset empties the draft")
+	}
+}
+
+func TestEditorPasteIsOneStep(t *testing.T) {
+	e := newTestEditor()
+	typeKeys(e, "a")
+	e.Update(tea.PasteMsg{Content: "line 1\r\nline 2\rline 3"})
+	if got := e.Draft().Markdown(); got != "aline 1\nline 2\nline 3" {
+		t.Fatalf("paste: %q", got)
+	}
+	press(e, "ctrl+z")
+	if got := e.Draft().Markdown(); got != "a" {
+		t.Fatalf("undo paste: %q", got)
+	}
+}
+
+func TestEditorBlurredAppends(t *testing.T) {
+	e := newTestEditor()
+	typeKeys(e, "text")
+	press(e, "ctrl+a")
+	e.Blur()
+	typeKeys(e, "ignored")
+	e.InsertContext(termRec("t"), "")
+	if got := e.Draft().Markdown(); got != "text [Terminal 1 lines 1-2](t3-context://v1/terminal/t)" {
+		t.Fatalf("blurred editor appends context: %q", got)
+	}
+	e.Focus()
+	e.InsertContext(fileRec("f"), "")
+	if !strings.HasPrefix(e.Draft().Markdown(), "[a.txt](t3-context://v1/file/f)text") {
+		t.Fatalf("focused editor inserts at the caret: %q", e.Draft().Markdown())
+	}
+}
+
+func TestEditorGrowsThenScrolls(t *testing.T) {
+	e := newTestEditor()
+	e.SetMaxHeight(5)
+	if e.Height() != 1 {
+		t.Fatalf("an empty editor is one row, got %d", e.Height())
+	}
+	for i := 0; i < 3; i++ {
+		press(e, "ctrl+j")
+	}
+	if e.Height() != 4 {
+		t.Fatalf("four lines, four rows: %d", e.Height())
+	}
+	for i := 0; i < 20; i++ {
+		typeKeys(e, "row")
+		press(e, "ctrl+j")
+	}
+	typeKeys(e, "LAST")
+	view := ansi.Strip(e.View())
+	if e.Height() != 5 || strings.Count(view, "\n") != 4 || !strings.Contains(view, "LAST") {
+		t.Fatalf("capped at 5 rows with the caret in view:\n%s", view)
+	}
+	press(e, "ctrl+home")
+	view = ansi.Strip(e.View())
+	if strings.Contains(view, "LAST") || !strings.HasPrefix(view, " ") && !strings.HasPrefix(view, "\n") {
+		t.Fatalf("scrolled to the top:\n%q", view)
+	}
+	// A long wrapped line scrolls by visual rows.
+	e2 := newTestEditor()
+	e2.SetMaxHeight(3)
+	typeKeys(e2, strings.Repeat("word ", 40)+"END")
+	if v := ansi.Strip(e2.View()); !strings.Contains(v, "END") || strings.Count(v, "\n") != 2 {
+		t.Fatalf("caret row visible in a wrapped line:\n%s", v)
+	}
+}
+
+func TestEditorViewNeverWiderThanWidth(t *testing.T) {
+	e := newTestEditor()
+	e.SetWidth(20)
+	typeKeys(e, "漢字漢字漢字漢字漢字漢字 emoji 😀😀😀😀😀😀😀😀 and\ttabs\tok ")
+	e.InsertContext(mentionRec("m", strings.Repeat("very/long/path/", 8)+"x.go"), "")
+	e.InsertContext(termRec("t"), strings.Repeat("label ", 20))
+	for _, line := range strings.Split(e.View(), "\n") {
+		if w := ansi.StringWidth(line); w > 20 {
+			t.Fatalf("row %q is %d wide", ansi.Strip(line), w)
+		}
+	}
+}
+
+func TestEditorUnresolvedAndHostileLabels(t *testing.T) {
+	e := newTestEditor()
+	e.Draft().InsertMarkdown("see [\x1b[2Jboom](t3-context://v1/terminal/nope)", nil)
+	v := e.View()
+	if strings.Contains(v, "\x1b[2J") {
+		t.Fatal("a label's control sequence reached the screen")
+	}
+	if !strings.Contains(ansi.Strip(v), "boom") {
+		t.Fatalf("unresolved chip shows its label: %q", ansi.Strip(v))
+	}
+}
+
+func TestMentionPicker(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"main.go", "README.md", "internal/app/model.go"} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: root})
+	e.SetWidth(60)
+	typeKeys(e, "look at")
+	if cmd := e.maybeOpenPicker("x"); cmd != nil {
+		t.Fatal("only @ and $ open pickers")
+	}
+	e.Update(tea.KeyPressMsg{Code: ' ', Text: " "})
+	_, cmd := e.Update(tea.KeyPressMsg{Code: '@', Text: "@"})
+	if !e.PickerOpen() || cmd == nil {
+		t.Fatal("@ at a word start opens the file picker and loads files")
+	}
+	if !strings.Contains(ansi.Strip(e.View()), "loading") {
+		t.Fatalf("picker shows loading:\n%s", ansi.Strip(e.View()))
+	}
+	e.Update(cmd()) // FilesLoadedMsg, loaded off the UI goroutine
+	typeKeys(e, "mod")
+	if item, ok := e.picker.Selected(); !ok || item.Value != "internal/app/model.go" {
+		t.Fatalf("fuzzy match: %+v %v", item, ok)
+	}
+	press(e, "enter")
+	want := "look at [internal/app/model.go](t3-context://v1/mention/" + contextref.ToContextID("mention-internal/app/model.go") + ") "
+	if got := e.Draft().Markdown(); got != want || e.PickerOpen() {
+		t.Fatalf("choosing inserts a mention chip:\n got %q\nwant %q", got, want)
+	}
+	// @ inside a word is just a character.
+	typeKeys(e, "me@x")
+	if e.PickerOpen() {
+		t.Fatal("@ inside a word must not open the picker")
+	}
+	// esc closes and keeps the text.
+	typeKeys(e, " @ma")
+	press(e, "esc")
+	if e.PickerOpen() || !strings.HasSuffix(e.Draft().Markdown(), "@ma") {
+		t.Fatalf("esc closes the picker and keeps the text: %q", e.Draft().Markdown())
+	}
+	// A space closes it too.
+	typeKeys(e, " @x y")
+	if e.PickerOpen() {
+		t.Fatal("a space ends the mention query")
+	}
+}
+
+func TestSkillPicker(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".agents", "skills", "deploy")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: ship-it\ndescription: Deploys\n---\nbody"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: root, Home: t.TempDir()})
+	_, cmd := e.Update(tea.KeyPressMsg{Code: '$', Text: "$"})
+	if !e.PickerOpen() || cmd == nil {
+		t.Fatal("$ opens the skill picker")
+	}
+	e.Update(cmd())
+	typeKeys(e, "sh")
+	press(e, "tab")
+	if got := e.Draft().Markdown(); got != "[$ship-it](t3-context://v1/skill/"+contextref.ToContextID("skill-ship-it")+") " {
+		t.Fatalf("skill chip: %q", got)
+	}
+}
+
+func TestExternalEditorRoundTrip(t *testing.T) {
+	e := newTestEditor()
+	e.InsertContext(termRec("t"), "")
+	typeKeys(e, " and ")
+	e.InsertContext(fileRec("f"), "")
+	cmd := press(e, "ctrl+g")
+	if cmd == nil {
+		t.Fatal("ctrl+g starts the external editor")
+	}
+	fm, ok := cmd().(editorFileMsg)
+	if !ok || fm.err != nil {
+		t.Fatalf("draft file: %+v", fm)
+	}
+	defer os.Remove(fm.path)
+	b, _ := os.ReadFile(fm.path)
+	if string(b) != e.Draft().Markdown() {
+		t.Fatalf("the file holds the canonical Markdown: %q", b)
+	}
+	// The user deletes the file chip, keeps the terminal one and adds a link
+	// to an id the draft does not know.
+	edited := "[Terminal 1 lines 1-2](t3-context://v1/terminal/t) then [x](t3-context://v1/skill/unknown)\n"
+	e.Update(editorDoneMsg{text: edited})
+	if got := e.Draft().Markdown(); got != strings.TrimSuffix(edited, "\n") {
+		t.Fatalf("rebuilt: %q", got)
+	}
+	if _, ok := e.Draft().Record("t"); !ok {
+		t.Fatal("links whose record exists become chips again")
+	}
+	if _, ok := e.Draft().Record("f"); ok {
+		t.Fatal("records no longer referenced are dropped")
+	}
+	if e.Draft().References("unknown") != 1 {
+		t.Fatal("links to unknown ids become unresolved chips")
+	}
+	press(e, "ctrl+z")
+	if _, ok := e.Draft().Record("f"); !ok {
+		t.Fatal("the external edit is one undo step")
+	}
+}
+
+func TestEditorCommand(t *testing.T) {
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", "nano -w")
+	if got := EditorCommand(); strings.Join(got, " ") != "nano -w" {
+		t.Fatalf("EDITOR: %v", got)
+	}
+	t.Setenv("VISUAL", "code --wait")
+	if got := EditorCommand(); got[0] != "code" {
+		t.Fatalf("VISUAL wins: %v", got)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", "")
+	if got := EditorCommand(); got[0] != "vi" {
+		t.Fatalf("fallback: %v", got)
+	}
+	t.Setenv("EDITOR", "/nonexistent/editor")
+	msg := runExternalEditor(filepath.Join(t.TempDir(), "x.md"))()
+	if n, ok := msg.(NoticeMsg); !ok || !n.Err || !strings.Contains(n.Text, "EDITOR") {
+		t.Fatalf("a missing editor is reported: %+v", msg)
+	}
+}

@@ -1,0 +1,31 @@
+package composer
+
+import (
+	"testing"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// FuzzMarkdownRoundTrip: for any text, the draft FromMarkdown builds
+// serializes to Markdown that rebuilds the same draft (up to reference ids),
+// and its records are exactly the referenced ones plus shelf images.
+func FuzzMarkdownRoundTrip(f *testing.F) {
+	f.Add("See [T](t3-context://v1/terminal/t) and !![shot](t3-context://v1/image/img)\n![f](t3-context://v1/file/f)")
+	f.Add("a \uFFFC b [x](t3-context://v1/terminal/t3) \uFFFC\uFFFC")
+	f.Add("[a](t3-context://v1/f/x[b)](t3-context://v1/f/y) [$x](t3-context://v1/skill/s)\r\n\x1b[31mred")
+	f.Add("![](t3-context://v1/image/img)[](t3-context://v1/mention/m)")
+	recs := []contextref.Record{termRec("t"), termRec("t3"), imageRec("img"), fileRec("f"), mentionRec("m", "a.go"), imageRec("shelf_only")}
+	f.Fuzz(func(t *testing.T, text string) {
+		d := FromMarkdown(text, recs)
+		checkInvariants(t, d, "FromMarkdown")
+		again := FromMarkdown(d.Markdown(), d.Records())
+		if again.Markdown() != d.Markdown() {
+			t.Fatalf("Markdown not stable:\n%q\n%q", d.Markdown(), again.Markdown())
+		}
+		// Editing keeps it canonical too.
+		d.MoveDocEnd(false)
+		d.DeleteWordBackward()
+		d.Undo()
+		checkInvariants(t, d, "edit+undo")
+	})
+}
