@@ -11,9 +11,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/chipchat/chipchat/contextref"
 )
 
 // updating reports whether golden screens are to be rewritten: go test
@@ -43,6 +46,13 @@ func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case NoticeMsg:
 		h.lastNote = msg.Text
 		return h, nil
+	case insertMsg:
+		h.ed.InsertContext(msg.rec, msg.label)
+		return h, nil
+	case markdownMsg:
+		h.ed.Draft().InsertMarkdown(msg.text, msg.recs)
+		h.ed.afterEdit()
+		return h, nil
 	}
 	var cmd tea.Cmd
 	h.ed, cmd = h.ed.Update(msg)
@@ -51,12 +61,23 @@ func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (h *host) View() tea.View { return tea.NewView(h.ed.View()) }
 
+// insertMsg puts a chip at the caret, as the terminal pane or a paste would.
+type insertMsg struct {
+	rec   contextref.Record
+	label string
+}
+
+// markdownMsg inserts canonical Markdown with records.
+type markdownMsg struct {
+	text string
+	recs []contextref.Record
+}
+
 // screen drives a program in a virtual terminal and reads what it shows.
 type screen struct {
 	t    *testing.T
 	tm   *teatest.TestModel
 	emu  *vt.Emulator
-	seen int
 	w, h int
 }
 
@@ -64,25 +85,34 @@ func newScreen(t *testing.T, m tea.Model, w, h int) *screen {
 	t.Helper()
 	emu := vt.NewEmulator(w, h)
 	go io.Copy(io.Discard, emu) // answer nobody: drain the emulator's replies
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor)))
 	t.Cleanup(func() { _ = tm.Quit() })
 	return &screen{t: t, tm: tm, emu: emu, w: w, h: h}
 }
 
 // waitFor feeds program output to the emulator until the screen text
-// satisfies ok.
+// satisfies ok; on timeout it fails showing the screen.
 func (s *screen) waitFor(ok func(text string) bool) string {
 	s.t.Helper()
-	var text string
-	teatest.WaitFor(s.t, s.tm.Output(), func(b []byte) bool {
-		if len(b) > s.seen {
-			_, _ = s.emu.Write(b[s.seen:])
-			s.seen = len(b)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := io.ReadAll(s.tm.Output())
+		if err != nil {
+			s.t.Fatal(err)
 		}
-		text = s.text()
-		return ok(text)
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	return text
+		// A tty turns \n into \r\n on output (ONLCR); the renderer relies
+		// on it, so the emulator gets what a terminal would.
+		_, _ = s.emu.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
+		text := s.text()
+		if ok(text) {
+			return text
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("screen never showed what was expected:\n%s", text)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func (s *screen) waitForText(sub string) string {
