@@ -111,6 +111,8 @@ func TestScreenPickers(t *testing.T) {
 	s.waitForText("Review a diff")
 	s.golden("skill_picker")
 	s.tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
-	s.waitFor(func(text string) bool { return !strings.Contains(text, "Review a diff") && strings.Contains(text, "review") })
+	s.waitFor(func(text string) bool {
+		return !strings.Contains(text, "Review a diff") && strings.Contains(text, "review")
+	})
 	s.golden("after_pickers")
 }
