@@ -1,0 +1,392 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+func image(id, att, name string) *contextref.ImageRecord {
+	return &contextref.ImageRecord{AttachmentRecord: contextref.AttachmentRecord{
+		Base: contextref.NewBase(contextref.KindImage, id, name), AttachmentID: att, Name: name, MimeType: "image/png", SizeBytes: 1536,
+	}}
+}
+
+func file(id, att, name string) *contextref.FileRecord {
+	return &contextref.FileRecord{AttachmentRecord: contextref.AttachmentRecord{
+		Base: contextref.NewBase(contextref.KindFile, id, name), AttachmentID: att, Name: name, MimeType: "text/plain", SizeBytes: 5,
+	}}
+}
+
+func sampleMessage() (string, []contextref.Record) {
+	img := image("ctx_i", "sha256-aa", "shot.png")
+	f := file("ctx_f", "sha256-bb", "notes.txt")
+	gone := file("ctx_g", "sha256-cc", "gone.txt")
+	unref := file("ctx_u", "sha256-dd", "unreferenced.txt")
+	m := &contextref.MentionRecord{Base: contextref.NewBase(contextref.KindMention, "ctx_m", "main.go"), Path: "main.go"}
+	s := &contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, "ctx_s", "$review"), Name: "review"}
+	text := "See " + contextref.LinkFor(f) + " and " + contextref.LinkFor(img) + ", again " + contextref.LinkFor(f) +
+		", " + contextref.LinkFor(m) + " with " + contextref.LinkFor(s) + " and " + contextref.LinkFor(gone) + "."
+	return text, []contextref.Record{img, f, gone, unref, m, s}
+}
+
+func TestPrepare(t *testing.T) {
+	text, recs := sampleMessage()
+	paths := map[string]string{"sha256-aa": "/data/assets/aa/aa", "sha256-bb": "/data/assets/bb/bb"}
+	turn := Prepare(text, recs, func(id string) (string, bool) { p, ok := paths[id]; return p, ok })
+	if turn.Prompt != contextref.Project(text, recs) {
+		t.Fatalf("prompt differs from the projection:\n%s", turn.Prompt)
+	}
+	if turn.Text != text || len(turn.Records) != len(recs) {
+		t.Fatal("text or records not kept")
+	}
+	want := []Attachment{
+		{ContextID: "ctx_f", AttachmentID: "sha256-bb", Name: "notes.txt", MimeType: "text/plain", Path: "/data/assets/bb/bb", Size: 5},
+		{ContextID: "ctx_i", AttachmentID: "sha256-aa", Name: "shot.png", MimeType: "image/png", Path: "/data/assets/aa/aa", Size: 1536},
+		{ContextID: "ctx_g", AttachmentID: "sha256-cc", Name: "gone.txt", MimeType: "text/plain", Size: 5},
+	}
+	if len(turn.Attachments) != len(want) {
+		t.Fatalf("attachments %+v", turn.Attachments)
+	}
+	for i := range want {
+		if turn.Attachments[i] != want[i] {
+			t.Errorf("attachment %d: %+v, want %+v", i, turn.Attachments[i], want[i])
+		}
+	}
+	if !turn.Attachments[1].IsImage() || turn.Attachments[0].IsImage() {
+		t.Error("IsImage")
+	}
+
+	// nil resolve: listed without paths.
+	turn = Prepare(text, recs, nil)
+	if len(turn.Attachments) != 3 || turn.Attachments[0].Path != "" {
+		t.Fatalf("nil resolve: %+v", turn.Attachments)
+	}
+	// No references: prompt is the text, no attachments.
+	turn = Prepare("plain words", recs, nil)
+	if turn.Prompt != "plain words" || len(turn.Attachments) != 0 {
+		t.Fatalf("no refs: %+v", turn)
+	}
+	// An id held by two records is missing in the projection and not attached.
+	dup := []contextref.Record{image("ctx_i", "a1", "a.png"), image("ctx_i", "a2", "b.png")}
+	turn = Prepare("x "+contextref.LinkFor(dup[0]), dup, nil)
+	if len(turn.Attachments) != 0 || !strings.Contains(turn.Prompt, `unavailable="true"`) {
+		t.Fatalf("dup: %+v", turn)
+	}
+}
+
+func TestEchoReplyFence(t *testing.T) {
+	turn := Turn{Prompt: "look:\n```go\nfmt.Println(\"````\")\n```\ndone"}
+	r := EchoReply(turn)
+	if !strings.HasPrefix(r, EchoIntro+"\n\n`````text\n") {
+		t.Fatalf("reply starts %q", r[:80])
+	}
+	if !strings.Contains(r, turn.Prompt+"\n`````\n") {
+		t.Fatal("prompt not fenced verbatim")
+	}
+	if !strings.HasSuffix(r, "No attachments.\n") {
+		t.Fatalf("reply ends %q", r[len(r)-40:])
+	}
+	// Plain prompt: a three-backtick fence.
+	if r := EchoReply(Turn{Prompt: "hi `x`"}); !strings.Contains(r, "\n```text\nhi `x`\n```\n") {
+		t.Fatalf("plain: %q", r)
+	}
+	// A prompt ending in a newline gets no extra blank line.
+	if r := EchoReply(Turn{Prompt: "hi\n"}); !strings.Contains(r, "```text\nhi\n```\n") {
+		t.Fatalf("trailing newline: %q", r)
+	}
+}
+
+func TestEchoReplyAttachments(t *testing.T) {
+	text, recs := sampleMessage()
+	turn := Prepare(text, recs, func(id string) (string, bool) {
+		if id == "sha256-aa" {
+			return "/data/assets/aa", true
+		}
+		return "", false
+	})
+	r := EchoReply(turn)
+	for _, want := range []string{
+		"Attachments:\n",
+		"- shot.png (image/png, 1.5 KiB) at /data/assets/aa\n",
+		"- notes.txt (text/plain, 5 B), not available\n",
+		"- gone.txt (text/plain, 5 B), not available\n",
+		"```text\n" + turn.Prompt + "\n```\n",
+	} {
+		if !strings.Contains(r, want) {
+			t.Errorf("reply lacks %q:\n%s", want, r)
+		}
+	}
+	if strings.Contains(r, "unreferenced") || strings.Contains(r, "No attachments") {
+		t.Errorf("reply:\n%s", r)
+	}
+}
+
+func TestEchoStreamsWholeReply(t *testing.T) {
+	text, recs := sampleMessage()
+	turn := Prepare(text, recs, nil)
+	var chunks []string
+	e := Echo{ChunkDelay: time.Microsecond, ChunkSize: 7}
+	if err := e.Stream(context.Background(), turn, func(d string) { chunks = append(chunks, d) }); err != nil {
+		t.Fatal(err)
+	}
+	want := EchoReply(turn)
+	if strings.Join(chunks, "") != want {
+		t.Fatal("streamed text differs from EchoReply")
+	}
+	if len(chunks) < 10 {
+		t.Fatalf("only %d chunks", len(chunks))
+	}
+	for _, c := range chunks[:len(chunks)-1] {
+		if n := len([]rune(c)); n != 7 {
+			t.Fatalf("chunk %q has %d runes", c, n)
+		}
+	}
+	if e.Name() != "echo" {
+		t.Error("name")
+	}
+	// Defaults: no delay configured still streams in 24-rune chunks.
+	chunks = nil
+	if err := (Echo{ChunkDelay: -1}).Stream(context.Background(), Turn{Prompt: strings.Repeat("é", 100)}, func(d string) { chunks = append(chunks, d) }); err != nil {
+		t.Fatal(err)
+	}
+	if len([]rune(chunks[0])) != 24 {
+		t.Fatalf("default chunk %q", chunks[0])
+	}
+}
+
+func TestEchoHonoursCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var n atomic.Int32
+	done := make(chan error, 1)
+	go func() {
+		done <- Echo{ChunkDelay: time.Hour}.Stream(ctx, Turn{Prompt: strings.Repeat("x", 1000)}, func(string) { n.Add(1) })
+	}()
+	time.Sleep(10 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Stream did not return after cancel")
+	}
+	if time.Since(start) > 500*time.Millisecond || n.Load() != 1 {
+		t.Fatalf("took %v, %d chunks", time.Since(start), n.Load())
+	}
+	// Already cancelled: nothing emitted.
+	n.Store(0)
+	if err := (Echo{}).Stream(ctx, Turn{Prompt: "x"}, func(string) { n.Add(1) }); !errors.Is(err, context.Canceled) || n.Load() != 0 {
+		t.Fatalf("pre-cancelled: %v, %d", err, n.Load())
+	}
+}
+
+func TestNew(t *testing.T) {
+	for _, spec := range []string{"", "echo", " echo "} {
+		b, err := New(spec)
+		if err != nil || b.Name() != "echo" {
+			t.Errorf("New(%q) = %v, %v", spec, b, err)
+		}
+	}
+	_, err := New("nope")
+	if err == nil || err.Error() != `unknown agent "nope" (available: echo)` {
+		t.Fatalf("New(nope) = %v", err)
+	}
+}
+
+// drive runs a turn the way the program would: run the cmd, handle the
+// message, run the next cmd, until the DoneMsg. onChunk may act mid-stream.
+func drive(t *testing.T, r *Runner, id string, cmd tea.Cmd, onChunk func(n int)) (string, DoneMsg, int) {
+	t.Helper()
+	var text strings.Builder
+	chunks := 0
+	deadline := time.After(10 * time.Second)
+	for {
+		if cmd == nil {
+			t.Fatal("nil cmd before DoneMsg")
+		}
+		got := make(chan tea.Msg, 1)
+		go func() { got <- cmd() }()
+		var msg tea.Msg
+		select {
+		case msg = <-got:
+		case <-deadline:
+			t.Fatal("turn did not finish")
+		}
+		switch m := msg.(type) {
+		case ChunkMsg:
+			if m.TurnID != id || m.Delta == "" {
+				t.Fatalf("chunk %+v", m)
+			}
+			chunks++
+			text.WriteString(m.Delta)
+			if onChunk != nil {
+				onChunk(chunks)
+			}
+			cmd = r.Next(id)
+		case DoneMsg:
+			if m.TurnID != id {
+				t.Fatalf("done %+v", m)
+			}
+			return text.String(), m, chunks
+		default:
+			t.Fatalf("unexpected msg %#v", msg)
+		}
+	}
+}
+
+func TestRunnerEndToEnd(t *testing.T) {
+	text, recs := sampleMessage()
+	turn := Prepare(text, recs, nil)
+	r := NewRunner(Echo{ChunkDelay: time.Millisecond, ChunkSize: 16})
+	cmd := r.Start("t1", turn)
+	if !r.Running("t1") {
+		t.Fatal("not running after Start")
+	}
+	got, done, chunks := drive(t, r, "t1", cmd, nil)
+	if got != EchoReply(turn) {
+		t.Fatalf("streamed:\n%s\nwant:\n%s", got, EchoReply(turn))
+	}
+	if done.Err != nil || done.Interrupted || chunks < 2 {
+		t.Fatalf("done %+v after %d chunks", done, chunks)
+	}
+	if r.Running("t1") || r.Next("t1") != nil || r.Cancel("t1") {
+		t.Fatal("finished turn still known")
+	}
+	// The id can be used again.
+	got, done, _ = drive(t, r, "t1", r.Start("t1", turn), nil)
+	if got != EchoReply(turn) || done.Err != nil {
+		t.Fatal("second run")
+	}
+}
+
+func TestRunnerCoalesces(t *testing.T) {
+	// No delay: the backend finishes long before anyone reads, so everything
+	// arrives in one chunk followed by the DoneMsg.
+	turn := Turn{Prompt: strings.Repeat("abc ", 500)}
+	r := NewRunner(Echo{ChunkDelay: -1, ChunkSize: 1})
+	cmd := r.Start("t", turn)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r.mu.Lock()
+		ru := r.turns["t"]
+		r.mu.Unlock()
+		ru.mu.Lock()
+		d := ru.done
+		ru.mu.Unlock()
+		if d {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("backend did not finish")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	got, done, chunks := drive(t, r, "t", cmd, nil)
+	if got != EchoReply(turn) || chunks != 1 || done.Err != nil {
+		t.Fatalf("%d chunks, done %+v", chunks, done)
+	}
+}
+
+func TestRunnerCancel(t *testing.T) {
+	turn := Turn{Prompt: strings.Repeat("lorem ipsum ", 400)}
+	r := NewRunner(Echo{ChunkDelay: 2 * time.Millisecond, ChunkSize: 8})
+	id := "t2"
+	var cancelled bool
+	got, done, _ := drive(t, r, id, r.Start(id, turn), func(n int) {
+		if n == 3 {
+			cancelled = r.Cancel(id)
+			if r.Cancel(id) {
+				t.Error("second Cancel reported true")
+			}
+		}
+	})
+	if !cancelled {
+		t.Fatal("Cancel reported false")
+	}
+	if !done.Interrupted || done.Err != nil {
+		t.Fatalf("done %+v", done)
+	}
+	full := EchoReply(turn)
+	if got == "" || len(got) >= len(full) || !strings.HasPrefix(full, got) {
+		t.Fatalf("partial text (%d bytes) is not a proper prefix of the reply (%d)", len(got), len(full))
+	}
+	if r.Running(id) {
+		t.Fatal("still running")
+	}
+	if r.Cancel("never") {
+		t.Fatal("Cancel of unknown turn")
+	}
+}
+
+// stuck ignores cancellation: Cancel must still end the turn at once.
+type stuck struct{ release chan struct{} }
+
+func (stuck) Name() string { return "stuck" }
+func (s stuck) Stream(ctx context.Context, t Turn, emit func(string)) error {
+	emit("partial")
+	<-s.release
+	emit(" too late")
+	return nil
+}
+
+func TestRunnerCancelDoesNotWaitForBackend(t *testing.T) {
+	s := stuck{release: make(chan struct{})}
+	defer close(s.release)
+	r := NewRunner(s)
+	got, done, _ := drive(t, r, "t", r.Start("t", Turn{}), func(int) { r.Cancel("t") })
+	if got != "partial" || !done.Interrupted {
+		t.Fatalf("%q %+v", got, done)
+	}
+}
+
+type failing struct{ panics bool }
+
+func (failing) Name() string { return "failing" }
+func (f failing) Stream(ctx context.Context, t Turn, emit func(string)) error {
+	emit("half")
+	if f.panics {
+		panic("boom")
+	}
+	return errors.New("model unavailable")
+}
+
+func TestRunnerBackendErrors(t *testing.T) {
+	r := NewRunner(failing{})
+	got, done, _ := drive(t, r, "e", r.Start("e", Turn{}), nil)
+	if got != "half" || done.Err == nil || done.Err.Error() != "model unavailable" || done.Interrupted {
+		t.Fatalf("%q %+v", got, done)
+	}
+	r = NewRunner(failing{panics: true})
+	got, done, _ = drive(t, r, "p", r.Start("p", Turn{}), nil)
+	if got != "half" || done.Err == nil || !strings.Contains(done.Err.Error(), "panicked: boom") {
+		t.Fatalf("%q %+v", got, done)
+	}
+}
+
+func TestRunnerDuplicateStart(t *testing.T) {
+	s := stuck{release: make(chan struct{})}
+	r := NewRunner(s)
+	first := r.Start("d", Turn{})
+	msg := r.Start("d", Turn{})()
+	if d, ok := msg.(DoneMsg); !ok || d.Err == nil || !strings.Contains(d.Err.Error(), "already running") {
+		t.Fatalf("duplicate start: %#v", msg)
+	}
+	if !r.Running("d") {
+		t.Fatal("original turn dropped")
+	}
+	close(s.release)
+	got, done, _ := drive(t, r, "d", first, nil)
+	if got != "partial too late" || done.Err != nil || done.Interrupted {
+		t.Fatalf("%q %+v", got, done)
+	}
+}

@@ -1,0 +1,25 @@
+// Package agent runs turns against agent backends and owns the built-in
+// echo backend.
+//
+// It owns: the Turn handed to a backend (canonical Markdown, records, the
+// provider projection and the attachments, built by Prepare), the Backend
+// interface, the echo backend (Echo, EchoReply), choosing a backend from a
+// spec string (New; later issues add exec:, acp: and openai:), and the
+// Runner, the Bubble Tea glue that runs a turn in a goroutine and streams
+// its reply to the program as ChunkMsg/DoneMsg.
+//
+// Storing messages is not this package's job: the app persists the user's
+// message before it calls Start, and stores the reply it receives. The
+// persisted message is never rewritten; the projection lives only in Turn.
+//
+// Decisions: attachments are the image and file records the text references,
+// in first-reference order, one per context id (an id held by two records is
+// skipped, as the projection treats it as missing). A cancelled turn ends
+// at once: Cancel marks it interrupted and its DoneMsg is delivered without
+// waiting for the backend to return; whatever the backend emits afterwards is
+// dropped, and a user's cancel is not an error (DoneMsg.Err is nil,
+// Interrupted is true). A backend that panics ends its turn with an error.
+//
+// Imports: contextref only, of the project (plus Bubble Tea for the message
+// types). It must not import ui, composer, transcript, store or assets.
+package agent

@@ -1,0 +1,104 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// Attachment is the bytes an image or file record binds to, as handed to a
+// backend on its own attachment channel (the prompt carries metadata only).
+type Attachment struct {
+	ContextID    string
+	AttachmentID string
+	Name         string
+	MimeType     string
+	Path         string // where the bytes are; empty when they could not be resolved
+	Size         int64
+}
+
+// IsImage reports whether the attachment came from an image record.
+// (Backends that send images differently look at MimeType too.)
+func (a Attachment) IsImage() bool { return strings.HasPrefix(strings.ToLower(a.MimeType), "image/") }
+
+// Turn is everything a backend gets for one turn.
+type Turn struct {
+	ThreadID    string
+	Text        string              // canonical Markdown of the user's message
+	Records     []contextref.Record // its context records
+	Prompt      string              // contextref.Project(Text, Records); filled by Prepare
+	Attachments []Attachment        // the referenced image/file records; filled by Prepare
+	Dir         string              // the project directory
+}
+
+// Prepare builds a turn from a message: the provider projection and one
+// attachment per image or file record the text references, in
+// first-reference order. resolve maps an attachment id to the path of its
+// bytes; an attachment it cannot resolve (or a nil resolve) is still listed,
+// with an empty Path. ThreadID and Dir are the caller's to set.
+func Prepare(text string, records []contextref.Record, resolve func(attachmentID string) (path string, ok bool)) Turn {
+	t := Turn{Text: text, Records: records, Prompt: contextref.Project(text, records)}
+	if !contextref.HasReferences(text) {
+		return t
+	}
+	byID := make(map[string]contextref.Record, len(records))
+	dup := map[string]bool{}
+	for _, r := range records {
+		id := r.RecordBase().ContextID
+		if _, ok := byID[id]; ok {
+			dup[id] = true
+		}
+		byID[id] = r
+	}
+	seen := map[string]bool{}
+	for _, o := range contextref.Scan(text) {
+		if seen[o.ContextID] || dup[o.ContextID] {
+			continue
+		}
+		seen[o.ContextID] = true
+		var ar *contextref.AttachmentRecord
+		switch r := byID[o.ContextID].(type) {
+		case *contextref.ImageRecord:
+			ar = &r.AttachmentRecord
+		case *contextref.FileRecord:
+			ar = &r.AttachmentRecord
+		default:
+			continue
+		}
+		a := Attachment{
+			ContextID:    o.ContextID,
+			AttachmentID: ar.AttachmentID,
+			Name:         ar.Name,
+			MimeType:     ar.MimeType,
+			Size:         ar.SizeBytes,
+		}
+		if resolve != nil {
+			if p, ok := resolve(ar.AttachmentID); ok {
+				a.Path = p
+			}
+		}
+		t.Attachments = append(t.Attachments, a)
+	}
+	return t
+}
+
+// Backend is an agent: it answers a turn by streaming text.
+type Backend interface {
+	// Name is the short name shown to the user ("echo").
+	Name() string
+	// Stream answers t, calling emit with each piece of the reply as it
+	// comes (any number of times, from Stream's goroutine). It returns
+	// ctx.Err() when ctx is cancelled, promptly.
+	Stream(ctx context.Context, t Turn, emit func(delta string)) error
+}
+
+// New chooses a backend from a spec: "" or "echo" is the echo backend.
+func New(spec string) (Backend, error) {
+	switch strings.TrimSpace(spec) {
+	case "", "echo":
+		return Echo{}, nil
+	}
+	return nil, fmt.Errorf("unknown agent %q (available: echo)", spec)
+}
