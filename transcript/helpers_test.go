@@ -1,0 +1,95 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+func newTest(w, h int) *Model {
+	m := New(chips.Default(chips.NoColorTheme()), WithNoColor())
+	m.SetSize(w, h)
+	return m
+}
+
+func fileRec(id, name string) *contextref.FileRecord {
+	return &contextref.FileRecord{AttachmentRecord: contextref.AttachmentRecord{
+		Base: contextref.NewBase(contextref.KindFile, id, name), AttachmentID: "att_" + id,
+		Name: name, MimeType: "text/plain", SizeBytes: 42}}
+}
+
+func skillRec(id, name string) *contextref.SkillRecord {
+	return &contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, id, name), Name: name}
+}
+
+func userMsg(id, text string, recs ...contextref.Record) Message {
+	return Message{ID: id, Role: RoleUser, Text: text, Status: StatusDone,
+		Context: &contextref.MessageContext{Version: 1, Records: recs}}
+}
+
+func agentMsg(id, text string) Message {
+	return Message{ID: id, Role: RoleAssistant, Text: text, Status: StatusDone}
+}
+
+// keyMsg builds the key press a terminal would report for a key name.
+func keyMsg(k string) tea.KeyPressMsg {
+	var mod tea.KeyMod
+	if strings.HasPrefix(k, "shift+") && len(k) > 6 {
+		mod = tea.ModShift
+		k = k[6:]
+	}
+	codes := map[string]rune{"enter": tea.KeyEnter, "left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp,
+		"down": tea.KeyDown, "home": tea.KeyHome, "end": tea.KeyEnd, "esc": tea.KeyEscape, "tab": tea.KeyTab,
+		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown}
+	if c, ok := codes[k]; ok {
+		return tea.KeyPressMsg{Code: c, Mod: mod}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k, Mod: mod}
+}
+
+// press sends keys and returns the messages their commands produced.
+func press(m *Model, keys ...string) []tea.Msg {
+	var out []tea.Msg
+	for _, k := range keys {
+		_, cmd := m.Update(keyMsg(k))
+		if cmd != nil {
+			out = append(out, cmd())
+		}
+	}
+	return out
+}
+
+// plain is the view without escape sequences.
+func plain(m *Model) string { return ansi.Strip(m.View()) }
+
+// checkFrame asserts the view's shape: exactly height lines, none wider
+// than width.
+func checkFrame(t *testing.T, m *Model) string {
+	t.Helper()
+	v := m.View()
+	lines := strings.Split(v, "\n")
+	if len(lines) != m.height {
+		t.Fatalf("view has %d lines, want %d:\n%s", len(lines), m.height, ansi.Strip(v))
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > m.width {
+			t.Fatalf("line %d is %d columns wide, more than %d: %q", i, w, m.width, ansi.Strip(l))
+		}
+	}
+	return v
+}
+
+func dump(m *Model) string {
+	var b strings.Builder
+	for i, l := range strings.Split(plain(m), "\n") {
+		fmt.Fprintf(&b, "%2d|%s\n", i, l)
+	}
+	return b.String()
+}

@@ -1,0 +1,59 @@
+package transcript
+
+import (
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// Roles of a message.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Statuses of a message.
+const (
+	StatusDone        = "done"
+	StatusStreaming   = "streaming"
+	StatusInterrupted = "interrupted"
+	StatusError       = "error"
+)
+
+// Message is one message of a thread as the transcript shows it.
+type Message struct {
+	ID string
+	// Role is "user" or "assistant"; any other role is drawn as the agent's.
+	Role string
+	// Text is the canonical Markdown of the message.
+	Text string
+	// Context is the structured context of a user message; nil for an older
+	// message whose context, if any, is still in legacy blocks of the text.
+	Context *contextref.MessageContext
+	// Status is "done", "streaming", "interrupted" or "error" ("" is done).
+	Status string
+}
+
+// OpenMsg asks the app to open what a chip points at (a file, an image, a
+// mention's path, a pull request's URL). The transcript does no I/O itself.
+type OpenMsg struct {
+	Record contextref.Record
+}
+
+// CopyMsg asks the app to copy a message: its canonical Markdown and the
+// records its references point at (the clipboard layer writes the text and
+// the fragment).
+type CopyMsg struct {
+	MessageID string
+	Markdown  string
+	Records   []contextref.Record
+}
+
+// ResolveUserMessageContext gives the text and records a user message is
+// drawn from (DESIGN.md 5): a message with structured context is used as
+// is; an older one is upgraded from its legacy blocks in memory (3.6), and
+// the stored text is never rewritten.
+func ResolveUserMessageContext(text string, ctx *contextref.MessageContext) (string, []contextref.Record) {
+	if ctx != nil {
+		return text, ctx.Records
+	}
+	return contextref.UpgradeLegacy(text)
+}

@@ -1,0 +1,284 @@
+package transcript
+
+import (
+	"charm.land/glamour/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// entry is one message with its caches. Nothing in it is computed before
+// the message is first drawn or navigated to.
+type entry struct {
+	msg Message
+	gen uint64 // bumped by every change of text or status
+
+	// The resolved context (user messages), valid while rgen == gen.
+	rok     bool
+	rgen    uint64
+	text    string
+	records []contextref.Record
+	chips   []chipRef
+
+	// The rendered block (header and body, no gutter, no separator) for
+	// content width bw and generation bgen; nil when not rendered.
+	lines    []string
+	bw       int
+	bgen     uint64
+	chipRows []int // body row of each chip in lines (user messages)
+}
+
+// chipRef is one reference of a user message and the record it resolves to
+// (nil when missing).
+type chipRef struct {
+	occ contextref.Occurrence
+	rec contextref.Record
+}
+
+func (c chipRef) chip(selected bool) chips.Chip {
+	return chips.Chip{Kind: c.occ.Kind, ContextID: c.occ.ContextID, Label: c.occ.Label, Record: c.rec, Selected: selected}
+}
+
+// Model is the transcript: a scrollable list of a thread's messages.
+// See the package documentation for how it scrolls and what it caches.
+type Model struct {
+	// Keys are the bindings the model answers to while focused.
+	Keys KeyMap
+
+	reg     *chips.Registry
+	style   string // glamour standard style
+	noColor bool
+	sty     looks
+
+	width, height int
+
+	ents []entry
+	ids  map[string]int // message id → index; built on first use
+
+	focused bool
+	sel     int // focused message, -1 none
+	chip    int // focused chip of sel, -1 none
+
+	// The anchor: the viewport's first row is row off of block top
+	// (separator row included). When follow is set the view sticks to the
+	// bottom and the anchor is recomputed from the last message.
+	top, off int
+	follow   bool
+
+	pop popover
+
+	// glamour renderer for content width glW, made once per width.
+	gl  *glamour.TermRenderer
+	glW int
+
+	// The focused message drawn with its focused chip selected.
+	fc struct {
+		idx, w, chip int
+		gen          uint64
+		lines        []string
+	}
+
+	renders int // blocks rendered, for tests
+}
+
+// Option configures a Model.
+type Option func(*Model)
+
+// WithGlamourStyle sets the glamour standard style of assistant messages
+// ("dark" by default; "light", "dracula", "tokyo-night", "pink", "ascii",
+// "notty"). An unknown name falls back to "dark".
+func WithGlamourStyle(name string) Option {
+	return func(m *Model) { m.style = name }
+}
+
+// WithNoColor draws without colour: headers and the gutter use attributes
+// only and assistant Markdown uses glamour's "notty" style. Pair it with a
+// registry made with chips.NoColorTheme.
+func WithNoColor() Option {
+	return func(m *Model) { m.noColor = true; m.style = "notty" }
+}
+
+// WithKeyMap replaces the default keymap.
+func WithKeyMap(k KeyMap) Option {
+	return func(m *Model) { m.Keys = k }
+}
+
+// New returns an empty transcript drawing chips through reg (a default
+// registry with the default theme when nil).
+func New(reg *chips.Registry, opts ...Option) *Model {
+	if reg == nil {
+		reg = chips.Default(chips.DefaultTheme())
+	}
+	m := &Model{Keys: DefaultKeyMap(), reg: reg, style: "dark", sel: -1, chip: -1, follow: true}
+	for _, o := range opts {
+		o(m)
+	}
+	m.sty = newLooks(m.noColor)
+	m.fc.idx = -1
+	return m
+}
+
+// looks are the styles of the transcript's own parts.
+type looks struct {
+	user, agent, status, bad, border, title lipgloss.Style
+	gutter                                  string // the focused message's gutter, styled
+}
+
+func newLooks(noColor bool) looks {
+	b := lipgloss.NewStyle().Bold(true)
+	if noColor {
+		return looks{
+			user: b, agent: b, title: b,
+			status: lipgloss.NewStyle().Faint(true),
+			bad:    lipgloss.NewStyle().Bold(true),
+			border: lipgloss.NewStyle(),
+			gutter: gutterMark + " ",
+		}
+	}
+	return looks{
+		user:   b.Foreground(lipgloss.Color("117")),
+		agent:  b.Foreground(lipgloss.Color("183")),
+		status: lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
+		bad:    lipgloss.NewStyle().Foreground(lipgloss.Color("203")),
+		border: lipgloss.NewStyle().Foreground(lipgloss.Color("240")),
+		title:  b.Foreground(lipgloss.Color("252")),
+		gutter: lipgloss.NewStyle().Foreground(lipgloss.Color("75")).Render(gutterMark) + " ",
+	}
+}
+
+const gutterMark = "┃"
+
+// SetSize sets the size the transcript is drawn at. Rendered blocks of
+// another width are re-rendered lazily, only when they are drawn again.
+func (m *Model) SetSize(width, height int) {
+	if width < 0 {
+		width = 0
+	}
+	if height < 0 {
+		height = 0
+	}
+	if width == m.width && height == m.height {
+		return
+	}
+	m.width, m.height = width, height
+	if m.pop.open {
+		m.renderPop()
+	}
+}
+
+// SetMessages replaces the thread's messages. The view is anchored at the
+// bottom (newest), the last message focused, no chip selected, the popover
+// closed. Nothing is rendered or measured here.
+func (m *Model) SetMessages(msgs []Message) {
+	m.ents = make([]entry, len(msgs))
+	for i := range msgs {
+		m.ents[i].msg = msgs[i]
+	}
+	m.ids = nil
+	m.sel, m.chip = len(msgs)-1, -1
+	m.top, m.off, m.follow = 0, 0, true
+	m.pop = popover{}
+	m.fc.idx = -1
+}
+
+// Append adds a message at the end. A view at the bottom stays at the
+// bottom; otherwise it stays where it is.
+func (m *Model) Append(msg Message) {
+	m.ents = append(m.ents, entry{msg: msg})
+	if m.ids != nil {
+		m.ids[msg.ID] = len(m.ents) - 1
+	}
+	if m.sel < 0 {
+		m.sel = len(m.ents) - 1
+	}
+}
+
+// SetText updates the text and status of the message with that id (a
+// streaming update). Only that message is rendered again, and only when it
+// is drawn. An unknown id is ignored.
+func (m *Model) SetText(id, text, status string) {
+	i, ok := m.index(id)
+	if !ok {
+		return
+	}
+	e := &m.ents[i]
+	if e.msg.Text == text && e.msg.Status == status {
+		return
+	}
+	e.msg.Text, e.msg.Status = text, status
+	e.gen++
+	if i == m.sel && m.chip >= 0 {
+		m.resolve(e)
+		if m.chip >= len(e.chips) {
+			m.chip = -1
+			m.pop = popover{}
+		} else if m.pop.open {
+			m.pop.chip = e.chips[m.chip].chip(false)
+			m.renderPop()
+		}
+	}
+}
+
+// Message returns the message with that id.
+func (m *Model) Message(id string) (Message, bool) {
+	i, ok := m.index(id)
+	if !ok {
+		return Message{}, false
+	}
+	return m.ents[i].msg, true
+}
+
+// Len is the number of messages.
+func (m *Model) Len() int { return len(m.ents) }
+
+func (m *Model) index(id string) (int, bool) {
+	if m.ids == nil {
+		m.ids = make(map[string]int, len(m.ents))
+		for i := range m.ents {
+			m.ids[m.ents[i].msg.ID] = i
+		}
+	}
+	i, ok := m.ids[id]
+	return i, ok
+}
+
+// Focus gives the transcript the keyboard. The focused message stays the
+// same when it is on screen; otherwise the lowest message on screen takes
+// focus.
+func (m *Model) Focus() {
+	m.focused = true
+	if len(m.ents) == 0 {
+		return
+	}
+	if m.sel < 0 || m.sel >= len(m.ents) {
+		m.sel, m.chip = len(m.ents)-1, -1
+	}
+	if m.height > 0 {
+		m.normalize()
+		first, last := m.visibleRange(m.height)
+		if m.sel < first || m.sel > last {
+			m.sel, m.chip = last, -1
+		}
+	}
+}
+
+// Blur takes the keyboard away; the popover closes.
+func (m *Model) Blur() {
+	m.focused = false
+	m.pop = popover{}
+}
+
+// Focused reports whether the transcript has the keyboard.
+func (m *Model) Focused() bool { return m.focused }
+
+// PopoverOpen reports whether a chip's popover is open: esc then belongs to
+// the transcript.
+func (m *Model) PopoverOpen() bool { return m.pop.open }
+
+// Selected returns the focused message's index and its focused chip's index
+// (-1 when none).
+func (m *Model) Selected() (message, chip int) { return m.sel, m.chip }
+
+// AtBottom reports whether the view sticks to the newest message.
+func (m *Model) AtBottom() bool { return m.follow }

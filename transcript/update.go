@@ -1,0 +1,236 @@
+package transcript
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// wheelStep is the rows one mouse wheel notch scrolls.
+const wheelStep = 3
+
+// Update handles keys while focused and the mouse wheel always (the app
+// routes wheel events to the pane under the pointer). It returns OpenMsg
+// and CopyMsg as commands.
+func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		d := 0
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			d = -wheelStep
+		case tea.MouseWheelDown:
+			d = wheelStep
+		}
+		if m.pop.open {
+			m.scrollPop(d)
+		} else {
+			m.scrollBy(d)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		if !m.focused || len(m.ents) == 0 {
+			return m, nil
+		}
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.Keys
+	if m.sel < 0 || m.sel >= len(m.ents) {
+		m.sel, m.chip = len(m.ents)-1, -1
+	}
+	if m.pop.open {
+		switch {
+		case key.Matches(msg, k.Close):
+			m.pop = popover{}
+		case key.Matches(msg, k.Details):
+			if m.pop.surface == chips.Details {
+				m.pop.surface = chips.Expanded
+				m.pop.scroll = 0
+				m.renderPop()
+			}
+		case key.Matches(msg, k.Up):
+			m.scrollPop(-1)
+		case key.Matches(msg, k.Down):
+			m.scrollPop(1)
+		case key.Matches(msg, k.PageUp):
+			m.scrollPop(-max(1, m.popBody()-1))
+		case key.Matches(msg, k.PageDown):
+			m.scrollPop(max(1, m.popBody()-1))
+		case key.Matches(msg, k.Top):
+			m.scrollPop(-len(m.pop.lines))
+		case key.Matches(msg, k.Bottom):
+			m.scrollPop(len(m.pop.lines))
+		case key.Matches(msg, k.NextChip):
+			m.moveChip(1)
+		case key.Matches(msg, k.PrevChip):
+			m.moveChip(-1)
+		case key.Matches(msg, k.Open):
+			return open(m.pop.chip.Record)
+		case key.Matches(msg, k.Copy):
+			return m.copyCmd()
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		m.moveFocus(-1)
+	case key.Matches(msg, k.Down):
+		m.moveFocus(1)
+	case key.Matches(msg, k.PageUp):
+		m.page(-1)
+	case key.Matches(msg, k.PageDown):
+		m.page(1)
+	case key.Matches(msg, k.Top):
+		m.top, m.off, m.follow = 0, 0, false
+		m.settle()
+		m.sel, m.chip = 0, -1
+	case key.Matches(msg, k.Bottom):
+		m.follow = true
+		m.anchorBottom()
+		m.sel, m.chip = len(m.ents)-1, -1
+	case key.Matches(msg, k.NextChip):
+		m.moveChip(1)
+	case key.Matches(msg, k.PrevChip):
+		m.moveChip(-1)
+	case key.Matches(msg, k.Details):
+		m.resolve(&m.ents[m.sel])
+		if len(m.ents[m.sel].chips) > 0 {
+			m.openPopover(max(m.chip, 0))
+		}
+	case key.Matches(msg, k.Open):
+		e := &m.ents[m.sel]
+		m.resolve(e)
+		if m.chip >= 0 && m.chip < len(e.chips) {
+			return open(e.chips[m.chip].rec)
+		}
+		for _, c := range e.chips { // no chip focused: the first file or image
+			if b := baseOf(c.rec); b != nil && (b.Kind == contextref.KindFile || b.Kind == contextref.KindImage) {
+				return open(c.rec)
+			}
+		}
+	case key.Matches(msg, k.Copy):
+		return m.copyCmd()
+	}
+	return nil
+}
+
+// open asks the app to open a record; a missing record opens nothing.
+func open(r contextref.Record) tea.Cmd {
+	if baseOf(r) == nil {
+		return nil
+	}
+	return func() tea.Msg { return OpenMsg{Record: r} }
+}
+
+// copyCmd copies the focused message: its canonical Markdown (a legacy
+// message as upgraded) and its records.
+func (m *Model) copyCmd() tea.Cmd {
+	if m.sel < 0 || m.sel >= len(m.ents) {
+		return nil
+	}
+	e := &m.ents[m.sel]
+	m.resolve(e)
+	cm := CopyMsg{MessageID: e.msg.ID, Markdown: e.text, Records: e.records}
+	return func() tea.Msg { return cm }
+}
+
+// moveFocus moves the focused message by d (±1). A focused message taller
+// than the view scrolls through first; a focused message off screen gives
+// focus to the nearest one on screen.
+func (m *Model) moveFocus(d int) {
+	m.normalize()
+	first, last := m.visibleRange(m.height)
+	if m.sel < first || m.sel > last {
+		if m.sel < first {
+			m.sel = first
+		} else {
+			m.sel = last
+		}
+		m.chip = -1
+		m.ensureVisible(m.sel)
+		return
+	}
+	step := max(1, m.height/2)
+	p, _ := m.pos(m.sel, m.height)
+	if m.sel < m.top {
+		p = -m.off // cannot happen: sel ≥ first ≥ top
+	}
+	if d > 0 {
+		if end := p + m.h(m.sel); end > m.height {
+			m.scrollBy(min(end-m.height, step))
+			return
+		}
+	} else if start := p + sep(m.sel); start < 0 {
+		m.scrollBy(max(start, -step))
+		return
+	}
+	ns := m.sel + d
+	if ns < 0 || ns >= len(m.ents) {
+		return
+	}
+	m.sel, m.chip = ns, -1
+	m.ensureVisible(ns)
+}
+
+// page scrolls a page; focus moves along when it would leave the view.
+func (m *Model) page(d int) {
+	m.scrollBy(d * max(1, m.height-1))
+	first, last := m.visibleRange(m.height)
+	switch {
+	case m.sel < first:
+		m.sel, m.chip = first, -1
+	case m.sel > last:
+		m.sel, m.chip = last, -1
+	}
+}
+
+// moveChip moves the focused chip of the focused message by d, cycling;
+// an open popover follows it.
+func (m *Model) moveChip(d int) {
+	e := &m.ents[m.sel]
+	m.resolve(e)
+	n := len(e.chips)
+	if n == 0 {
+		return
+	}
+	if m.chip < 0 {
+		if d > 0 {
+			m.chip = 0
+		} else {
+			m.chip = n - 1
+		}
+	} else {
+		m.chip = ((m.chip+d)%n + n) % n
+	}
+	if m.pop.open {
+		m.pop.chip = e.chips[m.chip].chip(false)
+		m.pop.scroll = 0
+		m.renderPop()
+	}
+	m.revealChip()
+}
+
+// revealChip scrolls the focused chip's row into the part of the view the
+// popover leaves free.
+func (m *Model) revealChip() {
+	if m.chip < 0 || m.height <= 0 {
+		return
+	}
+	m.lines(m.sel) // chip rows are known once rendered
+	e := &m.ents[m.sel]
+	if m.chip >= len(e.chipRows) {
+		return
+	}
+	r := sep(m.sel) + e.chipRows[m.chip]
+	vh := m.height - m.boxHeight()
+	if vh < 1 {
+		vh = m.height
+	}
+	m.ensureRows(m.sel, r, r+1, vh)
+}
