@@ -1,0 +1,226 @@
+// Command chipchat is a terminal chat client for coding agents whose composer
+// holds inline chips: typed references to context placed at an exact spot in
+// the Markdown prose (shared/DESIGN.md).
+//
+// `chipchat` opens the app for the current directory; `chipchat codec <op>`
+// runs the pure wire-contract codecs of package contextref on stdin/stdout
+// (see codec.go and README.md).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/ui"
+)
+
+const usageHead = `chipchat - a terminal chat client for coding agents with inline context chips
+
+Usage:
+  chipchat [flags]          open the app for the current directory
+  chipchat codec <op>       run a wire-contract codec on stdin, result on stdout
+  chipchat help             print this help (also -h, --help)
+
+Flags:
+`
+
+const usageTail = `
+Environment:
+  CHIPCHAT_HOME     data directory when --data-dir is not given
+                    (default $XDG_DATA_HOME/chipchat, else ~/.local/share/chipchat)
+  XDG_CONFIG_HOME   where chipchat/config.toml is read (default ~/.config)
+  NO_COLOR          when set and non-empty, draw without colour
+  VISUAL, EDITOR    the external editor of ctrl+g (default vi)
+
+Config file (%s), every setting optional:
+  agent = "echo"                  # backend when --agent is not given
+  [limits]
+  attachment_bytes = 20971520     # largest file ctrl+o attaches
+  composer_rows = 10              # rows the composer grows to, then scrolls
+  [keys]                          # rebind any key by name, e.g.:
+  send = ["enter"]
+  newline = ["shift+enter", "ctrl+j"]
+
+Keys (name, default keys, what they do):
+%s
+Codec ops: context-id, label, parse, project, decode, upgrade,
+fragment-decode, fragment-html. Run "chipchat codec --help" for details.
+
+Exit codes: 0 success; 1 a failure (store, config, codec input), with one
+line on stderr; 2 a bad command line.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// flags are the app's command-line options.
+type flags struct {
+	dataDir  string
+	agent    string
+	threadID string
+	newTh    bool
+}
+
+func newFlagSet(f *flags, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("chipchat", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&f.dataDir, "data-dir", "", "keep the store and attachments in `DIR`")
+	fs.StringVar(&f.agent, "agent", "", "the agent backend: `NAME` (echo)")
+	fs.StringVar(&f.threadID, "thread", "", "open the thread with this `ID`")
+	fs.BoolVar(&f.newTh, "new", false, "start a new thread")
+	return fs
+}
+
+func printUsage(w io.Writer) {
+	var f flags
+	fs := newFlagSet(&f, w)
+	fmt.Fprint(w, usageHead)
+	fs.PrintDefaults()
+	appKeys, edKeys := ui.DefaultAppKeys(), composer.DefaultKeyMap()
+	fmt.Fprintf(w, usageTail, ui.ConfigPath(), "  "+strings.Join(ui.KeyHelp(&appKeys, &edKeys), "\n  ")+"\n")
+}
+
+// run is the whole command line; it returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			printUsage(stdout)
+			return 0
+		case "codec":
+			return runCodec(args[1:], stdin, stdout, stderr)
+		}
+		if !strings.HasPrefix(args[0], "-") {
+			fmt.Fprintf(stderr, "chipchat: unknown command %s (run \"chipchat --help\" for usage)\n", quoteArg(args[0]))
+			return 2
+		}
+	}
+	var f flags
+	fs := newFlagSet(&f, io.Discard)
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "chipchat: %v (run \"chipchat --help\" for usage)\n", err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "chipchat: unexpected argument %s (run \"chipchat --help\" for usage)\n", quoteArg(fs.Arg(0)))
+		return 2
+	}
+	if err := runApp(f); err != nil {
+		fmt.Fprintf(stderr, "chipchat: %s\n", oneLine(err.Error()))
+		return 1
+	}
+	return 0
+}
+
+
+// runApp opens the store and runs the terminal UI until the user quits.
+func runApp(f flags) error {
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return errors.New("the app needs a terminal (standard input and output are not one); run \"chipchat --help\" for usage or \"chipchat codec\" for the codecs")
+	}
+	cfg, err := ui.LoadConfig(ui.ConfigPath())
+	if err != nil {
+		return err
+	}
+	appKeys, edKeys := ui.DefaultAppKeys(), composer.DefaultKeyMap()
+	if err := ui.ApplyKeys(cfg.Keys, &appKeys, &edKeys); err != nil {
+		return fmt.Errorf("config %s: %w", cfg.Path, err)
+	}
+	spec := cfg.Agent
+	if f.agent != "" {
+		spec = f.agent
+	}
+	backend, err := agent.New(spec)
+	if err != nil {
+		return err
+	}
+	dir := f.dataDir
+	if dir == "" {
+		if dir, err = store.DefaultDir(); err != nil {
+			return err
+		}
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	as, err := assets.Open(filepath.Join(dir, "assets"), cfg.Limits.AttachmentBytes)
+	if err != nil {
+		return err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	home, _ := os.UserHomeDir()
+	opt, err := openThread(st, cwd, f)
+	if err != nil {
+		return err
+	}
+	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, cwd, home
+	opt.NoColor = os.Getenv("NO_COLOR") != ""
+	p := tea.NewProgram(ui.New(opt))
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) {
+		return nil
+	}
+	return err
+}
+
+// openThread picks the thread to show: --thread, --new, else the project's
+// most recent thread (a new one when there is none); it loads its messages
+// and draft before the first frame.
+func openThread(st *store.Store, cwd string, f flags) (ui.Options, error) {
+	project, err := st.Project(store.ProjectKey(cwd))
+	if err != nil {
+		return ui.Options{}, err
+	}
+	var th store.Thread
+	switch {
+	case f.threadID != "":
+		if th, err = st.Thread(f.threadID); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return ui.Options{}, fmt.Errorf("no thread %s in %s", f.threadID, st.Dir())
+			}
+			return ui.Options{}, err
+		}
+	case !f.newTh:
+		ts, err := st.Threads(project.ID)
+		if err != nil {
+			return ui.Options{}, err
+		}
+		if len(ts) > 0 {
+			th = ts[0]
+		}
+	}
+	if th.ID == "" {
+		if th, err = st.CreateThread(project.ID); err != nil {
+			return ui.Options{}, err
+		}
+	}
+	msgs, err := st.Messages(th.ID)
+	if err != nil {
+		return ui.Options{}, err
+	}
+	opt := ui.Options{Store: st, Project: project, Thread: th, Messages: msgs}
+	if d, ok, err := st.LoadDraft(th.ID); err != nil {
+		return ui.Options{}, err
+	} else if ok {
+		opt.Draft = &d
+	}
+	return opt, nil
+}

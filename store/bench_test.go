@@ -1,0 +1,100 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"testing"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+func benchStore(b *testing.B) (*Store, Thread) {
+	b.Helper()
+	s := open(b, b.TempDir())
+	p, err := s.Project("/bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	th, err := s.CreateThread(p.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, th
+}
+
+func benchContext() *contextref.MessageContext {
+	return &contextref.MessageContext{Version: 1, Records: sampleRecords()}
+}
+
+// BenchmarkAddMessage adds an assistant message with a context (one
+// transaction, synchronous=NORMAL).
+func BenchmarkAddMessage(b *testing.B) {
+	s, th := benchStore(b)
+	ctx := benchContext()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "a reply of some length", Context: ctx}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAddMessageUser adds a user message, which is synced to disk
+// (synchronous=FULL) before AddMessage returns.
+func BenchmarkAddMessageUser(b *testing.B) {
+	s, th := benchStore(b)
+	ctx := benchContext()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "a question " + contextref.LinkFor(ctx.Records[0]), Context: ctx}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadMessages10k loads a thread of 10,000 messages, each with a
+// five-record context (terminal, image, mention, review comment, unknown).
+func BenchmarkLoadMessages10k(b *testing.B) { benchLoad(b, true) }
+
+// BenchmarkLoadMessages10kNoContext is the same without contexts: the
+// store's own share of the load.
+func BenchmarkLoadMessages10kNoContext(b *testing.B) { benchLoad(b, false) }
+
+func benchLoad(b *testing.B, withContext bool) {
+	s, th := benchStore(b)
+	raw, err := benchContext().Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ctxArg any
+	if withContext {
+		ctxArg = string(raw)
+	}
+	err = s.write(false, func(tx *sql.Tx) error {
+		stmt, err := tx.Prepare(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns) VALUES (?, ?, ?, ?, ?, ?, 'done', ?)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for i := range 10000 {
+			role := RoleUser
+			if i%2 == 1 {
+				role = RoleAssistant
+			}
+			if _, err := stmt.Exec(newID("msg_"), th.ID, i+1, role, fmt.Sprintf("message %d with some words in it", i), ctxArg, nowNS()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		msgs, err := s.Messages(th.ID)
+		if err != nil || len(msgs) != 10000 || (msgs[9999].Context != nil) != withContext {
+			b.Fatalf("%d messages, %v", len(msgs), err)
+		}
+	}
+}

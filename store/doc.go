@@ -1,0 +1,48 @@
+// Package store is chipchat's SQLite persistence: the environment (one data
+// directory, identified by a random environment id made once), projects,
+// threads, messages with their structured context (DESIGN.md 3.2), drafts
+// (canonical Markdown, records and caret, per thread), the prompt stash and
+// the bindings of local attachment ids to stored assets.
+//
+// It owns the file <data dir>/chipchat.db and nothing else in that
+// directory. It imports contextref for the wire types and must not import
+// ui, composer, transcript, agent or chips: the app converts between its
+// editor and transcript models and the plain values here.
+//
+// Decisions this package makes (DESIGN.md is silent on them):
+//
+//   - Driver modernc.org/sqlite (pure Go). Every connection runs
+//     busy_timeout=5000, foreign_keys=ON, journal_mode=WAL and
+//     synchronous=NORMAL, and every transaction starts as BEGIN IMMEDIATE,
+//     so a writer takes the write lock up front and never fails halfway on a
+//     lock upgrade. Writes of one Store are serialized in Go; while a write
+//     waits for another process, its busy timeout is cut to 50 ms and the
+//     store polls again every few milliseconds (jittered) for up to 10 s
+//     more, which keeps two busy processes fair to each other. A lock that
+//     outlasts that surfaces as ErrBusy ("busy in another chipchat
+//     process"), never as SQLite's "database is locked".
+//   - A user message is written with synchronous=FULL for its transaction:
+//     DESIGN.md 8 says the user's message is on disk before it is sent, and
+//     in WAL mode NORMAL only survives a process crash, not a power loss.
+//     Everything else (streaming replies, drafts) uses NORMAL.
+//   - The schema is versioned with PRAGMA user_version and migrated inside
+//     one BEGIN IMMEDIATE transaction. PRAGMA application_id marks the file
+//     as chipchat's.
+//   - Before anything writes, an existing file is probed read-only: its
+//     header must be SQLite's, its application id chipchat's (or unset on an
+//     empty database), its schema version one this build knows (else
+//     *SchemaError) and PRAGMA quick_check must pass (else an error wrapping
+//     ErrDamaged). Such a file is never modified, overwritten or moved.
+//   - Times are stored as Unix nanoseconds. Thread order ties are broken by
+//     insertion order, newest first.
+//   - A thread's title, while empty, is derived from the first user message
+//     that gives a non-empty one: its first non-blank line, reference links
+//     shown as their labels, trimmed and cut to 80 characters.
+//   - Messages of a thread that does not exist (or no longer does) load as
+//     an empty list, so a thread deleted by another process reads as empty.
+//   - A stored context or record that no longer decodes is dropped on load
+//     (Context nil, text kept; a bad draft or stash record is left out); a
+//     load never fails because of one.
+//   - The database file is created with mode 0600 and the directory 0700:
+//     chat history is private.
+package store

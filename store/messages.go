@@ -1,0 +1,237 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// Message roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Message statuses.
+const (
+	StatusDone        = "done"
+	StatusStreaming   = "streaming"
+	StatusInterrupted = "interrupted"
+	StatusError       = "error"
+)
+
+// MaxTitleLen is the length, in characters, a derived thread title is cut to.
+const MaxTitleLen = 80
+
+// Message is one message of a thread. Text is canonical Markdown.
+type Message struct {
+	ID       string
+	ThreadID string
+	Seq      int64 // 1, 2, … in the thread
+	Role     string
+	Text     string
+	Context  *contextref.MessageContext // nil: none
+	Status   string
+	Created  time.Time
+}
+
+func validRole(r string) bool { return r == RoleUser || r == RoleAssistant }
+
+func validStatus(s string) bool {
+	switch s {
+	case StatusDone, StatusStreaming, StatusInterrupted, StatusError:
+		return true
+	}
+	return false
+}
+
+// AddMessage appends a message to its thread and returns it as stored: ID
+// ("msg_…") when empty, Seq, Created when zero, and Status "done" when
+// empty are filled in. The thread's Updated time moves to now, and an empty
+// title is derived from a user message (see TitleFromText). When AddMessage
+// returns, the message is committed; a user message is also synced to disk.
+func (s *Store) AddMessage(m Message) (Message, error) {
+	if !validRole(m.Role) {
+		return Message{}, fmt.Errorf("store: add message: unknown role %q", m.Role)
+	}
+	if m.Status == "" {
+		m.Status = StatusDone
+	}
+	if !validStatus(m.Status) {
+		return Message{}, fmt.Errorf("store: add message: unknown status %q", m.Status)
+	}
+	if m.ID == "" {
+		m.ID = newID("msg_")
+	}
+	var ctxJSON any // nil → NULL
+	if m.Context != nil {
+		raw, err := m.Context.Marshal()
+		if err != nil {
+			return Message{}, fmt.Errorf("store: add message: context: %w", err)
+		}
+		ctxJSON = string(raw)
+	}
+	created := toNS(m.Created)
+	m.Created = fromNS(created)
+	err := s.write(m.Role == RoleUser, func(tx *sql.Tx) error {
+		var title string
+		if err := tx.QueryRow(`SELECT title FROM threads WHERE id = ?`, m.ThreadID).Scan(&title); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("thread %s: %w", m.ThreadID, ErrNotFound)
+			}
+			return err
+		}
+		if err := tx.QueryRow(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns)
+			SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM messages WHERE thread_id = ?
+			RETURNING seq`,
+			m.ID, m.ThreadID, m.Role, m.Text, ctxJSON, m.Status, created, m.ThreadID).Scan(&m.Seq); err != nil {
+			return err
+		}
+		if title == "" && m.Role == RoleUser {
+			title = TitleFromText(m.Text)
+		}
+		_, err := tx.Exec(`UPDATE threads SET updated_ns = ?, title = ? WHERE id = ?`, nowNS(), title, m.ThreadID)
+		return err
+	})
+	if err != nil {
+		return Message{}, fmt.Errorf("store: add message: %w", err)
+	}
+	return m, nil
+}
+
+// TitleFromText derives a thread title from a message's canonical text: its
+// first non-blank line, reference links shown as their labels, trimmed and
+// cut to MaxTitleLen characters.
+func TitleFromText(text string) string {
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(contextref.Replace(line, func(o contextref.Occurrence) string { return o.Label }))
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) > MaxTitleLen {
+			n := 0
+			for i := range line {
+				if n == MaxTitleLen {
+					line = line[:i]
+					break
+				}
+				n++
+			}
+			line = strings.TrimRightFunc(line, unicode.IsSpace)
+		}
+		return line
+	}
+	return ""
+}
+
+// UpdateMessage replaces a message's text and status (a streaming reply
+// growing, then finishing) and moves its thread's Updated time to now.
+func (s *Store) UpdateMessage(id, text, status string) error {
+	if !validStatus(status) {
+		return fmt.Errorf("store: update message %s: unknown status %q", id, status)
+	}
+	var n int64
+	err := s.write(false, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE messages SET text = ?, status = ? WHERE id = ?`, text, status, id)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE threads SET updated_ns = ? WHERE id = (SELECT thread_id FROM messages WHERE id = ?)`, nowNS(), id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: update message %s: %w", id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("store: update message %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// Messages returns a thread's messages in order. A stored context that no
+// longer decodes loads as nil (the text is kept). A thread that does not
+// exist has no messages.
+func (s *Store) Messages(threadID string) ([]Message, error) {
+	var out []Message
+	var raws [][]byte // stored contexts, by index in out
+	err := s.read(func() error {
+		out, raws = out[:0], raws[:0]
+		rows, err := s.db.Query(`SELECT id, seq, role, text, context, status, created_ns
+			FROM messages WHERE thread_id = ? ORDER BY seq`, threadID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			m := Message{ThreadID: threadID}
+			var created int64
+			var raw []byte
+			if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &raw, &m.Status, &created); err != nil {
+				return err
+			}
+			m.Created = fromNS(created)
+			out = append(out, m)
+			raws = append(raws, raw)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: messages of %s: %w", threadID, err)
+	}
+	decodeContexts(out, raws)
+	return out, nil
+}
+
+// parallelDecodeMin is the number of messages from which contexts are
+// decoded on several cores.
+const parallelDecodeMin = 256
+
+// decodeContexts sets each message's Context from its stored JSON. Decoding
+// dominates loading a long thread, and contextref.DecodeContext is pure, so
+// a long thread is decoded in chunks on all cores.
+func decodeContexts(msgs []Message, raws [][]byte) {
+	decode := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if raws[i] == nil {
+				continue
+			}
+			if ctx, _, err := contextref.DecodeContext(raws[i]); err == nil {
+				msgs[i].Context = ctx
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(msgs)/(parallelDecodeMin/2))
+	if len(msgs) < parallelDecodeMin || workers < 2 {
+		decode(0, len(msgs))
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (len(msgs) + workers - 1) / workers
+	for lo := 0; lo < len(msgs); lo += chunk {
+		wg.Go(func() { decode(lo, min(lo+chunk, len(msgs))) })
+	}
+	wg.Wait()
+}
+
+// MessageCount returns how many messages a thread has.
+func (s *Store) MessageCount(threadID string) (int, error) {
+	var n int
+	err := s.read(func() error {
+		return s.db.QueryRow(`SELECT count(*) FROM messages WHERE thread_id = ?`, threadID).Scan(&n)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: message count of %s: %w", threadID, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,181 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Project is one project: the place chipchat was started in, keyed by its
+// git root or else its working directory.
+type Project struct {
+	ID      int64
+	Key     string
+	Created time.Time
+}
+
+// ProjectKey returns the key of the project cwd belongs to: the root of the
+// git work tree that holds cwd (the nearest directory with a .git
+// directory or file, found by walking up), else the clean absolute cwd. It
+// only looks at the file system.
+func ProjectKey(cwd string) string {
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		abs = cwd
+	}
+	abs = filepath.Clean(abs)
+	for dir := abs; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return abs
+		}
+		dir = parent
+	}
+}
+
+// Project returns the project with key, creating it when there is none.
+func (s *Store) Project(key string) (Project, error) {
+	if strings.TrimSpace(key) == "" {
+		return Project{}, errors.New("store: empty project key")
+	}
+	p := Project{Key: key}
+	var created int64
+	err := s.read(func() error {
+		return s.db.QueryRow(`SELECT id, created_ns FROM projects WHERE key = ?`, key).Scan(&p.ID, &created)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		err = s.write(false, func(tx *sql.Tx) error {
+			if _, err := tx.Exec(`INSERT INTO projects(key, created_ns) VALUES (?, ?) ON CONFLICT(key) DO NOTHING`, key, nowNS()); err != nil {
+				return err
+			}
+			return tx.QueryRow(`SELECT id, created_ns FROM projects WHERE key = ?`, key).Scan(&p.ID, &created)
+		})
+	}
+	if err != nil {
+		return Project{}, fmt.Errorf("store: project: %w", err)
+	}
+	p.Created = fromNS(created)
+	return p, nil
+}
+
+// Thread is one conversation.
+type Thread struct {
+	ID        string
+	ProjectID int64
+	Title     string // "" until the first user message gives one
+	Created   time.Time
+	Updated   time.Time
+}
+
+// CreateThread makes an empty thread in the project.
+func (s *Store) CreateThread(projectID int64) (Thread, error) {
+	now := nowNS()
+	t := Thread{ID: newID("thr_"), ProjectID: projectID, Created: fromNS(now), Updated: fromNS(now)}
+	err := s.write(false, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO threads(id, project_id, title, created_ns, updated_ns) VALUES (?, ?, '', ?, ?)`,
+			t.ID, projectID, now, now)
+		return err
+	})
+	if isFKError(err) {
+		return Thread{}, fmt.Errorf("store: create thread: project %d: %w", projectID, ErrNotFound)
+	}
+	if err != nil {
+		return Thread{}, fmt.Errorf("store: create thread: %w", err)
+	}
+	return t, nil
+}
+
+const threadCols = `id, project_id, title, created_ns, updated_ns`
+
+func scanThread(row interface{ Scan(...any) error }) (Thread, error) {
+	var t Thread
+	var created, updated int64
+	if err := row.Scan(&t.ID, &t.ProjectID, &t.Title, &created, &updated); err != nil {
+		return Thread{}, err
+	}
+	t.Created, t.Updated = fromNS(created), fromNS(updated)
+	return t, nil
+}
+
+// Threads lists the project's threads, most recently updated first.
+func (s *Store) Threads(projectID int64) ([]Thread, error) {
+	var out []Thread
+	err := s.read(func() error {
+		out = out[:0]
+		rows, err := s.db.Query(`SELECT `+threadCols+` FROM threads WHERE project_id = ?
+			ORDER BY updated_ns DESC, rowid DESC`, projectID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			t, err := scanThread(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, t)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: threads: %w", err)
+	}
+	return out, nil
+}
+
+// Thread returns one thread, or ErrNotFound.
+func (s *Store) Thread(id string) (Thread, error) {
+	var t Thread
+	err := s.read(func() error {
+		var err error
+		t, err = scanThread(s.db.QueryRow(`SELECT `+threadCols+` FROM threads WHERE id = ?`, id))
+		return err
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return Thread{}, fmt.Errorf("store: thread %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Thread{}, fmt.Errorf("store: thread %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// RenameThread sets a thread's title (trimmed). An empty title lets the
+// next user message give one again.
+func (s *Store) RenameThread(id, title string) error {
+	return s.execOne(fmt.Sprintf("rename thread %s", id),
+		`UPDATE threads SET title = ? WHERE id = ?`, strings.TrimSpace(title), id)
+}
+
+// DeleteThread deletes a thread with its messages and draft.
+func (s *Store) DeleteThread(id string) error {
+	return s.execOne(fmt.Sprintf("delete thread %s", id), `DELETE FROM threads WHERE id = ?`, id)
+}
+
+// execOne runs one write statement that must touch a row; none is
+// ErrNotFound.
+func (s *Store) execOne(what, query string, args ...any) error {
+	var n int64
+	err := s.write(false, func(tx *sql.Tx) error {
+		res, err := tx.Exec(query, args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", what, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("store: %s: %w", what, ErrNotFound)
+	}
+	return nil
+}

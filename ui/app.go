@@ -1,0 +1,629 @@
+package ui
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/transcript"
+)
+
+// Options are what the command line decided.
+type Options struct {
+	Store    *store.Store
+	Assets   *assets.Store
+	Backend  agent.Backend
+	Project  store.Project
+	Thread   store.Thread // the thread to open
+	Dir      string       // the project directory (cwd)
+	Home     string
+	Config   Config
+	NoColor  bool
+	Messages []store.Message // the thread's messages, loaded before start
+	Draft    *store.Draft    // the thread's saved draft, when any
+}
+
+type pane int
+
+const (
+	paneComposer pane = iota
+	paneTranscript
+	paneShelf
+)
+
+type overlay int
+
+const (
+	overlayNone overlay = iota
+	overlayHelp
+	overlayAttach
+	overlayThreads
+	overlayConfirm
+)
+
+// App is chipchat's whole-screen model: transcript above, image shelf and
+// composer below, a footer with the keys that apply. Update and View do no
+// I/O: the store, the asset store and the agent are reached through
+// commands.
+type App struct {
+	opt    Options
+	st     *store.Store
+	assets *assets.Store
+	runner *agent.Runner
+	keys   AppKeys
+	reg    *chips.Registry
+	ed     *composer.Editor
+	tr     *transcript.Model
+	thread store.Thread
+	focus  pane
+
+	width, height int
+
+	// the running turn: its id is the assistant message's id
+	turnID    string
+	turnText  strings.Builder
+	lastFlush time.Time
+	sending   bool // a user message is being stored
+
+	// the draft on disk
+	savedVersion uint64
+	saveSeq      int
+
+	ov       overlay
+	help     *helpView
+	attach   *pathPrompt
+	switcher *threadSwitcher
+	confirm  *confirmBox
+
+	toast    string
+	toastErr bool
+	toastSeq int
+
+	ctrlCArmed bool
+	shelfSel   int
+	quitting   bool
+}
+
+// New builds the app for a thread whose messages and draft were loaded.
+func New(opt Options) *App {
+	th := chips.DefaultTheme()
+	if opt.NoColor {
+		th = chips.NoColorTheme()
+	}
+	reg := chips.Default(th)
+	edKeys := composer.DefaultKeyMap()
+	appKeys := DefaultAppKeys()
+	_ = ApplyKeys(opt.Config.Keys, &appKeys, &edKeys) // checked by the caller before
+	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
+		ProjectRoot: opt.Dir, Home: opt.Home})
+	var trOpts []transcript.Option
+	if opt.NoColor {
+		trOpts = append(trOpts, transcript.WithNoColor())
+	}
+	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, runner: agent.NewRunner(opt.Backend), keys: appKeys,
+		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24}
+	a.loadThread(opt.Thread, opt.Messages, opt.Draft)
+	return a
+}
+
+// loadThread shows a thread's messages and restores its draft.
+func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
+	a.thread = t
+	a.tr.SetMessages(toTranscript(msgs))
+	if d != nil {
+		draft := composer.FromMarkdown(d.Markdown, d.Records)
+		draft.SetCaret(composer.Pos{Line: d.Caret.Line, Col: d.Caret.Col}, false)
+		a.ed.SetDraft(draft)
+	} else {
+		a.ed.Reset()
+	}
+	a.savedVersion = a.ed.Draft().Version()
+	a.setFocus(paneComposer)
+}
+
+func toTranscript(msgs []store.Message) []transcript.Message {
+	out := make([]transcript.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, Status: m.Status}
+	}
+	return out
+}
+
+// Init starts nothing: everything needed was loaded before the first frame.
+func (a *App) Init() tea.Cmd { return nil }
+
+func (a *App) setFocus(p pane) {
+	if p == paneShelf && len(a.ed.Draft().Shelf()) == 0 {
+		p = paneComposer
+	}
+	a.focus = p
+	if p == paneComposer {
+		a.ed.Focus()
+	} else {
+		a.ed.Blur()
+	}
+	if p == paneTranscript {
+		a.tr.Focus()
+	} else {
+		a.tr.Blur()
+	}
+}
+
+// ---- messages of the app's own ----
+
+type toastDoneMsg struct{ seq int }
+type draftTickMsg struct{ seq int }
+type draftSavedMsg struct{ err error }
+type storedTurnMsg struct {
+	user, reply store.Message
+	turn        agent.Turn
+	err         error
+}
+type replySavedMsg struct{ err error }
+type threadOpenedMsg struct {
+	thread store.Thread
+	msgs   []store.Message
+	draft  *store.Draft
+	err    error
+}
+type threadsListedMsg struct {
+	threads []store.Thread
+	err     error
+}
+type threadChangedMsg struct {
+	err    error
+	reload bool
+	what   string
+}
+type attachedMsg struct {
+	asset   assets.Asset
+	localID string
+	err     error
+}
+type openedMsg struct{ text string }
+
+// notify shows a toast for a few seconds.
+func (a *App) notify(text string, isErr bool) tea.Cmd {
+	a.toast, a.toastErr = chips.SanitizeLine(text), isErr
+	a.toastSeq++
+	seq := a.toastSeq
+	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return toastDoneMsg{seq} })
+}
+
+// Update routes a message: overlays first, then app keys, then the focused
+// pane.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.layout()
+		return a, nil
+	case toastDoneMsg:
+		if msg.seq == a.toastSeq {
+			a.toast = ""
+		}
+		return a, nil
+	case draftTickMsg:
+		if msg.seq == a.saveSeq {
+			return a, a.saveDraft()
+		}
+		return a, nil
+	case draftSavedMsg:
+		if msg.err != nil {
+			return a, a.notify("draft not saved: "+msg.err.Error(), true)
+		}
+		return a, nil
+	case storedTurnMsg:
+		return a, a.turnStored(msg)
+	case agent.ChunkMsg:
+		return a, a.chunk(msg)
+	case agent.DoneMsg:
+		return a, a.turnDone(msg)
+	case replySavedMsg:
+		if msg.err != nil {
+			return a, a.notify("reply not saved: "+msg.err.Error(), true)
+		}
+		return a, nil
+	case threadOpenedMsg:
+		if msg.err != nil {
+			return a, a.notify("could not open the thread: "+msg.err.Error(), true)
+		}
+		a.loadThread(msg.thread, msg.msgs, msg.draft)
+		a.layout()
+		return a, nil
+	case threadsListedMsg:
+		if a.switcher != nil {
+			a.switcher.setThreads(msg.threads, msg.err)
+		}
+		return a, nil
+	case threadChangedMsg:
+		return a, a.threadChanged(msg)
+	case attachedMsg:
+		return a, a.attached(msg)
+	case openedMsg:
+		return a, a.notify(msg.text, false)
+	case completionMsg:
+		if a.ov == overlayAttach {
+			a.attach.complete(msg)
+		}
+		return a, nil
+	case threadTitleMsg:
+		if msg.t.ID == a.thread.ID {
+			a.thread = msg.t
+		}
+		return a, nil
+	case composer.SubmitMsg:
+		return a, a.send(msg)
+	case composer.NoticeMsg:
+		return a, a.notify(msg.Text, msg.Err)
+	case transcript.OpenMsg:
+		return a, a.open(msg.Record)
+	case tea.KeyPressMsg:
+		return a, a.key(msg)
+	case tea.PasteMsg:
+		if a.ov == overlayAttach {
+			a.attach.paste(msg.Content)
+			return a, nil
+		}
+		if a.ov == overlayNone && a.focus == paneComposer {
+			return a, a.toComposer(msg)
+		}
+		return a, nil
+	}
+	// Everything else belongs to the components (picker loads, editor
+	// results, mouse...).
+	var cmds []tea.Cmd
+	var cmd tea.Cmd
+	a.ed, cmd = a.ed.Update(msg)
+	cmds = append(cmds, cmd, a.afterComposer())
+	if _, ok := msg.(tea.MouseMsg); ok {
+		a.tr, cmd = a.tr.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return a, tea.Batch(cmds...)
+}
+
+// toComposer hands a message to the editor and schedules the draft save.
+func (a *App) toComposer(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	a.ed, cmd = a.ed.Update(msg)
+	return tea.Batch(cmd, a.afterComposer())
+}
+
+// afterComposer schedules saving the draft 300 ms after its last change.
+func (a *App) afterComposer() tea.Cmd {
+	if v := a.ed.Draft().Version(); v != a.savedVersion {
+		a.savedVersion = v
+		a.saveSeq++
+		seq := a.saveSeq
+		a.layout()
+		return tea.Tick(300*time.Millisecond, func(time.Time) tea.Msg { return draftTickMsg{seq} })
+	}
+	return nil
+}
+
+// saveDraft writes the draft as it is now (canonical Markdown, records,
+// caret) in a command.
+func (a *App) saveDraft() tea.Cmd {
+	d := a.ed.Draft()
+	c := d.Caret()
+	sd := store.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: store.Caret{Line: c.Line, Col: c.Col}}
+	st := a.st
+	return func() tea.Msg { return draftSavedMsg{st.SaveDraft(sd)} }
+}
+
+func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
+	if !key.Matches(msg, a.keys.Interrupt) {
+		a.ctrlCArmed = false
+	}
+	switch a.ov {
+	case overlayHelp:
+		return a.help.key(a, msg)
+	case overlayAttach:
+		return a.attach.key(a, msg)
+	case overlayThreads:
+		return a.switcher.key(a, msg)
+	case overlayConfirm:
+		return a.confirm.key(a, msg)
+	}
+	k := a.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return a.quit()
+	case key.Matches(msg, k.Interrupt):
+		return a.interrupt()
+	case key.Matches(msg, k.Help) || msg.String() == "?" && a.focus != paneComposer ||
+		msg.String() == "?" && a.focus == paneComposer && a.ed.Draft().IsEmpty():
+		a.openHelp()
+		return nil
+	case key.Matches(msg, k.Cancel) && !a.ed.PickerOpen() && !a.tr.PopoverOpen():
+		if a.turnID != "" && a.runner.Cancel(a.turnID) {
+			return a.notify("turn cancelled", false)
+		}
+		if a.focus != paneComposer {
+			a.setFocus(paneComposer)
+		}
+		return nil
+	case key.Matches(msg, k.FocusNext) && !a.ed.PickerOpen():
+		a.cycleFocus(1)
+		return nil
+	case key.Matches(msg, k.FocusPrev) && !a.ed.PickerOpen():
+		a.cycleFocus(-1)
+		return nil
+	case key.Matches(msg, k.Attach):
+		a.openAttach()
+		return nil
+	case key.Matches(msg, k.NewThread):
+		return a.newThread()
+	case key.Matches(msg, k.Threads):
+		return a.openThreads()
+	}
+	switch a.focus {
+	case paneTranscript:
+		var cmd tea.Cmd
+		a.tr, cmd = a.tr.Update(msg)
+		return cmd
+	case paneShelf:
+		return a.shelfKey(msg)
+	}
+	return a.toComposer(msg)
+}
+
+func (a *App) cycleFocus(dir int) {
+	order := []pane{paneComposer, paneTranscript}
+	if len(a.ed.Draft().Shelf()) > 0 {
+		order = append(order, paneShelf)
+	}
+	i := 0
+	for j, p := range order {
+		if p == a.focus {
+			i = j
+		}
+	}
+	a.setFocus(order[(i+dir+len(order))%len(order)])
+}
+
+// interrupt is ctrl+c: cancel a running turn, else clear a non-empty draft
+// (undo brings it back), else arm; pressed again on an empty composer, quit.
+func (a *App) interrupt() tea.Cmd {
+	if a.turnID != "" && a.runner.Cancel(a.turnID) {
+		return a.notify("turn cancelled", false)
+	}
+	if !a.ed.Draft().IsEmpty() && a.focus == paneComposer {
+		a.ed.Draft().Clear()
+		return tea.Batch(a.afterComposer(), a.notify("draft cleared — ctrl+z brings it back", false))
+	}
+	if a.ctrlCArmed {
+		return a.quit()
+	}
+	a.ctrlCArmed = true
+	return a.notify("press ctrl+c again to quit", false)
+}
+
+// quit saves the draft and any partial reply, then exits.
+func (a *App) quit() tea.Cmd {
+	a.quitting = true
+	var cmds []tea.Cmd
+	if a.turnID != "" {
+		a.runner.Cancel(a.turnID)
+		id, text, st := a.turnID, a.turnText.String(), a.st
+		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, store.StatusInterrupted)} })
+	}
+	cmds = append(cmds, a.saveDraft(), tea.Quit)
+	return tea.Sequence(cmds...)
+}
+
+// randomID mints a client-side id such as an attachment's local id.
+func randomID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// ---- sending ----
+
+// send stores the user's message (and an empty reply to stream into), then
+// starts the turn. The work is a command: binding attachments and writing
+// the store are I/O. A message that cannot be sent (over the contract's
+// limits, an attachment whose bytes are gone) stays in the composer and a
+// toast says why.
+func (a *App) send(m composer.SubmitMsg) tea.Cmd {
+	if a.sending || a.turnID != "" {
+		return a.notify("wait for the running turn to finish (esc cancels it)", true)
+	}
+	a.sending = true
+	st, threadID, dir, assetStore := a.st, a.thread.ID, a.opt.Dir, a.assets
+	return func() tea.Msg {
+		msg, err := BuildMessage(threadID, m.Markdown, m.Records, func(local string) (string, bool) {
+			id, ok, err := st.AttachmentBinding(local)
+			return id, ok && err == nil
+		}, assetStore.Has)
+		if err != nil {
+			return storedTurnMsg{err: err}
+		}
+		user, err := st.AddMessage(msg)
+		if err != nil {
+			return storedTurnMsg{err: fmt.Errorf("message not sent: %w", err)}
+		}
+		reply, err := st.AddMessage(store.Message{ThreadID: threadID, Role: store.RoleAssistant, Status: store.StatusStreaming})
+		if err != nil {
+			return storedTurnMsg{user: user, err: fmt.Errorf("reply not started: %w", err)}
+		}
+		var recs []contextref.Record
+		if user.Context != nil {
+			recs = user.Context.Records
+		}
+		turn := agent.Prepare(user.Text, recs, func(id string) (string, bool) {
+			p, err := assetStore.Path(id)
+			return p, err == nil
+		})
+		turn.ThreadID, turn.Dir = threadID, dir
+		return storedTurnMsg{user: user, reply: reply, turn: turn}
+	}
+}
+
+// BuildMessage turns a submitted draft into the user message to store:
+// only records some chip points at (an image left on the shelf without a
+// chip is not sent), attachments normalized, within the contract's limits.
+func BuildMessage(threadID, markdown string, records []contextref.Record, resolve func(localID string) (string, bool), has func(assetID string) bool) (store.Message, error) {
+	referenced := map[string]bool{}
+	for _, o := range contextref.Scan(markdown) {
+		referenced[o.ContextID] = true
+	}
+	var recs []contextref.Record
+	for _, r := range records {
+		if referenced[r.RecordBase().ContextID] {
+			recs = append(recs, r)
+		}
+	}
+	recs, err := NormalizeAttachments(recs, resolve, has)
+	if err != nil {
+		return store.Message{}, err
+	}
+	msg := store.Message{ThreadID: threadID, Role: store.RoleUser, Text: markdown}
+	if len(recs) > 0 {
+		msg.Context = &contextref.MessageContext{Version: 1, Records: recs}
+	}
+	if err := CheckLimits(markdown, msg.Context); err != nil {
+		return store.Message{}, err
+	}
+	return msg, nil
+}
+
+// MaxMessageLen bounds a message's text, in bytes: the contract's largest
+// context encoding.
+const MaxMessageLen = contextref.MaxContextJSONLen
+
+// CheckLimits refuses a message over the contract's limits, saying which.
+func CheckLimits(text string, ctx *contextref.MessageContext) error {
+	if len(text) > MaxMessageLen {
+		return fmt.Errorf("message not sent: its text is %s, over the %s limit", assets.HumanSize(int64(len(text))), assets.HumanSize(MaxMessageLen))
+	}
+	if ctx == nil {
+		return nil
+	}
+	if len(ctx.Records) > contextref.MaxContextRecords {
+		return fmt.Errorf("message not sent: it references %d pieces of context, over the limit of %d", len(ctx.Records), contextref.MaxContextRecords)
+	}
+	raw, err := ctx.Marshal()
+	if err != nil {
+		return fmt.Errorf("message not sent: %v", err)
+	}
+	if back, _, err := contextref.DecodeContext(raw); err != nil || len(back.Records) != len(ctx.Records) {
+		return fmt.Errorf("message not sent: its context does not pass the contract (%v)", err)
+	}
+	return nil
+}
+
+// NormalizeAttachments is the send-time normalizer (DESIGN.md section 2,
+// step 2): each image and file record's attachmentId is rewritten from the
+// draft attachment's local id to the stored asset's id (resolve), and the
+// stored bytes must exist (has). An attachment whose bytes are not stored
+// refuses the send, naming the file. Records are copied, never changed in
+// place: the draft keeps its local ids.
+func NormalizeAttachments(recs []contextref.Record, resolve func(localID string) (string, bool), has func(assetID string) bool) ([]contextref.Record, error) {
+	out := make([]contextref.Record, len(recs))
+	for i, r := range recs {
+		var att *contextref.AttachmentRecord
+		switch r := r.(type) {
+		case *contextref.ImageRecord:
+			c := *r
+			att, out[i] = &c.AttachmentRecord, &c
+		case *contextref.FileRecord:
+			c := *r
+			att, out[i] = &c.AttachmentRecord, &c
+		default:
+			out[i] = r
+			continue
+		}
+		id := att.AttachmentID
+		if stored, ok := resolve(id); ok {
+			id = stored
+		}
+		if !has(id) {
+			return nil, fmt.Errorf("message not sent: the bytes of %s are not in the asset store; attach it again", att.Name)
+		}
+		att.AttachmentID = id
+	}
+	return out, nil
+}
+
+// turnStored starts the agent once the user's message is on disk.
+func (a *App) turnStored(m storedTurnMsg) tea.Cmd {
+	a.sending = false
+	if m.err != nil {
+		return a.notify("message not sent: "+m.err.Error(), true)
+	}
+	a.ed.Reset()
+	a.savedVersion = a.ed.Draft().Version()
+	a.tr.Append(transcript.Message{ID: m.user.ID, Role: m.user.Role, Text: m.user.Text, Context: m.user.Context, Status: m.user.Status})
+	a.tr.Append(transcript.Message{ID: m.reply.ID, Role: m.reply.Role, Status: store.StatusStreaming})
+	a.turnID = m.reply.ID
+	a.turnText.Reset()
+	a.lastFlush = time.Now()
+	a.layout()
+	return tea.Batch(a.runner.Start(a.turnID, m.turn), a.saveDraft(), a.refreshThread())
+}
+
+// refreshThread re-reads the thread (its title comes from the first
+// message).
+func (a *App) refreshThread() tea.Cmd {
+	st, id := a.st, a.thread.ID
+	return func() tea.Msg {
+		th, err := st.Thread(id)
+		if err != nil {
+			return nil
+		}
+		return threadTitleMsg{th}
+	}
+}
+
+func (a *App) chunk(m agent.ChunkMsg) tea.Cmd {
+	if m.TurnID != a.turnID {
+		return nil
+	}
+	a.turnText.WriteString(m.Delta)
+	a.tr.SetText(a.turnID, a.turnText.String(), store.StatusStreaming)
+	cmds := []tea.Cmd{a.runner.Next(a.turnID)}
+	if time.Since(a.lastFlush) > 500*time.Millisecond {
+		a.lastFlush = time.Now()
+		id, text, st := a.turnID, a.turnText.String(), a.st
+		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, store.StatusStreaming)} })
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) turnDone(m agent.DoneMsg) tea.Cmd {
+	if m.TurnID != a.turnID {
+		return nil
+	}
+	status := store.StatusDone
+	var note tea.Cmd
+	switch {
+	case m.Interrupted:
+		status = store.StatusInterrupted
+	case m.Err != nil:
+		status = store.StatusError
+		note = a.notify("agent: "+m.Err.Error(), true)
+	}
+	text := a.turnText.String()
+	a.tr.SetText(a.turnID, text, status)
+	id, st := a.turnID, a.st
+	a.turnID = ""
+	save := func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, status)} }
+	if a.quitting {
+		return nil
+	}
+	return tea.Batch(save, note)
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/BurntSushi/toml"
+
+	"github.com/chipchat/chipchat/composer"
+)
+
+// Config is what $XDG_CONFIG_HOME/chipchat/config.toml may set. Every field
+// has a default, so the file is optional.
+//
+//	agent = "echo"                 # the backend when --agent is not given
+//
+//	[limits]
+//	attachment_bytes = 20971520    # largest file ctrl+o attaches
+//	composer_rows = 10             # rows the composer grows to before it scrolls
+//
+//	[keys]                         # any binding, by name: see chipchat --help
+//	send = ["enter"]
+//	undo = ["ctrl+z"]
+type Config struct {
+	Agent  string              `toml:"agent"`
+	Limits Limits              `toml:"limits"`
+	Keys   map[string][]string `toml:"keys"`
+	Path   string              `toml:"-"` // the file it came from, when any
+}
+
+// Limits bound what the app accepts.
+type Limits struct {
+	AttachmentBytes int64 `toml:"attachment_bytes"`
+	ComposerRows    int   `toml:"composer_rows"`
+}
+
+// DefaultConfig is the embedded default configuration.
+func DefaultConfig() Config {
+	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10}}
+}
+
+// ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when
+// unset).
+func ConfigPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "chipchat", "config.toml")
+}
+
+// LoadConfig reads the config file at path on top of the defaults. A
+// missing file is not an error; a malformed one is, naming the file and the
+// problem (unknown keys included, so a typo does not pass silently).
+func LoadConfig(path string) (Config, error) {
+	c := DefaultConfig()
+	if path == "" {
+		return c, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	md, err := toml.Decode(string(b), &c)
+	if err != nil {
+		return DefaultConfig(), fmt.Errorf("config %s: %w", path, err)
+	}
+	if u := md.Undecoded(); len(u) > 0 {
+		var names []string
+		for _, k := range u {
+			names = append(names, k.String())
+		}
+		return DefaultConfig(), fmt.Errorf("config %s: unknown setting %s", path, strings.Join(names, ", "))
+	}
+	c.Path = path
+	d := DefaultConfig()
+	if c.Limits.AttachmentBytes <= 0 {
+		c.Limits.AttachmentBytes = d.Limits.AttachmentBytes
+	}
+	if c.Limits.ComposerRows <= 0 {
+		c.Limits.ComposerRows = d.Limits.ComposerRows
+	}
+	if strings.TrimSpace(c.Agent) == "" {
+		c.Agent = d.Agent
+	}
+	return c, nil
+}
+
+// namedBinding is one binding the config file can rebind.
+type namedBinding struct {
+	name string
+	b    *key.Binding
+}
+
+// bindings lists every rebindable key by its config name.
+func bindings(app *AppKeys, ed *composer.KeyMap) []namedBinding {
+	return []namedBinding{
+		{"quit", &app.Quit}, {"interrupt", &app.Interrupt}, {"help", &app.Help}, {"focus_next", &app.FocusNext},
+		{"focus_prev", &app.FocusPrev}, {"cancel", &app.Cancel}, {"attach", &app.Attach}, {"new_thread", &app.NewThread},
+		{"threads", &app.Threads},
+		{"send", &ed.Submit}, {"newline", &ed.Newline}, {"left", &ed.Left}, {"right", &ed.Right},
+		{"word_left", &ed.WordLeft}, {"word_right", &ed.WordRight}, {"up", &ed.Up}, {"down", &ed.Down},
+		{"line_start", &ed.LineStart}, {"line_end", &ed.LineEnd}, {"draft_start", &ed.DocStart}, {"draft_end", &ed.DocEnd},
+		{"select_left", &ed.SelectLeft}, {"select_right", &ed.SelectRight}, {"select_word_left", &ed.SelectWordLeft},
+		{"select_word_right", &ed.SelectWordRight}, {"select_up", &ed.SelectUp}, {"select_down", &ed.SelectDown},
+		{"select_line_start", &ed.SelectLineStart}, {"select_line_end", &ed.SelectLineEnd},
+		{"select_draft_start", &ed.SelectDocStart}, {"select_draft_end", &ed.SelectDocEnd}, {"select_all", &ed.SelectAll},
+		{"delete_back", &ed.DeleteBack}, {"delete_forward", &ed.DeleteForward}, {"delete_word_back", &ed.DeleteWordBack},
+		{"delete_word_forward", &ed.DeleteWordFwd}, {"delete_to_line_start", &ed.DeleteLineStart},
+		{"delete_to_line_end", &ed.DeleteLineEnd}, {"undo", &ed.Undo}, {"redo", &ed.Redo},
+		{"external_editor", &ed.ExternalEditor}, {"picker_next", &ed.PickerNext}, {"picker_prev", &ed.PickerPrev},
+		{"picker_choose", &ed.PickerChoose}, {"picker_close", &ed.PickerClose},
+	}
+}
+
+// ApplyKeys rebinds keys from the config's [keys] table. An unknown name or
+// an empty key list is an error naming it.
+func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap) error {
+	byName := map[string]*key.Binding{}
+	for _, nb := range bindings(app, ed) {
+		byName[nb.name] = nb.b
+	}
+	names := make([]string, 0, len(overrides))
+	for n := range overrides {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b, ok := byName[n]
+		if !ok {
+			return fmt.Errorf("[keys]: no binding named %q", n)
+		}
+		keys := overrides[n]
+		if len(keys) == 0 {
+			return fmt.Errorf("[keys] %s: give at least one key", n)
+		}
+		desc := b.Help().Desc
+		b.SetKeys(keys...)
+		b.SetHelp(keys[0], desc)
+	}
+	return nil
+}
+
+// KeyHelp lists every binding as "name  keys  what it does", for --help and
+// the in-app keymap.
+func KeyHelp(app *AppKeys, ed *composer.KeyMap) []string {
+	var out []string
+	for _, nb := range bindings(app, ed) {
+		out = append(out, fmt.Sprintf("%-22s %-34s %s", nb.name, strings.Join(nb.b.Keys(), ", "), nb.b.Help().Desc))
+	}
+	return out
+}

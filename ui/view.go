@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+var (
+	headerStyle = lipgloss.NewStyle().Bold(true)
+	ruleStyle   = lipgloss.NewStyle().Faint(true)
+	hintStyle   = lipgloss.NewStyle().Faint(true)
+	errStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("#f87171")).Bold(true)
+	okStyle     = lipgloss.NewStyle().Foreground(lipgloss.Color("#86efac"))
+	focusStyle  = lipgloss.NewStyle().Reverse(true)
+)
+
+// layout gives the transcript what the composer, shelf, header and footer
+// leave.
+func (a *App) layout() {
+	a.ed.SetWidth(a.width)
+	h := a.height - 1 /* header */ - 1 /* rule */ - a.ed.Height() - 1 /* footer */
+	if len(a.ed.Draft().Shelf()) > 0 {
+		h--
+	}
+	a.tr.SetSize(a.width, max(h, 1))
+}
+
+// View draws the whole screen in the alternate screen.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "chipchat"
+	return v
+}
+
+func (a *App) render() string {
+	if a.width <= 0 || a.height <= 0 {
+		return ""
+	}
+	a.layout()
+	var b strings.Builder
+	b.WriteString(a.header())
+	b.WriteByte('\n')
+	trH := a.height - 3 - a.ed.Height()
+	if len(a.ed.Draft().Shelf()) > 0 {
+		trH--
+	}
+	trH = max(trH, 1)
+	if a.ov != overlayNone {
+		b.WriteString(a.overlayView(trH))
+	} else {
+		b.WriteString(a.tr.View())
+	}
+	b.WriteByte('\n')
+	if shelf := a.shelfView(); shelf != "" {
+		b.WriteString(shelf)
+		b.WriteByte('\n')
+	}
+	rule := strings.Repeat("─", a.width)
+	if a.focus == paneComposer && a.ov == overlayNone {
+		b.WriteString(rule)
+	} else {
+		b.WriteString(ruleStyle.Render(rule))
+	}
+	b.WriteByte('\n')
+	b.WriteString(a.ed.View())
+	b.WriteByte('\n')
+	b.WriteString(a.footer())
+	return b.String()
+}
+
+func (a *App) header() string {
+	title := a.thread.Title
+	if title == "" {
+		title = "New thread"
+	}
+	status := ""
+	if a.turnID != "" {
+		status = " · replying… (esc cancels)"
+	}
+	text := fmt.Sprintf(" chipchat · %s · agent %s%s", chips.SanitizeLine(title), a.runner.Backend().Name(), status)
+	return headerStyle.Render(chips.Truncate(text, a.width))
+}
+
+// overlayView draws the open popup in the transcript's place, exactly h
+// lines.
+func (a *App) overlayView(h int) string {
+	var lines []string
+	w := max(a.width-2, 10)
+	switch a.ov {
+	case overlayHelp:
+		lines = a.help.view(w, h)
+	case overlayAttach:
+		lines = a.attach.view(w)
+	case overlayThreads:
+		lines = a.switcher.view(w, h)
+	case overlayConfirm:
+		lines = []string{chips.Truncate(a.confirm.text, w)}
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		lines[i] = " " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shelfView is the image shelf: one row, name and size of each image.
+func (a *App) shelfView() string {
+	d := a.ed.Draft()
+	shelf := d.Shelf()
+	if len(shelf) == 0 {
+		return ""
+	}
+	parts := []string{"images:"}
+	for i, id := range shelf {
+		r, ok := d.Record(id)
+		img, isImg := r.(*contextref.ImageRecord)
+		if !ok || !isImg {
+			continue
+		}
+		item := fmt.Sprintf("%s %s (%s)", chips.Glyph(contextref.KindImage), chips.SanitizeLine(img.Name), assets.HumanSize(img.SizeBytes))
+		if n := d.References(id); n == 0 {
+			item += " · no chip"
+		}
+		if a.focus == paneShelf && i == a.shelfSel {
+			item = focusStyle.Render(item)
+		}
+		parts = append(parts, item)
+	}
+	return chips.Truncate(" "+strings.Join(parts, "  "), a.width)
+}
+
+func (a *App) footer() string {
+	if a.toast != "" {
+		st := okStyle
+		if a.toastErr {
+			st = errStyle
+		}
+		return st.Render(chips.Truncate(" "+a.toast, a.width))
+	}
+	var hints string
+	switch {
+	case a.ov == overlayHelp:
+		hints = "↑↓ scroll · esc close"
+	case a.ov == overlayAttach:
+		hints = "tab complete · enter attach · esc cancel"
+	case a.ov == overlayThreads:
+		hints = "enter open · ctrl+r rename · ctrl+d delete · esc close"
+	case a.ov == overlayConfirm:
+		hints = "y yes · n no"
+	case a.focus == paneTranscript:
+		hints = "↑↓ messages · tab chips · enter details · o open · esc back · F1 keys · ctrl+q quit"
+	case a.focus == paneShelf:
+		hints = "←→ choose · x remove · o open · esc back"
+	case a.turnID != "":
+		hints = "esc cancel turn · ctrl+j newline · tab transcript · F1 keys · ctrl+q quit"
+	default:
+		hints = "enter send · ctrl+j newline · @ file · $ skill · ctrl+o attach · tab transcript · ctrl+n new · ctrl+l threads · F1 keys · ctrl+q quit"
+	}
+	return hintStyle.Render(ansi.Truncate(" "+hints, a.width, "…"))
+}
