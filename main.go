@@ -125,7 +125,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-
 // runApp opens the store and runs the terminal UI until the user quits.
 func runApp(f flags) error {
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
