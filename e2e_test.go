@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// End-to-end: the real binary in tmux, driven by keys, judged by what the
+// screen shows.
+
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+	name   string
+}
+
+// startTmux runs command in a detached 120×40 tmux session on a private
+// server. Without tmux the test is skipped, except in CI where it fails.
+func startTmux(t *testing.T, command string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed; .ci/run installs it")
+		}
+		t.Skip("tmux is not installed")
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("chipchat-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "e2e"}
+	s.run("new-session", "-d", "-x", "120", "-y", "40", "-s", s.name, command)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxSession) run(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// keys sends tmux key names (Enter, C-o, Tab …); text sends literal text.
+func (s *tmuxSession) keys(keys ...string) {
+	s.t.Helper()
+	s.run(append([]string{"send-keys", "-t", s.name}, keys...)...)
+}
+
+func (s *tmuxSession) text(text string) {
+	s.t.Helper()
+	s.run("send-keys", "-t", s.name, "-l", text)
+}
+
+func (s *tmuxSession) screen() string {
+	s.t.Helper()
+	return s.run("capture-pane", "-p", "-t", s.name)
+}
+
+// waitFor polls the screen until every want is on it.
+func (s *tmuxSession) waitFor(want ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		scr := s.screen()
+		ok := true
+		for _, w := range want {
+			if !strings.Contains(scr, w) {
+				ok = false
+			}
+		}
+		if ok {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q:\n%s", want, scr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEndToEndSendQuitRestart(t *testing.T) {
+	bin := chipchatBinary(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "main.go"), "package main\n")
+	writeFile(t, filepath.Join(proj, "notes.txt"), "remember the milk\n")
+	writeFile(t, filepath.Join(proj, ".agents", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review a diff\n---\nBe thorough.\n")
+	home := filepath.Join(root, "home")
+	data := filepath.Join(root, "data")
+	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
+		proj, home, filepath.Join(home, ".config"), bin, data)
+
+	s := startTmux(t, command)
+	s.waitFor("chipchat · New thread · agent echo", "enter send")
+
+	// Prose, an @ mention chip, a $ skill chip, an attached file.
+	s.text("Please check ")
+	s.text("@")
+	s.waitFor("@ file")
+	s.text("main")
+	s.waitFor("main.go")
+	s.keys("Enter")
+	s.text("with ")
+	s.text("$")
+	s.waitFor("Review a diff")
+	s.keys("Tab")
+	s.text("and ")
+	s.keys("C-o")
+	s.waitFor("Attach a file")
+	s.text("notes")
+	s.keys("Tab")
+	s.waitFor("> notes.txt")
+	s.keys("Enter")
+	s.waitFor("attached notes.txt")
+	s.keys("Enter")
+
+	// The echo reply shows the provider projection: markers and envelope.
+	scr := s.waitFor("Echo agent", "[Mention: main.go; ref=", "[Skill: $review; ref=", "[File: notes.txt; ref=att_",
+		`<t3_context version="1">`, `<context kind="file" id="att_`, "</t3_context>", "notes.txt (text/plain, 18 B)")
+	if strings.Contains(scr, "<context kind=\"skill\"") {
+		t.Fatalf("skill records get a marker but no entry:\n%s", scr)
+	}
+
+	// A half-typed draft with a chip, caret two atoms from the end.
+	s.text("half ")
+	s.text("@")
+	s.waitFor("@ file")
+	s.text("notes")
+	s.waitFor("notes.txt")
+	s.keys("Enter")
+	s.text("draft")
+	s.keys("Left", "Left")
+	time.Sleep(500 * time.Millisecond) // past the 300 ms draft save
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+
+	// Start again: the thread, its chips and the draft with its caret.
+	s.run("respawn-pane", "-k", "-t", s.name, command)
+	scr = s.waitFor("Please check", "main.go", "$ review", "notes.txt", "Echo agent", "half", "draft")
+	if !strings.Contains(scr, "Please check") || strings.Contains(scr, "New thread") {
+		t.Fatalf("the thread did not come back with its title:\n%s", scr)
+	}
+	s.text("X")
+	s.waitFor("draXft")
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+}
