@@ -1,0 +1,5 @@
+//go:build !linux
+
+package terminal
+
+func sessionMembers(sid int) []int { return nil }
