@@ -166,7 +166,7 @@ func runApp(f flags) error {
 		return err
 	}
 	home, _ := os.UserHomeDir()
-	opt, err := openThread(st, cwd, f)
+	opt, err := ui.OpenThread(st, cwd, f.threadID, f.newTh)
 	if err != nil {
 		return err
 	}
@@ -178,48 +178,4 @@ func runApp(f flags) error {
 		return nil
 	}
 	return err
-}
-
-// openThread picks the thread to show: --thread, --new, else the project's
-// most recent thread (a new one when there is none); it loads its messages
-// and draft before the first frame.
-func openThread(st *store.Store, cwd string, f flags) (ui.Options, error) {
-	project, err := st.Project(store.ProjectKey(cwd))
-	if err != nil {
-		return ui.Options{}, err
-	}
-	var th store.Thread
-	switch {
-	case f.threadID != "":
-		if th, err = st.Thread(f.threadID); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return ui.Options{}, fmt.Errorf("no thread %s in %s", f.threadID, st.Dir())
-			}
-			return ui.Options{}, err
-		}
-	case !f.newTh:
-		ts, err := st.Threads(project.ID)
-		if err != nil {
-			return ui.Options{}, err
-		}
-		if len(ts) > 0 {
-			th = ts[0]
-		}
-	}
-	if th.ID == "" {
-		if th, err = st.CreateThread(project.ID); err != nil {
-			return ui.Options{}, err
-		}
-	}
-	msgs, err := st.Messages(th.ID)
-	if err != nil {
-		return ui.Options{}, err
-	}
-	opt := ui.Options{Store: st, Project: project, Thread: th, Messages: msgs}
-	if d, ok, err := st.LoadDraft(th.ID); err != nil {
-		return ui.Options{}, err
-	} else if ok {
-		opt.Draft = &d
-	}
-	return opt, nil
 }

@@ -54,21 +54,25 @@ func BenchmarkAddMessageUser(b *testing.B) {
 
 // BenchmarkLoadMessages10k loads a thread of 10,000 messages, each with a
 // five-record context (terminal, image, mention, review comment, unknown).
-func BenchmarkLoadMessages10k(b *testing.B) { benchLoad(b, true) }
+func BenchmarkLoadMessages10k(b *testing.B) { benchLoad(b, true, false) }
+
+// BenchmarkLoadMessages10kRaw is the same through MessagesRaw: contexts
+// handed out as stored, not decoded (how the app opens a thread).
+func BenchmarkLoadMessages10kRaw(b *testing.B) { benchLoad(b, true, true) }
 
 // BenchmarkLoadMessages10kNoContext is the same without contexts: the
 // store's own share of the load.
-func BenchmarkLoadMessages10kNoContext(b *testing.B) { benchLoad(b, false) }
+func BenchmarkLoadMessages10kNoContext(b *testing.B) { benchLoad(b, false, false) }
 
-func benchLoad(b *testing.B, withContext bool) {
+func benchLoad(b *testing.B, withContext, raw bool) {
 	s, th := benchStore(b)
-	raw, err := benchContext().Marshal()
+	ctxJSON, err := benchContext().Marshal()
 	if err != nil {
 		b.Fatal(err)
 	}
 	var ctxArg any
 	if withContext {
-		ctxArg = string(raw)
+		ctxArg = string(ctxJSON)
 	}
 	err = s.write(false, func(tx *sql.Tx) error {
 		stmt, err := tx.Prepare(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns) VALUES (?, ?, ?, ?, ?, ?, 'done', ?)`)
@@ -91,9 +95,14 @@ func benchLoad(b *testing.B, withContext bool) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	load := s.Messages
+	if raw {
+		load = s.MessagesRaw
+	}
 	for b.Loop() {
-		msgs, err := s.Messages(th.ID)
-		if err != nil || len(msgs) != 10000 || (msgs[9999].Context != nil) != withContext {
+		msgs, err := load(th.ID)
+		if err != nil || len(msgs) != 10000 || (msgs[9999].Context != nil) != (withContext && !raw) ||
+			(msgs[9999].RawContext != nil) != withContext {
 			b.Fatalf("%d messages, %v", len(msgs), err)
 		}
 	}

@@ -43,6 +43,12 @@
 //   - A stored context or record that no longer decodes is dropped on load
 //     (Context nil, text kept; a bad draft or stash record is left out); a
 //     load never fails because of one.
+//   - Messages decodes every context; MessagesRaw hands each out as stored
+//     (RawContext) and decodes none, for a caller that decodes only what it
+//     shows: decoding was 95% of opening a long thread. Both fill
+//     RawContext, so a caller may decode again or compare. The app opens
+//     threads raw and the transcript decodes a context on first use, with
+//     the same rule (one that does not decode is no context).
 //   - The database file is created with mode 0600 and the directory 0700:
 //     chat history is private.
 package store

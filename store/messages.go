@@ -38,9 +38,15 @@ type Message struct {
 	Seq      int64 // 1, 2, … in the thread
 	Role     string
 	Text     string
-	Context  *contextref.MessageContext // nil: none
-	Status   string
-	Created  time.Time
+	// Context is the structured context, decoded (nil: none, or left
+	// undecoded by MessagesRaw). AddMessage stores it.
+	Context *contextref.MessageContext
+	// RawContext is the context JSON as stored (nil: none). Messages,
+	// MessagesRaw and AddMessage fill it; AddMessage ignores it on input.
+	// It may not decode: it was written by some other version.
+	RawContext []byte
+	Status     string
+	Created    time.Time
 }
 
 func validRole(r string) bool { return r == RoleUser || r == RoleAssistant }
@@ -72,12 +78,13 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 		m.ID = newID("msg_")
 	}
 	var ctxJSON any // nil → NULL
+	m.RawContext = nil
 	if m.Context != nil {
 		raw, err := m.Context.Marshal()
 		if err != nil {
 			return Message{}, fmt.Errorf("store: add message: context: %w", err)
 		}
-		ctxJSON = string(raw)
+		ctxJSON, m.RawContext = string(raw), raw
 	}
 	created := toNS(m.Created)
 	m.Created = fromNS(created)
@@ -159,37 +166,55 @@ func (s *Store) UpdateMessage(id, text, status string) error {
 	return nil
 }
 
-// Messages returns a thread's messages in order. A stored context that no
-// longer decodes loads as nil (the text is kept). A thread that does not
+// Messages returns a thread's messages in order, each context decoded
+// (Context) and as stored (RawContext). A stored context that no longer
+// decodes loads as a nil Context (the text is kept). A thread that does not
 // exist has no messages.
 func (s *Store) Messages(threadID string) ([]Message, error) {
+	out, err := s.MessagesRaw(threadID)
+	if err != nil {
+		return nil, err
+	}
+	decodeContexts(out)
+	return out, nil
+}
+
+// MessagesRaw is Messages without decoding: every Context is nil and
+// RawContext holds the stored JSON, for a caller that decodes only the
+// contexts it needs (contextref.DecodeContext; one that fails to decode is
+// no context). Decoding dominates loading a long thread: the transcript
+// opens a thread this way and decodes a message's context when it first
+// draws it.
+func (s *Store) MessagesRaw(threadID string) ([]Message, error) {
 	var out []Message
-	var raws [][]byte // stored contexts, by index in out
 	err := s.read(func() error {
-		out, raws = out[:0], raws[:0]
+		// Sized up front (the count reads the index only): a long thread
+		// is not copied over while the slice grows.
+		var n int
+		if err := s.db.QueryRow(`SELECT count(*) FROM messages WHERE thread_id = ?`, threadID).Scan(&n); err != nil {
+			return err
+		}
+		out = make([]Message, 0, n)
 		rows, err := s.db.Query(`SELECT id, seq, role, text, context, status, created_ns
 			FROM messages WHERE thread_id = ? ORDER BY seq`, threadID)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
+		var created int64
 		for rows.Next() {
-			m := Message{ThreadID: threadID}
-			var created int64
-			var raw []byte
-			if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &raw, &m.Status, &created); err != nil {
+			out = append(out, Message{ThreadID: threadID})
+			m := &out[len(out)-1]
+			if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &m.RawContext, &m.Status, &created); err != nil {
 				return err
 			}
 			m.Created = fromNS(created)
-			out = append(out, m)
-			raws = append(raws, raw)
 		}
 		return rows.Err()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: messages of %s: %w", threadID, err)
 	}
-	decodeContexts(out, raws)
 	return out, nil
 }
 
@@ -197,16 +222,16 @@ func (s *Store) Messages(threadID string) ([]Message, error) {
 // decoded on several cores.
 const parallelDecodeMin = 256
 
-// decodeContexts sets each message's Context from its stored JSON. Decoding
+// decodeContexts sets each message's Context from its RawContext. Decoding
 // dominates loading a long thread, and contextref.DecodeContext is pure, so
 // a long thread is decoded in chunks on all cores.
-func decodeContexts(msgs []Message, raws [][]byte) {
+func decodeContexts(msgs []Message) {
 	decode := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			if raws[i] == nil {
+			if msgs[i].RawContext == nil {
 				continue
 			}
-			if ctx, _, err := contextref.DecodeContext(raws[i]); err == nil {
+			if ctx, _, err := contextref.DecodeContext(msgs[i].RawContext); err == nil {
 				msgs[i].Context = ctx
 			}
 		}

@@ -9,6 +9,7 @@ import (
 // migration is never edited once released: a change is a new entry.
 var migrations = []func(tx *sql.Tx) error{
 	migrate1,
+	migrate2,
 }
 
 func init() {

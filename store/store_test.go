@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -461,7 +462,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		t.Fatalf("Open = %v, want *SchemaError{42, %d}", err, SchemaVersion)
 	}
 	msg := err.Error()
-	for _, want := range []string{"newer chipchat", "schema 42", "this one knows 1", "--data-dir"} {
+	for _, want := range []string{"newer chipchat", "schema 42", "this one knows " + strconv.Itoa(SchemaVersion), "--data-dir"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
@@ -738,5 +739,30 @@ func TestAttachmentBindings(t *testing.T) {
 	s = open(t, dir)
 	if id, ok, err := s.AttachmentBinding("att_local"); id != "sha256-bbb" || !ok || err != nil {
 		t.Fatalf("binding after reopen: %q %v %v", id, ok, err)
+	}
+}
+
+func TestExcerptTimes(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.ExcerptCaptured("x"); ok || err != nil {
+		t.Fatalf("unknown excerpt: %v %v", ok, err)
+	}
+	at := time.Unix(1700000000, 5)
+	if err := s.NoteExcerpt("x", at); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, ok, err := s.ExcerptCaptured("x")
+	if err != nil || !ok || !got.Equal(at) {
+		t.Fatalf("got %v %v %v", got, ok, err)
 	}
 }

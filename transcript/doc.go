@@ -19,6 +19,10 @@
 //
 // Scaling. A thread may hold tens of thousands of messages, so nothing is
 // done per message up front: SetMessages copies the slice and that is all.
+// A message may come with its context still raw (Message.RawContext, the
+// stored JSON): it is decoded when the message is first drawn or its chips,
+// o or y need it, and kept; one that does not decode is no context (the
+// text is resolved as an older message's).
 // The view is anchored at a message index and a row offset inside it (or
 // follows the bottom, the default); drawing and scrolling walk from the
 // anchor to the neighbours they need, rendering each on first sight, so a

@@ -28,6 +28,11 @@ type Message struct {
 	// Context is the structured context of a user message; nil for an older
 	// message whose context, if any, is still in legacy blocks of the text.
 	Context *contextref.MessageContext
+	// RawContext is the structured context as stored (JSON), used when
+	// Context is nil: the transcript decodes it (contextref.DecodeContext)
+	// only when the message is first drawn or its chips are needed, and
+	// keeps the result. One that does not decode counts as no context.
+	RawContext []byte
 	// Status is "done", "streaming", "interrupted" or "error" ("" is done).
 	Status string
 }
@@ -45,6 +50,20 @@ type CopyMsg struct {
 	MessageID string
 	Markdown  string
 	Records   []contextref.Record
+}
+
+// DecodeRawContext is the context a RawContext stands for: nil when raw
+// is nil or does not decode (records that do not decode are dropped, as
+// contextref.DecodeContext does).
+func DecodeRawContext(raw []byte) *contextref.MessageContext {
+	if raw == nil {
+		return nil
+	}
+	ctx, _, err := contextref.DecodeContext(raw)
+	if err != nil {
+		return nil
+	}
+	return ctx
 }
 
 // ResolveUserMessageContext gives the text and records a user message is

@@ -14,6 +14,10 @@ type entry struct {
 	msg Message
 	gen uint64 // bumped by every change of text or status
 
+	// msg.RawContext has been decoded into msg.Context (or found not to
+	// decode).
+	decoded bool
+
 	// The resolved context (user messages), valid while rgen == gen.
 	rok     bool
 	rgen    uint64
@@ -220,13 +224,28 @@ func (m *Model) SetText(id, text, status string) {
 	}
 }
 
-// Message returns the message with that id.
+// Message returns the message with that id, its RawContext decoded into
+// Context.
 func (m *Model) Message(id string) (Message, bool) {
 	i, ok := m.index(id)
 	if !ok {
 		return Message{}, false
 	}
-	return m.ents[i].msg, true
+	e := &m.ents[i]
+	e.context()
+	return e.msg, true
+}
+
+// context is the message's structured context, its RawContext decoded on
+// first use.
+func (e *entry) context() *contextref.MessageContext {
+	if !e.decoded {
+		e.decoded = true
+		if e.msg.Context == nil {
+			e.msg.Context = DecodeRawContext(e.msg.RawContext)
+		}
+	}
+	return e.msg.Context
 }
 
 // Len is the number of messages.

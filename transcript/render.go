@@ -78,7 +78,7 @@ func (m *Model) resolve(e *entry) {
 		e.text, e.records = e.msg.Text, nil
 		return
 	}
-	e.text, e.records = ResolveUserMessageContext(e.msg.Text, e.msg.Context)
+	e.text, e.records = ResolveUserMessageContext(e.msg.Text, e.context())
 	occs := contextref.Scan(e.text)
 	if len(occs) == 0 {
 		return

@@ -3,6 +3,7 @@ package ui
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ type Options struct {
 	Home     string
 	Config   Config
 	NoColor  bool
-	Messages []store.Message // the thread's messages, loaded before start
+	Messages []store.Message // the thread's messages, loaded before start (decoded or raw contexts)
 	Draft    *store.Draft    // the thread's saved draft, when any
 }
 
@@ -107,14 +108,68 @@ func New(opt Options) *App {
 	_ = ApplyKeys(opt.Config.Keys, &appKeys, &edKeys) // checked by the caller before
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
 		ProjectRoot: opt.Dir, Home: opt.Home})
-	var trOpts []transcript.Option
+	// tab and shift+tab move between panes, so in the transcript the side
+	// arrows (and h/l) move between chips.
+	trKeys := transcript.DefaultKeyMap()
+	trKeys.NextChip = key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next chip"))
+	trKeys.PrevChip = key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous chip"))
+	trOpts := []transcript.Option{transcript.WithKeyMap(trKeys)}
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
 	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, runner: agent.NewRunner(opt.Backend), keys: appKeys,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24}
 	a.loadThread(opt.Thread, opt.Messages, opt.Draft)
+	a.opt.Messages = nil // the transcript has them; a long thread's slice is not kept twice
 	return a
+}
+
+// OpenThread picks the thread the app starts on — threadID when given,
+// else a new one when newThread, else the project's most recent thread (a
+// new one when it has none) — and loads its messages and draft, so New can
+// draw the first frame without I/O. cwd names the project (store.ProjectKey).
+// The options it returns carry Store, Project, Thread, Messages and Draft;
+// the caller fills in the rest. Contexts are left undecoded (MessagesRaw):
+// the transcript decodes each when it first needs it.
+func OpenThread(st *store.Store, cwd, threadID string, newThread bool) (Options, error) {
+	project, err := st.Project(store.ProjectKey(cwd))
+	if err != nil {
+		return Options{}, err
+	}
+	var th store.Thread
+	switch {
+	case threadID != "":
+		if th, err = st.Thread(threadID); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return Options{}, fmt.Errorf("no thread %s in %s", threadID, st.Dir())
+			}
+			return Options{}, err
+		}
+	case !newThread:
+		ts, err := st.Threads(project.ID)
+		if err != nil {
+			return Options{}, err
+		}
+		if len(ts) > 0 {
+			th = ts[0]
+		}
+	}
+	if th.ID == "" {
+		if th, err = st.CreateThread(project.ID); err != nil {
+			return Options{}, err
+		}
+	}
+	msgs, err := st.MessagesRaw(th.ID)
+	if err != nil {
+		return Options{}, err
+	}
+	opt := Options{Store: st, Project: project, Thread: th, Messages: msgs}
+	if d, ok, err := st.LoadDraft(th.ID); err != nil {
+		return Options{}, err
+	} else if ok {
+		opt.Draft = &d
+	}
+	return opt, nil
 }
 
 // loadThread shows a thread's messages and restores its draft.
@@ -132,10 +187,13 @@ func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 	a.setFocus(paneComposer)
 }
 
+// toTranscript converts stored messages. A context still raw (MessagesRaw)
+// is handed over raw: the transcript decodes it when it first needs it.
 func toTranscript(msgs []store.Message) []transcript.Message {
 	out := make([]transcript.Message, len(msgs))
-	for i, m := range msgs {
-		out[i] = transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, Status: m.Status}
+	for i := range msgs {
+		m := &msgs[i]
+		out[i] = transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status}
 	}
 	return out
 }

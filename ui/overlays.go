@@ -17,7 +17,6 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/store"
-	"github.com/chipchat/chipchat/transcript"
 )
 
 // ---- help: the whole keymap ----
@@ -32,7 +31,7 @@ func (a *App) openHelp() {
 	edKeys := a.ed.Keys
 	lines = append(lines, KeyHelp(&a.keys, &edKeys)...)
 	lines = append(lines, "", "In the transcript:")
-	tk := transcript.DefaultKeyMap()
+	tk := a.tr.Keys
 	for _, group := range tk.FullHelp() {
 		for _, b := range group {
 			lines = append(lines, fmt.Sprintf("  %-34s %s", strings.Join(b.Keys(), ", "), b.Help().Desc))
@@ -444,13 +443,14 @@ func (a *App) switchThread(id string) tea.Cmd {
 	return tea.Sequence(a.saveDraft(), func() tea.Msg { return loadThread(st, id) })
 }
 
-// loadThread reads a thread, its messages and its draft (I/O: commands only).
+// loadThread reads a thread, its messages (contexts left raw for the
+// transcript to decode lazily) and its draft (I/O: commands only).
 func loadThread(st *store.Store, id string) threadOpenedMsg {
 	t, err := st.Thread(id)
 	if err != nil {
 		return threadOpenedMsg{err: err}
 	}
-	msgs, err := st.Messages(id)
+	msgs, err := st.MessagesRaw(id)
 	if err != nil {
 		return threadOpenedMsg{err: err}
 	}
@@ -544,12 +544,18 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 			a.askConfirm(fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), func() tea.Cmd {
 				_ = a.ed.Draft().RemoveShelfImage(id, true)
 				a.ed.SetDraft(a.ed.Draft())
+				if len(a.ed.Draft().Shelf()) == 0 {
+					a.setFocus(paneComposer)
+				}
 				return a.afterComposer()
 			}, overlayNone)
 			return nil
 		}
 		_ = d.RemoveShelfImage(id, false)
 		a.ed.SetDraft(d)
+		if len(d.Shelf()) == 0 {
+			a.setFocus(paneComposer)
+		}
 		return a.afterComposer()
 	case "o", "enter":
 		if r, ok := a.ed.Draft().Record(shelf[a.shelfSel]); ok {

@@ -164,7 +164,7 @@ func (a *App) footer() string {
 	case a.ov == overlayConfirm:
 		hints = "y yes · n no"
 	case a.focus == paneTranscript:
-		hints = "↑↓ messages · tab chips · enter details · o open · esc back · F1 keys · ctrl+q quit"
+		hints = "↑↓ messages · ←→ chips · enter details · o open · y copy · esc back · tab next pane · F1 keys · ctrl+q quit"
 	case a.focus == paneShelf:
 		hints = "←→ choose · x remove · o open · esc back"
 	case a.turnID != "":
