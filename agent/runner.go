@@ -137,6 +137,23 @@ func (r *Runner) wait(turnID string, ru *run) tea.Msg {
 	}
 }
 
+// Take returns the text the backend produced that no ChunkMsg has
+// delivered yet, and clears it: a caller that stops listening (quitting)
+// keeps every byte the agent wrote.
+func (r *Runner) Take(turnID string) string {
+	r.mu.Lock()
+	ru := r.turns[turnID]
+	r.mu.Unlock()
+	if ru == nil {
+		return ""
+	}
+	ru.mu.Lock()
+	defer ru.mu.Unlock()
+	d := ru.buf.String()
+	ru.buf.Reset()
+	return d
+}
+
 // Cancel interrupts a running turn: it stops the backend and ends the turn
 // at once, keeping the text emitted so far; the DoneMsg then has
 // Interrupted=true. It reports false when the turn is unknown or already

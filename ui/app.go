@@ -224,9 +224,14 @@ type toastDoneMsg struct{ seq int }
 type draftTickMsg struct{ seq int }
 type draftSavedMsg struct{ err error }
 type storedTurnMsg struct {
-	user, reply store.Message
-	turn        agent.Turn
-	err         error
+	threadID string
+	user     store.Message // stored when ID is set
+	err      error
+}
+type replyReadyMsg struct {
+	reply store.Message
+	turn  agent.Turn
+	err   error
 }
 type replySavedMsg struct{ err error }
 type threadOpenedMsg struct {
@@ -273,7 +278,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case draftTickMsg:
-		if msg.seq == a.saveSeq {
+		// A send being stored owns the draft (it clears it once stored).
+		if msg.seq == a.saveSeq && !a.sending {
 			return a, a.saveDraft()
 		}
 		return a, nil
@@ -284,6 +290,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case storedTurnMsg:
 		return a, a.turnStored(msg)
+	case replyReadyMsg:
+		return a, a.replyReady(msg)
+	case quitNowMsg:
+		return a, a.finishQuit()
 	case agent.ChunkMsg:
 		return a, a.chunk(msg)
 	case agent.DoneMsg:
@@ -385,6 +395,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(msg, a.keys.Interrupt) {
 		a.ctrlCArmed = false
 	}
+	if key.Matches(msg, a.keys.Quit) {
+		return a.quit() // from anywhere, popups included: quit saves everything
+	}
 	switch a.ov {
 	case overlayHelp:
 		return a.help.key(a, msg)
@@ -397,8 +410,6 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	k := a.keys
 	switch {
-	case key.Matches(msg, k.Quit):
-		return a.quit()
 	case key.Matches(msg, k.Interrupt):
 		return a.interrupt()
 	case key.Matches(msg, k.Help) || msg.String() == "?" && a.focus != paneComposer ||
@@ -422,7 +433,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Attach):
 		a.openAttach()
 		return nil
-	case key.Matches(msg, k.NewThread):
+	case key.Matches(msg, k.NewThread) && !a.ed.PickerOpen():
 		return a.newThread()
 	case key.Matches(msg, k.Threads):
 		return a.openThreads()
@@ -458,7 +469,8 @@ func (a *App) interrupt() tea.Cmd {
 	if a.turnID != "" && a.runner.Cancel(a.turnID) {
 		return a.notify("turn cancelled", false)
 	}
-	if !a.ed.Draft().IsEmpty() && a.focus == paneComposer {
+	if !a.ed.Draft().IsEmpty() {
+		a.setFocus(paneComposer)
 		a.ed.Draft().Clear()
 		return tea.Batch(a.afterComposer(), a.notify("draft cleared — ctrl+z brings it back", false))
 	}
@@ -469,16 +481,50 @@ func (a *App) interrupt() tea.Cmd {
 	return a.notify("press ctrl+c again to quit", false)
 }
 
-// quit saves the draft and any partial reply, then exits.
+// quit saves the draft and any reply, then exits. A running turn is
+// cancelled and the quit waits for its end (the runner still delivers what
+// the agent wrote), a send being stored is waited for too; a timer makes
+// sure the quit happens even if neither answers.
 func (a *App) quit() tea.Cmd {
+	if a.quitting {
+		return nil
+	}
 	a.quitting = true
+	switch {
+	case a.turnID != "":
+		// Cancel, keep what the agent wrote that no chunk delivered yet,
+		// save it as interrupted with the draft, and go.
+		a.runner.Cancel(a.turnID)
+		a.turnText.WriteString(a.runner.Take(a.turnID))
+		return a.finishQuit()
+	case a.sending:
+		return quitDeadline() // turnStored finishes the quit
+	}
+	return a.finishQuit()
+}
+
+type quitNowMsg struct{}
+
+func quitDeadline() tea.Cmd {
+	return tea.Tick(3*time.Second, func(time.Time) tea.Msg { return quitNowMsg{} })
+}
+
+// finishQuit saves the reply (if a turn was running) and the draft, then
+// exits.
+func (a *App) finishQuit() tea.Cmd {
 	var cmds []tea.Cmd
 	if a.turnID != "" {
-		a.runner.Cancel(a.turnID)
 		id, text, st := a.turnID, a.turnText.String(), a.st
 		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, store.StatusInterrupted)} })
+		a.turnID = ""
 	}
-	cmds = append(cmds, a.saveDraft(), tea.Quit)
+	if !a.sending {
+		// A send still being stored owns the draft: it clears it on disk
+		// once the message is stored, and a failed send leaves the last
+		// autosave.
+		cmds = append(cmds, a.saveDraft())
+	}
+	cmds = append(cmds, tea.Quit)
 	return tea.Sequence(cmds...)
 }
 
@@ -501,22 +547,36 @@ func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 		return a.notify("wait for the running turn to finish (esc cancels it)", true)
 	}
 	a.sending = true
-	st, threadID, dir, assetStore := a.st, a.thread.ID, a.opt.Dir, a.assets
+	st, threadID, assetStore := a.st, a.thread.ID, a.assets
 	return func() tea.Msg {
 		msg, err := BuildMessage(threadID, m.Markdown, m.Records, func(local string) (string, bool) {
 			id, ok, err := st.AttachmentBinding(local)
 			return id, ok && err == nil
 		}, assetStore.Has)
 		if err != nil {
-			return storedTurnMsg{err: err}
+			return storedTurnMsg{threadID: threadID, err: err}
 		}
 		user, err := st.AddMessage(msg)
 		if err != nil {
-			return storedTurnMsg{err: fmt.Errorf("message not sent: %w", err)}
+			return storedTurnMsg{threadID: threadID, err: fmt.Errorf("message not sent: %w", err)}
 		}
+		// The message is sent: its draft is gone on disk too, whatever
+		// happens to the UI next.
+		if err := st.SaveDraft(store.Draft{ThreadID: threadID}); err != nil {
+			return storedTurnMsg{threadID: threadID, user: user, err: fmt.Errorf("message stored, but its draft was not cleared: %w", err)}
+		}
+		return storedTurnMsg{threadID: threadID, user: user}
+	}
+}
+
+// startReply creates the reply to stream into and prepares the turn (the
+// provider projection and the attachments' paths), in a command.
+func (a *App) startReply(user store.Message) tea.Cmd {
+	st, threadID, dir, assetStore := a.st, a.thread.ID, a.opt.Dir, a.assets
+	return func() tea.Msg {
 		reply, err := st.AddMessage(store.Message{ThreadID: threadID, Role: store.RoleAssistant, Status: store.StatusStreaming})
 		if err != nil {
-			return storedTurnMsg{user: user, err: fmt.Errorf("reply not started: %w", err)}
+			return replyReadyMsg{err: fmt.Errorf("reply not started: %w", err)}
 		}
 		var recs []contextref.Record
 		if user.Context != nil {
@@ -527,7 +587,7 @@ func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 			return p, err == nil
 		})
 		turn.ThreadID, turn.Dir = threadID, dir
-		return storedTurnMsg{user: user, reply: reply, turn: turn}
+		return replyReadyMsg{reply: reply, turn: turn}
 	}
 }
 
@@ -548,6 +608,9 @@ func BuildMessage(threadID, markdown string, records []contextref.Record, resolv
 	recs, err := NormalizeAttachments(recs, resolve, has)
 	if err != nil {
 		return store.Message{}, err
+	}
+	if strings.TrimSpace(markdown) == "" && len(recs) == 0 {
+		return store.Message{}, errors.New("nothing to send: write something, or put a chip of the shelf image in the text")
 	}
 	msg := store.Message{ThreadID: threadID, Role: store.RoleUser, Text: markdown}
 	if len(recs) > 0 {
@@ -617,21 +680,48 @@ func NormalizeAttachments(recs []contextref.Record, resolve func(localID string)
 	return out, nil
 }
 
-// turnStored starts the agent once the user's message is on disk.
+// turnStored shows the stored message and starts the reply. The thread
+// cannot change while a send is being stored (see busy), so the result is
+// this thread's.
 func (a *App) turnStored(m storedTurnMsg) tea.Cmd {
+	if m.user.ID != "" {
+		a.ed.Reset()
+		a.savedVersion = a.ed.Draft().Version()
+		a.tr.Append(transcript.Message{ID: m.user.ID, Role: m.user.Role, Text: m.user.Text, Context: m.user.Context, RawContext: m.user.RawContext, Status: m.user.Status})
+	}
+	if m.err != nil || a.quitting {
+		a.sending = false
+		var note tea.Cmd
+		if m.err != nil {
+			note = a.notify(m.err.Error(), true)
+		}
+		if a.quitting {
+			return a.finishQuit()
+		}
+		return tea.Batch(note, a.refreshThread())
+	}
+	a.layout()
+	return tea.Batch(a.startReply(m.user), a.refreshThread())
+}
+
+// replyReady starts the agent once the user's message and its reply exist.
+func (a *App) replyReady(m replyReadyMsg) tea.Cmd {
 	a.sending = false
 	if m.err != nil {
-		return a.notify("message not sent: "+m.err.Error(), true)
+		if a.quitting {
+			return a.finishQuit()
+		}
+		return a.notify(m.err.Error(), true)
 	}
-	a.ed.Reset()
-	a.savedVersion = a.ed.Draft().Version()
-	a.tr.Append(transcript.Message{ID: m.user.ID, Role: m.user.Role, Text: m.user.Text, Context: m.user.Context, Status: m.user.Status})
 	a.tr.Append(transcript.Message{ID: m.reply.ID, Role: m.reply.Role, Status: store.StatusStreaming})
 	a.turnID = m.reply.ID
 	a.turnText.Reset()
 	a.lastFlush = time.Now()
+	if a.quitting {
+		return a.finishQuit() // saves the empty reply as interrupted
+	}
 	a.layout()
-	return tea.Batch(a.runner.Start(a.turnID, m.turn), a.saveDraft(), a.refreshThread())
+	return a.runner.Start(a.turnID, m.turn)
 }
 
 // refreshThread re-reads the thread (its title comes from the first
@@ -654,7 +744,7 @@ func (a *App) chunk(m agent.ChunkMsg) tea.Cmd {
 	a.turnText.WriteString(m.Delta)
 	a.tr.SetText(a.turnID, a.turnText.String(), store.StatusStreaming)
 	cmds := []tea.Cmd{a.runner.Next(a.turnID)}
-	if time.Since(a.lastFlush) > 500*time.Millisecond {
+	if !a.quitting && time.Since(a.lastFlush) > 500*time.Millisecond {
 		a.lastFlush = time.Now()
 		id, text, st := a.turnID, a.turnText.String(), a.st
 		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, store.StatusStreaming)} })
@@ -681,7 +771,7 @@ func (a *App) turnDone(m agent.DoneMsg) tea.Cmd {
 	a.turnID = ""
 	save := func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, status)} }
 	if a.quitting {
-		return nil
+		return tea.Sequence(save, a.finishQuit())
 	}
 	return tea.Batch(save, note)
 }

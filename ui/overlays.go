@@ -11,6 +11,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chips"
@@ -59,13 +60,16 @@ func (h *helpView) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// view wraps the help to width (nothing is cut) and shows height rows of
+// it from the scroll position.
 func (h *helpView) view(width, height int) []string {
-	end := min(len(h.lines), h.top+height)
-	out := make([]string, 0, height)
-	for _, l := range h.lines[h.top:end] {
-		out = append(out, chips.Truncate(l, width))
+	var rows []string
+	for _, l := range h.lines {
+		rows = append(rows, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
 	}
-	return out
+	h.top = max(0, min(h.top, len(rows)-1))
+	end := min(len(rows), h.top+height)
+	return rows[h.top:end]
 }
 
 // ---- attach: a path prompt with completion ----
@@ -318,7 +322,22 @@ type threadSwitcher struct {
 	rename   string // id of the thread being renamed
 }
 
+// busy says why threads cannot change now: a send being stored or a turn
+// running belongs to the open thread.
+func (a *App) busy() string {
+	switch {
+	case a.sending:
+		return "a message is being sent in this thread: wait a moment"
+	case a.turnID != "":
+		return "a turn is running in this thread: esc cancels it first"
+	}
+	return ""
+}
+
 func (a *App) newThread() tea.Cmd {
+	if why := a.busy(); why != "" {
+		return a.notify(why, true)
+	}
 	save := a.saveDraft()
 	st, project := a.st, a.opt.Project.ID
 	return tea.Sequence(save, func() tea.Msg {
@@ -397,10 +416,13 @@ func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case "ctrl+r":
 		if ok {
-			s.rename, s.renaming = item.Value, []rune(item.Title)
+			s.rename, s.renaming = item.Value, []rune(chips.SanitizeLine(item.Title))
 		}
 	case "ctrl+d", "delete":
 		if ok {
+			if why := a.busy(); why != "" && item.Value == a.thread.ID {
+				return a.notify(why, true)
+			}
 			id, title := item.Value, item.Title
 			a.askConfirm(fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(title, 40)), func() tea.Cmd {
 				st := a.st
@@ -424,7 +446,7 @@ func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 func (s *threadSwitcher) view(width, height int) []string {
 	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
 	if s.rename != "" {
-		lines = append(lines, chips.Truncate("New title: "+string(s.renaming)+"█", width))
+		lines = append(lines, chips.Truncate(chips.SanitizeLine("New title: "+string(s.renaming))+"█", width))
 	} else {
 		lines = append(lines, chips.Truncate("type to filter · enter open · ctrl+r rename · ctrl+d delete · esc close", width))
 	}
@@ -436,8 +458,8 @@ func (a *App) switchThread(id string) tea.Cmd {
 	if id == a.thread.ID {
 		return nil
 	}
-	if a.turnID != "" {
-		return a.notify("a turn is running in this thread: esc cancels it first", true)
+	if why := a.busy(); why != "" {
+		return a.notify(why, true)
 	}
 	st := a.st
 	return tea.Sequence(a.saveDraft(), func() tea.Msg { return loadThread(st, id) })

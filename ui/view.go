@@ -88,7 +88,7 @@ func (a *App) header() string {
 	if a.turnID != "" {
 		status = " · replying… (esc cancels)"
 	}
-	text := fmt.Sprintf(" chipchat · %s · agent %s%s", chips.SanitizeLine(title), a.runner.Backend().Name(), status)
+	text := fmt.Sprintf(" chipchat · %s · agent %s%s", chips.SanitizeLine(title), chips.SanitizeLine(a.runner.Backend().Name()), status)
 	return headerStyle.Render(chips.Truncate(text, a.width))
 }
 

@@ -1,0 +1,914 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/store"
+)
+
+// ---- sending ----
+
+func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	probe := &probeBackend{Echo: agent.Echo{ChunkDelay: time.Millisecond, ChunkSize: 7}, st: e.st}
+	opt.Backend = probe
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+
+	h.typeText("hello world")
+	h.press("enter")
+	h.pumpUntil("the turn to start", func() bool { return h.app.turnID != "" })
+	if got := h.app.ed.Draft().Markdown(); got != "" {
+		t.Errorf("composer after send = %q, want it cleared", got)
+	}
+	h.pumpUntil("the turn to end", func() bool { return h.app.turnID == "" })
+	h.pumpUntil("the reply to be saved done", func() bool {
+		msgs := e.messages(threadID)
+		return len(msgs) == 2 && msgs[1].Status == store.StatusDone && msgs[1].Text != ""
+	})
+
+	// The agent started with the user's message already on disk.
+	starts := probe.starts()
+	if len(starts) != 1 {
+		t.Fatalf("the backend ran %d turns, want 1", len(starts))
+	}
+	st0 := starts[0]
+	if st0.err != nil {
+		t.Fatal(st0.err)
+	}
+	if len(st0.stored) == 0 || st0.stored[0].Role != store.RoleUser || st0.stored[0].Text != "hello world" {
+		t.Fatalf("when the turn started the store held %+v, want the user's message first", st0.stored)
+	}
+	if st0.turn.Text != "hello world" || st0.turn.ThreadID != threadID || st0.turn.Dir != e.dir {
+		t.Errorf("turn = %+v", st0.turn)
+	}
+
+	msgs := e.messages(threadID)
+	if msgs[0].Role != store.RoleUser || msgs[0].Text != "hello world" || msgs[0].Status != store.StatusDone || msgs[0].Context != nil {
+		t.Errorf("user message = %+v", msgs[0])
+	}
+	want := agent.EchoReply(st0.turn)
+	if msgs[1].Role != store.RoleAssistant || msgs[1].Text != want {
+		t.Errorf("reply = %q (%s), want %q", msgs[1].Text, msgs[1].Role, want)
+	}
+
+	scr := h.plain()
+	for _, w := range []string{"You", "hello world", "Agent", agent.EchoIntro, "No attachments."} {
+		if !strings.Contains(scr, w) {
+			t.Errorf("screen lacks %q:\n%s", w, scr)
+		}
+	}
+	// The thread's title comes from the first message.
+	h.pumpUntil("the header to show the new title", func() bool {
+		return strings.Contains(strings.SplitN(h.plain(), "\n", 2)[0], "hello world")
+	})
+	// Nothing is left in the stored draft.
+	h.pumpFor(20 * time.Millisecond)
+	if d, ok := e.draft(threadID); ok {
+		t.Errorf("draft after send = %+v, want none", d)
+	}
+}
+
+func TestSendWhileTurnRunsKeepsDraft(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: 40 * time.Millisecond, ChunkSize: 4}
+	h := e.openWith(opt)
+	h.typeText("first")
+	h.press("enter")
+	h.pumpUntil("the turn to start", func() bool { return h.app.turnID != "" })
+	if f := h.footer(); !strings.Contains(f, "esc cancel turn") {
+		t.Errorf("footer while replying = %q", f)
+	}
+	h.typeText("second")
+	h.press("enter")
+	h.pumpUntil("a toast", func() bool { return h.app.toast != "" && strings.Contains(h.app.toast, "wait") })
+	if !h.app.toastErr {
+		t.Errorf("toast %q is not an error", h.app.toast)
+	}
+	if got := h.app.ed.Draft().Markdown(); got != "second" {
+		t.Errorf("draft = %q, want it kept", got)
+	}
+	if n := len(e.messages(h.app.thread.ID)); n != 2 {
+		t.Errorf("%d messages stored, want 2 (the second send is refused)", n)
+	}
+	h.press("esc")
+	h.pumpUntil("the turn to end", func() bool { return h.app.turnID == "" })
+}
+
+func TestEscCancelsRunningTurnKeepingPartialReply(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: 50 * time.Millisecond, ChunkSize: 8}
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+	h.typeText("please stop early")
+	h.press("enter")
+	h.pumpUntil("the first chunk", func() bool { return h.app.turnID != "" && h.app.turnText.Len() > 0 })
+	h.press("esc")
+	if !strings.Contains(h.app.toast, "cancelled") {
+		t.Errorf("toast after esc = %q", h.app.toast)
+	}
+	h.pumpUntil("the turn to end", func() bool { return h.app.turnID == "" })
+	var reply store.Message
+	h.pumpUntil("the reply to be saved interrupted", func() bool {
+		msgs := e.messages(threadID)
+		if len(msgs) != 2 {
+			return false
+		}
+		reply = msgs[1]
+		return reply.Status == store.StatusInterrupted
+	})
+	full := agent.EchoReply(agent.Prepare("please stop early", nil, nil))
+	if reply.Text == "" || !strings.HasPrefix(full, reply.Text) || len(reply.Text) >= len(full) {
+		t.Errorf("partial reply = %q, want a non-empty proper prefix of %q", reply.Text, full)
+	}
+	scr := h.plain()
+	if !strings.Contains(scr, "interrupted") {
+		t.Errorf("screen does not mark the reply interrupted:\n%s", scr)
+	}
+	// A later send works.
+	h.typeText("again")
+	h.press("enter")
+	h.pumpUntil("the second turn", func() bool { return len(e.messages(threadID)) == 4 })
+	h.press("esc")
+}
+
+// ---- quitting and the draft ----
+
+func TestCtrlCTwiceOnEmptyComposerQuits(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.press("ctrl+c")
+	if !strings.Contains(h.app.toast, "ctrl+c again") {
+		t.Errorf("toast after one ctrl+c = %q", h.app.toast)
+	}
+	h.pumpFor(30 * time.Millisecond)
+	if h.sawQuit() {
+		t.Fatal("one ctrl+c quit")
+	}
+	h.press("ctrl+c")
+	h.pumpUntil("quit", h.sawQuit)
+}
+
+func TestCtrlCDisarmedByAnotherKey(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.press("ctrl+c", "tab", "ctrl+c")
+	h.pumpFor(30 * time.Millisecond)
+	if h.sawQuit() {
+		t.Fatal("ctrl+c, tab, ctrl+c quit: another key must disarm")
+	}
+	h.press("ctrl+c")
+	h.pumpUntil("quit", h.sawQuit)
+}
+
+// "ctrl+c pressed twice on an empty composer": with the transcript focused
+// and words in the draft, ctrl+c twice must not quit.
+func TestCtrlCTwiceWithDraftAndTranscriptFocusedDoesNotQuit(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.typeText("not empty")
+	h.press("tab", "ctrl+c", "ctrl+c")
+	h.pumpFor(30 * time.Millisecond)
+	if h.sawQuit() {
+		t.Error("ctrl+c twice quit with a non-empty composer (transcript focused)")
+	}
+}
+
+func TestCtrlCClearsDraftAndCtrlZRestoresIt(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.typeText("keep me")
+	h.press("ctrl+c")
+	if got := h.app.ed.Draft().Markdown(); got != "" {
+		t.Fatalf("draft after ctrl+c = %q, want cleared", got)
+	}
+	if !strings.Contains(h.app.toast, "ctrl+z") {
+		t.Errorf("toast = %q, want it to say ctrl+z brings the draft back", h.app.toast)
+	}
+	h.press("ctrl+z")
+	if got := h.app.ed.Draft().Markdown(); got != "keep me" {
+		t.Fatalf("draft after ctrl+z = %q, want %q", got, "keep me")
+	}
+	// Clearing does not arm quitting: the next ctrl+c clears again.
+	h.press("ctrl+c")
+	h.pumpFor(30 * time.Millisecond)
+	if h.sawQuit() {
+		t.Fatal("ctrl+c on a non-empty draft quit")
+	}
+	if !h.app.ed.Draft().IsEmpty() {
+		t.Errorf("draft = %q", h.app.ed.Draft().Markdown())
+	}
+}
+
+func TestCtrlCCancelsRunningTurn(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: 50 * time.Millisecond, ChunkSize: 8}
+	h := e.openWith(opt)
+	h.typeText("x")
+	h.press("enter")
+	h.pumpUntil("the turn to start", func() bool { return h.app.turnID != "" })
+	h.press("ctrl+c")
+	h.pumpUntil("the turn to end", func() bool { return h.app.turnID == "" })
+	if h.sawQuit() {
+		t.Fatal("ctrl+c during a turn quit")
+	}
+	h.pumpUntil("the reply saved interrupted", func() bool {
+		msgs := e.messages(h.app.thread.ID)
+		return len(msgs) == 2 && msgs[1].Status == store.StatusInterrupted
+	})
+}
+
+func TestCtrlQSavesDraftAndQuits(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	threadID := h.app.thread.ID
+	h.typeText("unsent words")
+	h.press("left", "left") // the caret is saved too
+	h.press("ctrl+q")
+	h.pumpUntil("quit", h.sawQuit)
+	// The draft is written before the program is told to quit.
+	d, ok := e.draft(threadID)
+	if !ok || d.Markdown != "unsent words" {
+		t.Fatalf("draft on disk at quit = %+v (%v), want %q", d, ok, "unsent words")
+	}
+	if d.Caret != (store.Caret{Line: 0, Col: 10}) {
+		t.Errorf("caret on disk = %+v, want {0 10}", d.Caret)
+	}
+}
+
+func TestCtrlQDuringTurnSavesPartialReplyInterrupted(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: 50 * time.Millisecond, ChunkSize: 8}
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+	h.typeText("long answer please")
+	h.press("enter")
+	h.pumpUntil("the first chunk", func() bool { return h.app.turnText.Len() > 0 })
+	partial := h.app.turnText.String()
+	h.press("ctrl+q")
+	h.pumpUntil("quit", h.sawQuit)
+	msgs := e.messages(threadID)
+	if len(msgs) != 2 || msgs[1].Status != store.StatusInterrupted || !strings.HasPrefix(msgs[1].Text, partial) || msgs[1].Text == "" {
+		t.Fatalf("stored at quit: %+v, want the partial reply %q marked interrupted", msgs, partial)
+	}
+}
+
+// Quitting loses nothing: reply text the agent already produced but the UI
+// has not been handed yet (its ChunkMsg still pending in the runner) is
+// saved too.
+func TestCtrlQKeepsReplyTextNotYetDelivered(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: -1} // the whole reply at once
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+	h.hold = func(m tea.Msg) bool { _, ok := m.(replyReadyMsg); return ok }
+	h.typeText("hi")
+	h.press("enter")
+	h.pumpUntil("the reply to be created", func() bool { return len(h.held) == 1 })
+	h.hold = nil
+	// Start the turn but do not run the runner's first wait: the backend
+	// streams the whole reply while the program is busy.
+	h.app.Update(h.held[0])
+	time.Sleep(20 * time.Millisecond)
+	h.press("ctrl+q")
+	h.pumpUntil("quit", h.sawQuit)
+	msgs := e.messages(threadID)
+	want := agent.EchoReply(agent.Prepare("hi", nil, nil))
+	if len(msgs) != 2 || msgs[1].Text != want {
+		t.Fatalf("stored reply at quit = %q (%s), want the %d bytes the agent had produced", msgs[len(msgs)-1].Text, msgs[len(msgs)-1].Status, len(want))
+	}
+}
+
+func TestDraftAutosavedAfter300msAndRestored(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	threadID := h.app.thread.ID
+	h.typeText("abc")
+	typed := time.Now()
+	if _, ok := e.draft(threadID); ok {
+		t.Fatal("draft saved at once, want after 300 ms")
+	}
+	h.pumpUntil("the draft on disk", func() bool {
+		d, ok := e.draft(threadID)
+		return ok && d.Markdown == "abc"
+	})
+	if el := time.Since(typed); el < 250*time.Millisecond || el > 1500*time.Millisecond {
+		t.Errorf("draft saved %v after the last key, want about 300 ms", el)
+	}
+
+	// A stale tick (an edit came after it) does not save.
+	h.typeText("d")
+	if _, cmd := h.app.Update(draftTickMsg{seq: h.app.saveSeq - 1}); cmd != nil {
+		t.Error("a stale draft tick returned a command")
+	}
+	h.pumpUntil("the second save", func() bool {
+		d, ok := e.draft(threadID)
+		return ok && d.Markdown == "abcd"
+	})
+
+	// A new App on the thread shows the draft with its caret.
+	h2 := e.open(threadID)
+	if got := h2.app.ed.Draft().Markdown(); got != "abcd" {
+		t.Fatalf("restored draft = %q", got)
+	}
+	if !strings.Contains(h2.plain(), "abcd") {
+		t.Errorf("restored draft not on screen:\n%s", h2.plain())
+	}
+	h2.typeText("e")
+	if got := h2.app.ed.Draft().Markdown(); got != "abcde" {
+		t.Errorf("typing after restore gives %q: the caret was not restored at the end", got)
+	}
+}
+
+// ---- help and focus ----
+
+func TestHelpOverlayF1AndQuestionMark(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	composerFooter := h.footer()
+
+	h.press("f1")
+	scr := h.plain()
+	if !strings.Contains(scr, "Keys (set any of them in") || !strings.Contains(scr, "ctrl+q") {
+		t.Fatalf("F1 does not show the keymap:\n%s", scr)
+	}
+	if f := h.footer(); !strings.Contains(f, "esc close") {
+		t.Errorf("help footer = %q", f)
+	}
+	h.press("esc")
+	if strings.Contains(h.plain(), "Keys (set any of them in") || h.footer() != composerFooter {
+		t.Fatalf("esc did not close the help:\n%s", h.plain())
+	}
+
+	h.press("?")
+	if !strings.Contains(h.plain(), "Keys (set any of them in") {
+		t.Fatalf("? on an empty draft does not show the keymap:\n%s", h.plain())
+	}
+	if !h.app.ed.Draft().IsEmpty() {
+		t.Errorf("? typed into the draft: %q", h.app.ed.Draft().Markdown())
+	}
+	h.press("?")
+	if strings.Contains(h.plain(), "Keys (set any of them in") {
+		t.Fatal("? did not close the help")
+	}
+
+	h.typeText("why")
+	h.press("?")
+	if strings.Contains(h.plain(), "Keys (set any of them in") {
+		t.Fatal("? on a non-empty draft opened the help")
+	}
+	if got := h.app.ed.Draft().Markdown(); got != "why?" {
+		t.Errorf("draft = %q, want %q", got, "why?")
+	}
+	// With the transcript focused, ? opens the keymap whatever the draft.
+	h.press("tab", "?")
+	if h.app.ov != overlayHelp {
+		t.Error("? with the transcript focused does not show the keymap")
+	}
+	h.press("esc", "tab")
+	// F1 works whatever the draft holds.
+	h.press("f1")
+	if !strings.Contains(h.plain(), "Keys (set any of them in") {
+		t.Fatal("F1 on a non-empty draft does not show the keymap")
+	}
+	h.press("f1")
+	if strings.Contains(h.plain(), "Keys (set any of them in") {
+		t.Fatal("F1 did not close the help")
+	}
+}
+
+func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.update(windowSize(200, testHeight)) // wide enough for every line
+	h.press("f1")
+	var seen strings.Builder
+	for i := 0; i < 40; i++ {
+		seen.WriteString(h.plain())
+		h.press("pgdown")
+	}
+	all := seen.String()
+	appKeys, edKeys := DefaultAppKeys(), composer.DefaultKeyMap()
+	for _, nb := range bindings(&appKeys, &edKeys) {
+		if !strings.Contains(all, nb.name) || !strings.Contains(all, nb.b.Help().Desc) {
+			t.Errorf("the help never shows %s (%s)", nb.name, nb.b.Help().Desc)
+		}
+	}
+	if !strings.Contains(all, "In the transcript:") || !strings.Contains(all, "In the image shelf") {
+		t.Error("the help lacks the transcript or shelf sections")
+	}
+}
+
+// "F1 shows the whole keymap": at 100 columns every binding's description
+// can be read in full (wrapped if need be), not cut with "…".
+func TestHelpDescriptionsNotCutAt100Columns(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.press("f1")
+	var seen strings.Builder
+	for i := 0; i < 40; i++ {
+		seen.WriteString(h.plain())
+		h.press("pgdown")
+	}
+	all := strings.Join(strings.Fields(seen.String()), " ")
+	appKeys, edKeys := DefaultAppKeys(), composer.DefaultKeyMap()
+	for _, nb := range bindings(&appKeys, &edKeys) {
+		if !strings.Contains(all, nb.b.Help().Desc) {
+			t.Errorf("at %d columns the help cuts %s: %q", testWidth, nb.name, nb.b.Help().Desc)
+		}
+	}
+}
+
+func TestTabCyclesFocusAndFooterHints(t *testing.T) {
+	e := newTestEnv(t)
+	e.newThread("", store.Message{Role: store.RoleUser, Text: "earlier question"},
+		store.Message{Role: store.RoleAssistant, Text: "earlier answer"})
+	h := e.open("")
+	composerHints, transcriptHints := "enter send", "↑↓ messages"
+	check := func(step string, wantFocus pane, hint string) {
+		t.Helper()
+		if h.app.focus != wantFocus {
+			t.Errorf("%s: focus = %d, want %d", step, h.app.focus, wantFocus)
+		}
+		if f := h.footer(); !strings.Contains(f, hint) {
+			t.Errorf("%s: footer = %q, want %q in it", step, f, hint)
+		}
+	}
+	check("start", paneComposer, composerHints)
+	h.press("tab")
+	check("tab", paneTranscript, transcriptHints)
+	if h.app.ed.Focused() {
+		t.Error("the editor keeps focus with the transcript focused")
+	}
+	h.typeText("z") // keys go to the transcript, not the draft
+	if !h.app.ed.Draft().IsEmpty() {
+		t.Errorf("typing with the transcript focused reached the draft: %q", h.app.ed.Draft().Markdown())
+	}
+	h.press("tab")
+	check("tab tab", paneComposer, composerHints)
+	h.press("shift+tab")
+	check("shift+tab", paneTranscript, transcriptHints)
+	h.press("shift+tab")
+	check("shift+tab shift+tab", paneComposer, composerHints)
+	h.press("tab", "esc")
+	check("esc from the transcript", paneComposer, composerHints)
+}
+
+// With the @ file picker open, ctrl+n is the picker's "next match" (the
+// composer keymap binds PickerNext to down and ctrl+n); it must not start a
+// new thread under the user's fingers.
+func TestCtrlNMovesPickerInsteadOfNewThread(t *testing.T) {
+	e := newTestEnv(t)
+	e.writeFile("alpha.go", []byte("package a\n"))
+	e.writeFile("beta.go", []byte("package b\n"))
+	h := e.open("")
+	threadID := h.app.thread.ID
+	h.typeText("@")
+	h.pumpUntil("the file picker", func() bool { return strings.Contains(h.plain(), "beta.go") })
+	h.press("ctrl+n")
+	h.pumpFor(50 * time.Millisecond)
+	ts, err := e.st.Threads(e.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || h.app.thread.ID != threadID {
+		t.Errorf("ctrl+n with the file picker open started a new thread (%d threads)", len(ts))
+	}
+	if !h.app.ed.PickerOpen() {
+		t.Error("ctrl+n closed the file picker")
+	}
+}
+
+// ctrl+q quits from anywhere, popups included.
+func TestCtrlQQuitsWithPopupOpen(t *testing.T) {
+	for _, open := range []string{"f1", "ctrl+o", "ctrl+l"} {
+		t.Run(open, func(t *testing.T) {
+			e := newTestEnv(t)
+			h := e.open("")
+			h.press(open)
+			h.pumpFor(20 * time.Millisecond)
+			if h.app.ov == overlayNone {
+				t.Fatalf("%s opened no popup", open)
+			}
+			h.press("ctrl+q")
+			h.pumpUntilWithin(500*time.Millisecond, "quit", h.sawQuit)
+		})
+	}
+}
+
+// ---- limits ----
+
+func TestTooManyRecordsRefusedDraftStays(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	threadID := h.app.thread.ID
+	for i := 0; i <= contextref.MaxContextRecords; i++ {
+		h.app.ed.InsertContext(composer.MentionRecord(fmt.Sprintf("src/file%03d.go", i)), "")
+	}
+	before := h.app.ed.Draft().Markdown()
+	h.press("enter")
+	h.pumpUntil("the refusal", func() bool { return h.app.toast != "" && !h.app.sending })
+	if !h.app.toastErr || !strings.Contains(h.app.toast, "201") || !strings.Contains(h.app.toast, "200") {
+		t.Errorf("toast = %q (err %v), want an error naming 201 and the limit 200", h.app.toast, h.app.toastErr)
+	}
+	if got := h.app.ed.Draft().Markdown(); got != before {
+		t.Error("the refused message left the composer")
+	}
+	if n := len(e.messages(threadID)); n != 0 {
+		t.Errorf("%d messages stored, want none", n)
+	}
+	if h.app.turnID != "" {
+		t.Error("a turn started")
+	}
+}
+
+// The refusal reads once: "message not sent: …", not "message not sent:
+// message not sent: …".
+func TestRefusalToastSaysItOnce(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	for i := 0; i <= contextref.MaxContextRecords; i++ {
+		h.app.ed.InsertContext(composer.MentionRecord(fmt.Sprintf("f%03d", i)), "")
+	}
+	h.press("enter")
+	h.pumpUntil("the refusal", func() bool { return h.app.toast != "" && !h.app.sending })
+	if n := strings.Count(h.app.toast, "message not sent"); n != 1 {
+		t.Errorf("toast = %q: says %q %d times", h.app.toast, "message not sent", n)
+	}
+}
+
+func TestOversizeTextRefusedDraftStays(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	threadID := h.app.thread.ID
+	// Over 16,000,000 bytes in 4-byte characters keeps the draft small in
+	// runes.
+	big := strings.Repeat("😀", MaxMessageLen/4+1)
+	h.paste(big)
+	h.press("enter")
+	h.pumpUntil("the refusal", func() bool { return h.app.toast != "" && !h.app.sending })
+	if !h.app.toastErr || !strings.Contains(h.app.toast, "over the") {
+		t.Errorf("toast = %q, want a clear size error", h.app.toast)
+	}
+	if got := h.app.ed.Draft().Markdown(); got != big {
+		t.Error("the refused text left the composer")
+	}
+	if n := len(e.messages(threadID)); n != 0 {
+		t.Errorf("%d messages stored, want none", n)
+	}
+}
+
+// ---- BuildMessage, NormalizeAttachments, CheckLimits ----
+
+func fileRec(id, name string) *contextref.FileRecord {
+	return &contextref.FileRecord{AttachmentRecord: contextref.AttachmentRecord{
+		Base: contextref.NewBase(contextref.KindFile, id, name), AttachmentID: id, Name: name, MimeType: "text/plain", SizeBytes: 3}}
+}
+
+func imageRec(id, name string) *contextref.ImageRecord {
+	return &contextref.ImageRecord{AttachmentRecord: contextref.AttachmentRecord{
+		Base: contextref.NewBase(contextref.KindImage, id, name), AttachmentID: id, Name: name, MimeType: "image/png", SizeBytes: 67}}
+}
+
+func TestNormalizeAttachmentsRewritesLocalIDs(t *testing.T) {
+	img, file := imageRec("att_local1", "shot.png"), fileRec("att_local2", "notes.txt")
+	skill := composer.SkillRecord("review")
+	bound := map[string]string{"att_local1": "sha256-aaa", "att_local2": "sha256-bbb"}
+	stored := map[string]bool{"sha256-aaa": true, "sha256-bbb": true}
+	in := []contextref.Record{img, skill, file}
+	out, err := NormalizeAttachments(in, func(l string) (string, bool) { id, ok := bound[l]; return id, ok },
+		func(id string) bool { return stored[id] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 3 {
+		t.Fatalf("got %d records", len(out))
+	}
+	gi, ok1 := out[0].(*contextref.ImageRecord)
+	gf, ok2 := out[2].(*contextref.FileRecord)
+	if !ok1 || !ok2 || gi.AttachmentID != "sha256-aaa" || gf.AttachmentID != "sha256-bbb" {
+		t.Fatalf("normalized = %#v, %#v", out[0], out[2])
+	}
+	// The context id (the chip's identity) is untouched, and so is the input.
+	if gi.ContextID != "att_local1" || gf.ContextID != "att_local2" {
+		t.Errorf("context ids changed: %s, %s", gi.ContextID, gf.ContextID)
+	}
+	if img.AttachmentID != "att_local1" || file.AttachmentID != "att_local2" {
+		t.Error("the draft's records were changed in place")
+	}
+	if out[1] != skill {
+		t.Error("a record without an attachment was not passed through")
+	}
+
+	// An id with no binding that names stored bytes is kept as it is.
+	already := fileRec("ctx_x", "done.txt")
+	already.AttachmentID = "sha256-bbb"
+	out, err = NormalizeAttachments([]contextref.Record{already}, func(string) (string, bool) { return "", false },
+		func(id string) bool { return stored[id] })
+	if err != nil || out[0].(*contextref.FileRecord).AttachmentID != "sha256-bbb" {
+		t.Errorf("already-stored id: %v, %v", out, err)
+	}
+}
+
+func TestNormalizeAttachmentsRefusesMissingBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		resolve func(string) (string, bool)
+	}{
+		{"bound but gone", func(string) (string, bool) { return "sha256-gone", true }},
+		{"never bound", func(string) (string, bool) { return "", false }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NormalizeAttachments([]contextref.Record{imageRec("att_1", "lost-shot.png")}, tc.resolve,
+				func(string) bool { return false })
+			if err == nil || !strings.Contains(err.Error(), "lost-shot.png") || !strings.Contains(err.Error(), "not sent") {
+				t.Errorf("err = %v, want a refusal naming lost-shot.png", err)
+			}
+		})
+	}
+}
+
+func TestBuildMessageKeepsOnlyReferencedRecords(t *testing.T) {
+	file, shelfOnly := fileRec("att_f", "a.txt"), imageRec("att_i", "shelf.png")
+	orphan := composer.MentionRecord("gone.go")
+	mention := composer.MentionRecord("main.go")
+	md := "see " + contextref.LinkFor(file) + " and " + contextref.LinkFor(mention)
+	resolve := func(l string) (string, bool) { return "sha256-" + l, true }
+	has := func(string) bool { return true }
+	msg, err := BuildMessage("thr_1", md, []contextref.Record{shelfOnly, file, orphan, mention}, resolve, has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg.ThreadID != "thr_1" || msg.Role != store.RoleUser || msg.Text != md {
+		t.Errorf("message = %+v", msg)
+	}
+	if msg.Context == nil || msg.Context.Version != 1 {
+		t.Fatalf("context = %+v", msg.Context)
+	}
+	var ids []string
+	for _, r := range msg.Context.Records {
+		ids = append(ids, r.RecordBase().ContextID)
+	}
+	want := []string{file.ContextID, mention.RecordBase().ContextID}
+	slices.Sort(ids)
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Errorf("records = %v, want %v", ids, want)
+	}
+	for _, r := range msg.Context.Records {
+		if f, ok := r.(*contextref.FileRecord); ok && f.AttachmentID != "sha256-att_f" {
+			t.Errorf("file attachment id = %s, want the stored id", f.AttachmentID)
+		}
+	}
+
+	// Plain text: no context at all; an unreferenced image with missing
+	// bytes does not block the send.
+	msg, err = BuildMessage("thr_1", "just words", []contextref.Record{shelfOnly}, resolve, func(string) bool { return false })
+	if err != nil || msg.Context != nil {
+		t.Errorf("plain message: %+v, %v", msg, err)
+	}
+}
+
+func TestCheckLimits(t *testing.T) {
+	if err := CheckLimits("hello", nil); err != nil {
+		t.Errorf("small message refused: %v", err)
+	}
+	mk := func(n int) *contextref.MessageContext {
+		c := &contextref.MessageContext{Version: 1}
+		for i := 0; i < n; i++ {
+			c.Records = append(c.Records, composer.MentionRecord(fmt.Sprintf("f%d.go", i)))
+		}
+		return c
+	}
+	if err := CheckLimits("x", mk(contextref.MaxContextRecords)); err != nil {
+		t.Errorf("exactly %d records refused: %v", contextref.MaxContextRecords, err)
+	}
+	err := CheckLimits("x", mk(contextref.MaxContextRecords+1))
+	if err == nil || !strings.Contains(err.Error(), "201") || !strings.Contains(err.Error(), "200") {
+		t.Errorf("201 records: %v", err)
+	}
+	err = CheckLimits(strings.Repeat("a", MaxMessageLen+1), nil)
+	if err == nil || !strings.Contains(err.Error(), "limit") || !strings.Contains(err.Error(), "not sent") {
+		t.Errorf("oversize text: %v", err)
+	}
+	if err := CheckLimits(strings.Repeat("a", MaxMessageLen), nil); err != nil {
+		t.Errorf("text at the limit refused: %v", err)
+	}
+	// Records whose JSON is over the contract's 16,000,000 units.
+	big := &contextref.MessageContext{Version: 1}
+	for i := 0; i < 5; i++ {
+		big.Records = append(big.Records, &contextref.UnknownRecord{Base: contextref.NewBase("future", fmt.Sprintf("u%d", i), "u"),
+			Payload: []byte(`"` + strings.Repeat("p", 3_500_000) + `"`)})
+	}
+	if err := CheckLimits("x", big); err == nil {
+		t.Error("a context over 16,000,000 characters passed")
+	}
+	// A record that breaks its schema.
+	bad := &contextref.MessageContext{Version: 1, Records: []contextref.Record{&contextref.SkillRecord{
+		Base: contextref.NewBase(contextref.KindSkill, "s1", "$"), Name: "  "}}}
+	if err := CheckLimits("x", bad); err == nil {
+		t.Error("a record failing its schema passed")
+	}
+}
+
+// ---- stored text never reaches the terminal raw ----
+
+func TestHostileStoredTextNeverReachesScreen(t *testing.T) {
+	e := newTestEnv(t)
+	hostile := "before" + hostileCSI + "mid" + hostileOSC + "after"
+	// A chip whose link label and record hold escapes too.
+	rec := &contextref.MentionRecord{Base: contextref.NewBase(contextref.KindMention, "m1", "lab"+hostileOSC+"el"), Path: "src/" + hostileCSI + "x.go"}
+	chipText := "see [evil" + hostileCSI + "chip](t3-context://v1/mention/m1) now"
+	th := e.newThread("title"+hostileCSI+hostileOSC,
+		store.Message{Role: store.RoleUser, Text: "user " + hostile},
+		store.Message{Role: store.RoleAssistant, Text: "agent " + hostile + "\n\n```\n" + hostile + "\n```"},
+		store.Message{Role: store.RoleUser, Text: chipText, Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{rec}}})
+	h := e.open(th.ID)
+	checkNoControls(t, "thread", h.view())
+	if !strings.Contains(h.plain(), "before") || !strings.Contains(h.plain(), "after") {
+		t.Errorf("the text around the escapes is gone:\n%s", h.plain())
+	}
+	h.press("tab") // the transcript focused (selection styling)
+	checkNoControls(t, "transcript focused", h.view())
+	for _, k := range []string{"right", "enter", "esc", "up", "enter", "esc"} {
+		h.press(k) // move among chips, open details
+		checkNoControls(t, "transcript after "+k, h.view())
+	}
+	h.press("esc", "esc")
+
+	// Pasted text: the draft and the echo reply that repeats it.
+	h.paste("say " + hostile)
+	checkNoControls(t, "draft", h.view())
+	h.press("enter")
+	h.pumpUntil("the echo reply", func() bool {
+		msgs := e.messages(th.ID)
+		return len(msgs) == 5 && msgs[4].Status == store.StatusDone
+	})
+	checkNoControls(t, "echo reply", h.view())
+	// A toast quoting hostile text.
+	h.app.Update(composerNotice("oops " + hostile))
+	checkNoControls(t, "toast", h.view())
+}
+
+// hostileBackend streams a reply full of escape sequences.
+type hostileBackend struct{}
+
+func (hostileBackend) Name() string { return "hostile" }
+
+func (hostileBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+	emit("agent " + hostileCSI + "says")
+	emit(hostileOSC + " more\n\n```\n" + hostileCSI + "in code\n```\n")
+	emit("\x1b[31mred\x1b[0m \x1bP1$r\x1b\\ \x9b2J done")
+	return nil
+}
+
+func TestHostileAgentOutputNeverReachesScreen(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = hostileBackend{}
+	h := e.openWith(opt)
+	h.typeText("go")
+	h.press("enter")
+	h.pumpUntil("the reply", func() bool {
+		msgs := e.messages(h.app.thread.ID)
+		return len(msgs) == 2 && msgs[1].Status == store.StatusDone
+	})
+	checkNoControls(t, "reply", h.view())
+	if !strings.Contains(h.plain(), "says") || !strings.Contains(h.plain(), "done") {
+		t.Errorf("the reply's text is gone:\n%s", h.plain())
+	}
+	h.press("tab")
+	checkNoControls(t, "reply, transcript focused", h.view())
+}
+
+// oddlyNamedBackend is an agent whose self-reported name (an ACP agent
+// names itself, for one) holds escape sequences.
+type oddlyNamedBackend struct{ agent.Echo }
+
+func (oddlyNamedBackend) Name() string { return "agent" + hostileOSC + hostileCSI }
+
+func TestHostileAgentNameNeverReachesScreen(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = oddlyNamedBackend{}
+	h := e.openWith(opt)
+	checkNoControls(t, "header with the agent's name", h.view())
+}
+
+func composerNotice(text string) composer.NoticeMsg { return composer.NoticeMsg{Text: text, Err: true} }
+
+// ---- config wiring ----
+
+func TestConfigKeysRebindTheApp(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Config.Keys = map[string][]string{"quit": {"ctrl+x"}, "send": {"ctrl+s"}}
+	h := e.openWith(opt)
+	h.typeText("hi")
+	h.press("enter") // no longer sends
+	h.pumpFor(30 * time.Millisecond)
+	if n := len(e.messages(h.app.thread.ID)); n != 0 {
+		t.Fatalf("enter sent after send was rebound (%d messages)", n)
+	}
+	h.press("ctrl+s")
+	h.pumpUntil("the send", func() bool { return len(e.messages(h.app.thread.ID)) == 2 })
+	h.pumpUntil("the turn to end", func() bool { return h.app.turnID == "" })
+	h.press("ctrl+q")
+	h.pumpFor(30 * time.Millisecond)
+	if h.sawQuit() {
+		t.Fatal("ctrl+q quit after quit was rebound to ctrl+x")
+	}
+	h.press("ctrl+x")
+	h.pumpUntil("quit", h.sawQuit)
+}
+
+// The composer's row limit comes from the config.
+func TestConfigComposerRows(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Config.Limits.ComposerRows = 3
+	h := e.openWith(opt)
+	h.paste(strings.Repeat("line\n", 12))
+	if got := h.app.ed.Height(); got > 3 {
+		t.Errorf("composer height = %d rows, want at most 3", got)
+	}
+	if lines := strings.Split(h.plain(), "\n"); len(lines) != testHeight {
+		t.Errorf("screen has %d lines, want %d", len(lines), testHeight)
+	}
+}
+
+// ---- misc ----
+
+func TestScreenFitsTheWindow(t *testing.T) {
+	e := newTestEnv(t)
+	e.newThread("", store.Message{Role: store.RoleUser, Text: strings.Repeat("word ", 400)})
+	h := e.open("")
+	for _, size := range [][2]int{{100, 30}, {40, 12}, {20, 8}} {
+		h.update(windowSize(size[0], size[1]))
+		for _, open := range []string{"", "f1", "ctrl+o", "ctrl+l"} {
+			if open != "" {
+				h.press(open)
+				h.pumpFor(20 * time.Millisecond)
+			}
+			lines := strings.Split(h.plain(), "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%dx%d %s: %d lines", size[0], size[1], open, len(lines))
+			}
+			for i, l := range lines {
+				if w := displayWidth(l); w > size[0] {
+					t.Errorf("%dx%d %s: line %d is %d wide: %q", size[0], size[1], open, i, w, l)
+				}
+			}
+			if open != "" {
+				h.press("esc")
+			}
+		}
+	}
+}
+
+func TestOpenChipWithoutBytesSaysSo(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	cmd := h.app.open(imageRec("att_nowhere", "ghost.png"))
+	h.exec(cmd)
+	h.pumpUntil("the toast", func() bool { return strings.Contains(h.app.toast, "ghost.png") })
+	if !strings.Contains(h.app.toast, "not in this environment") {
+		t.Errorf("toast = %q", h.app.toast)
+	}
+}
+
+// Like switching threads (refused while a turn runs), starting one must not
+// leave the running turn's reply streaming into a thread no longer shown.
+func TestCtrlNRefusedWhileTurnRuns(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: 50 * time.Millisecond, ChunkSize: 4}
+	h := e.openWith(opt)
+	first := h.app.thread.ID
+	h.typeText("long one")
+	h.press("enter")
+	h.pumpUntil("the turn", func() bool { return h.app.turnID != "" })
+	h.press("ctrl+n")
+	h.pumpFor(50 * time.Millisecond)
+	if h.app.thread.ID != first {
+		t.Errorf("ctrl+n during a turn opened another thread; header now: %q", strings.SplitN(h.plain(), "\n", 2)[0])
+	}
+	h.press("esc")
+	h.pumpUntil("the turn to end", func() bool { return h.app.turnID == "" })
+}

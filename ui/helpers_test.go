@@ -1,0 +1,472 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/store"
+)
+
+// These tests drive App through Update and View without a terminal. A
+// harness plays the part of the Bubble Tea program: every command an Update
+// returns runs in its own goroutine, as the program runs it, and the
+// messages it produces come back through a channel that the test goroutine
+// drains into Update (so Update and View only ever run on the test's
+// goroutine). tea.Batch members run concurrently; tea.Sequence members run
+// one after the other (the sequence message type is unexported in
+// bubbletea v2, so it is recognised by reflection as a []tea.Cmd that is not
+// a tea.BatchMsg). tea.Quit is not handed to Update: it sets quit.
+
+const (
+	testWidth  = 100
+	testHeight = 30
+)
+
+// testEnv is one chipchat data directory plus a project directory.
+type testEnv struct {
+	t       *testing.T
+	dataDir string
+	dir     string // the project directory (cwd)
+	home    string
+	st      *store.Store
+	as      *assets.Store
+	project store.Project
+}
+
+// looseTempDir is a removable temporary directory. Commands still running when a
+// test ends (a tick, a store write) may touch it after the test, so its
+// removal is best effort instead of t.TempDir's checked one.
+func looseTempDir(t *testing.T, pattern string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
+}
+
+func newTestEnv(t *testing.T) *testEnv {
+	t.Helper()
+	root := looseTempDir(t, "chipchat-ui-*")
+	e := &testEnv{t: t, dataDir: filepath.Join(root, "data"), dir: filepath.Join(root, "project"), home: filepath.Join(root, "home")}
+	for _, d := range []string{e.dir, e.home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := store.Open(e.dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	e.st = st
+	as, err := assets.Open(filepath.Join(e.dataDir, "assets"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.as = as
+	if e.project, err = st.Project(store.ProjectKey(e.dir)); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// newThread makes a thread in the project, with messages when given.
+func (e *testEnv) newThread(title string, msgs ...store.Message) store.Thread {
+	e.t.Helper()
+	th, err := e.st.CreateThread(e.project.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, m := range msgs {
+		m.ThreadID = th.ID
+		if _, err := e.st.AddMessage(m); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	if title != "" {
+		if err := e.st.RenameThread(th.ID, title); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	th, err = e.st.Thread(th.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return th
+}
+
+// options loads a thread the way main does before the first frame: the
+// given one, else the project's most recent, else a new one.
+func (e *testEnv) options(threadID string) Options {
+	e.t.Helper()
+	if threadID == "" {
+		ts, err := e.st.Threads(e.project.ID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if len(ts) > 0 {
+			threadID = ts[0].ID
+		} else {
+			threadID = e.newThread("").ID
+		}
+	}
+	th, err := e.st.Thread(threadID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	msgs, err := e.st.Messages(th.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	opt := Options{Store: e.st, Assets: e.as, Backend: agent.Echo{ChunkDelay: time.Millisecond}, Project: e.project,
+		Thread: th, Dir: e.dir, Home: e.home, Config: DefaultConfig(), NoColor: true, Messages: msgs}
+	d, ok, err := e.st.LoadDraft(th.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if ok {
+		opt.Draft = &d
+	}
+	return opt
+}
+
+// harness runs one App.
+type harness struct {
+	t    *testing.T
+	e    *testEnv
+	app  *App
+	msgs chan tea.Msg
+	stop chan struct{}
+	quit bool
+	seen []tea.Msg // every message handed to Update (and QuitMsg)
+	// hold, when set, keeps the messages it accepts from Update: they go
+	// to held instead, for the test to hand over (or not).
+	hold func(tea.Msg) bool
+	held []tea.Msg
+}
+
+// open starts an App on the testEnv's most recent thread (or threadID) with the
+// echo backend, sized testWidth×testHeight.
+func (e *testEnv) open(threadID string) *harness {
+	e.t.Helper()
+	return e.openWith(e.options(threadID))
+}
+
+func (e *testEnv) openWith(opt Options) *harness {
+	e.t.Helper()
+	h := &harness{t: e.t, e: e, app: New(opt), msgs: make(chan tea.Msg, 4096), stop: make(chan struct{})}
+	e.t.Cleanup(func() { close(h.stop) })
+	h.exec(h.app.Init())
+	h.update(tea.WindowSizeMsg{Width: testWidth, Height: testHeight})
+	return h
+}
+
+var cmdSliceType = reflect.TypeOf([]tea.Cmd(nil))
+
+// sequenceCmds recognises tea.Sequence's unexported message type.
+func sequenceCmds(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != cmdSliceType.Elem() {
+		return nil, false
+	}
+	return v.Convert(cmdSliceType).Interface().([]tea.Cmd), true
+}
+
+// exec runs a command the way the program does: in a goroutine.
+func (h *harness) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() { h.deliver(cmd()) }()
+}
+
+// deliver posts a command's result, running batches (concurrently, waiting
+// for all) and sequences (in order) as the program does.
+func (h *harness) deliver(msg tea.Msg) {
+	if msg == nil {
+		return
+	}
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		var wg sync.WaitGroup
+		for _, c := range batch {
+			if c == nil {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				h.deliver(c())
+			}()
+		}
+		wg.Wait()
+		return
+	}
+	if seq, ok := sequenceCmds(msg); ok {
+		for _, c := range seq {
+			if c != nil {
+				h.deliver(c())
+			}
+		}
+		return
+	}
+	select {
+	case h.msgs <- msg:
+	case <-h.stop:
+	}
+}
+
+// update hands one message to the App and runs the command it returns.
+func (h *harness) update(msg tea.Msg) {
+	if h.hold != nil && h.hold(msg) {
+		h.held = append(h.held, msg)
+		return
+	}
+	h.seen = append(h.seen, msg)
+	if _, ok := msg.(tea.QuitMsg); ok {
+		h.quit = true
+		return
+	}
+	m, cmd := h.app.Update(msg)
+	if m != h.app {
+		h.t.Fatalf("Update returned another model: %T", m)
+	}
+	h.exec(cmd)
+}
+
+// pumpUntil feeds command results to Update until cond holds.
+func (h *harness) pumpUntil(what string, cond func() bool) {
+	h.t.Helper()
+	h.pumpUntilWithin(5*time.Second, what, cond)
+}
+
+func (h *harness) pumpUntilWithin(d time.Duration, what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case msg := <-h.msgs:
+			h.update(msg)
+		case <-deadline.C:
+			h.t.Fatalf("timed out waiting for %s; screen:\n%s", what, h.plain())
+		}
+	}
+}
+
+// pumpFor feeds command results to Update for d (for "nothing happens").
+func (h *harness) pumpFor(d time.Duration) {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	for {
+		select {
+		case msg := <-h.msgs:
+			h.update(msg)
+		case <-deadline.C:
+			return
+		}
+	}
+}
+
+// press hands key presses to Update, by name ("ctrl+c", "enter", "?").
+func (h *harness) press(keys ...string) {
+	for _, k := range keys {
+		h.update(keyPress(k))
+	}
+}
+
+// typeText types s one key at a time.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		if r == ' ' {
+			h.update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+			continue
+		}
+		h.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// paste hands a bracketed paste to Update.
+func (h *harness) paste(s string) { h.update(tea.PasteMsg{Content: s}) }
+
+func (h *harness) view() string { return h.app.View().Content }
+
+// plain is the screen without styling.
+func (h *harness) plain() string { return ansi.Strip(h.view()) }
+
+// footer is the screen's last line, unstyled.
+func (h *harness) footer() string {
+	lines := strings.Split(h.plain(), "\n")
+	return lines[len(lines)-1]
+}
+
+func (h *harness) sawQuit() bool { return h.quit }
+
+// clearToast ends the toast now, as its timer would, so the footer shows
+// the key hints again.
+func (h *harness) clearToast() { h.update(toastDoneMsg{seq: h.app.toastSeq}) }
+
+func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+// displayWidth is the width of an unstyled line in cells.
+func displayWidth(s string) int { return ansi.StringWidth(s) }
+
+// keyPress builds the key press a terminal would report for a key name.
+func keyPress(k string) tea.KeyPressMsg {
+	var mod tea.KeyMod
+	for {
+		switch {
+		case strings.HasPrefix(k, "ctrl+") && len(k) > 5:
+			mod |= tea.ModCtrl
+			k = k[5:]
+			continue
+		case strings.HasPrefix(k, "alt+") && len(k) > 4:
+			mod |= tea.ModAlt
+			k = k[4:]
+			continue
+		case strings.HasPrefix(k, "shift+") && len(k) > 6:
+			mod |= tea.ModShift
+			k = k[6:]
+			continue
+		}
+		break
+	}
+	codes := map[string]rune{"enter": tea.KeyEnter, "left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp,
+		"down": tea.KeyDown, "home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace,
+		"delete": tea.KeyDelete, "esc": tea.KeyEscape, "tab": tea.KeyTab, "f1": tea.KeyF1, "space": tea.KeySpace}
+	if c, ok := codes[k]; ok {
+		if c == tea.KeySpace && mod == 0 {
+			return tea.KeyPressMsg{Code: c, Text: " "}
+		}
+		return tea.KeyPressMsg{Code: c, Mod: mod}
+	}
+	r := []rune(k)[0]
+	if mod == 0 || mod == tea.ModShift {
+		return tea.KeyPressMsg{Code: r, Text: k, Mod: mod}
+	}
+	return tea.KeyPressMsg{Code: r, Mod: mod}
+}
+
+// messages reads a thread's stored messages.
+func (e *testEnv) messages(threadID string) []store.Message {
+	e.t.Helper()
+	msgs, err := e.st.Messages(threadID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return msgs
+}
+
+// draft reads a thread's stored draft.
+func (e *testEnv) draft(threadID string) (store.Draft, bool) {
+	e.t.Helper()
+	d, ok, err := e.st.LoadDraft(threadID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return d, ok
+}
+
+// writeFile writes a file under the project directory.
+func (e *testEnv) writeFile(rel string, data []byte) string {
+	e.t.Helper()
+	p := filepath.Join(e.dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+// tinyPNG is a valid 1×1 PNG.
+var tinyPNG = []byte{
+	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+	0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00, 0x01, 0x00, 0x00,
+	0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae,
+	0x42, 0x60, 0x82,
+}
+
+// probeBackend wraps Echo and records, when a turn starts, what the store
+// holds for the turn's thread: the user's message must be on disk before any
+// agent sees it.
+type probeBackend struct {
+	agent.Echo
+	st      *store.Store
+	mu      sync.Mutex
+	started []probeStart
+}
+
+type probeStart struct {
+	turn   agent.Turn
+	stored []store.Message
+	err    error
+}
+
+func (p *probeBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+	msgs, err := p.st.Messages(t.ThreadID)
+	p.mu.Lock()
+	p.started = append(p.started, probeStart{turn: t, stored: msgs, err: err})
+	p.mu.Unlock()
+	return p.Echo.Stream(ctx, t, emit)
+}
+
+func (p *probeBackend) starts() []probeStart {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]probeStart(nil), p.started...)
+}
+
+// hostile strings: a screen clear and a window-title OSC.
+const (
+	hostileCSI = "\x1b[2J"
+	hostileOSC = "\x1b]0;x\x07"
+)
+
+// checkNoControls fails when the screen holds anything but SGR styling and
+// line breaks: no other escape sequence, no other C0/C1 control.
+func checkNoControls(t *testing.T, where, screen string) {
+	t.Helper()
+	for _, bad := range []string{hostileCSI, "\x1b]", "\x07", "\x1bP", "\x9b", "\x9d"} {
+		if strings.Contains(screen, bad) {
+			t.Errorf("%s: the screen holds %q", where, bad)
+		}
+	}
+	for i := 0; i < len(screen); i++ {
+		c := screen[i]
+		switch {
+		case c == 0x1b:
+			// Only CSI … m (SGR) may appear.
+			j := i + 1
+			if j >= len(screen) || screen[j] != '[' {
+				t.Errorf("%s: escape that is not CSI at byte %d: %q", where, i, screen[i:min(len(screen), i+12)])
+				continue
+			}
+			j++
+			for j < len(screen) && (screen[j] >= '0' && screen[j] <= '9' || screen[j] == ';' || screen[j] == ':') {
+				j++
+			}
+			if j >= len(screen) || screen[j] != 'm' {
+				t.Errorf("%s: CSI that is not SGR at byte %d: %q", where, i, screen[i:min(len(screen), j+1)])
+				continue
+			}
+			i = j
+		case c < 0x20 && c != '\n' || c == 0x7f:
+			t.Errorf("%s: control byte %#x at %d", where, c, i)
+		}
+	}
+}
