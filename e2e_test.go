@@ -159,3 +159,37 @@ func TestEndToEndSendQuitRestart(t *testing.T) {
 	s.keys("C-q")
 	s.waitFor("EXITED=0")
 }
+
+func TestEndToEndTerminalExcerpt(t *testing.T) {
+	bin := chipchatBinary(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "README"), "x\n")
+	home := filepath.Join(root, "home")
+	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q SHELL=/bin/sh PS1='$ ' TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
+		proj, home, filepath.Join(home, ".config"), bin, filepath.Join(root, "data"))
+	s := startTmux(t, command)
+	s.waitFor("agent echo", "enter send")
+
+	// Open the pane, run a command.
+	s.keys("C-t")
+	s.waitFor("Terminal 1", "keys go to the shell")
+	s.text(`printf 'alpha\nbeta\ngamma\n'`)
+	s.keys("Enter")
+	s.waitFor("gamma")
+
+	// Copy mode: from the prompt up two lines, select one more, capture.
+	s.keys("C-Space")
+	s.waitFor("copy mode: ")
+	s.keys("k", "k", "v", "k", "y")
+	s.waitFor("captured Terminal 1 lines 1-2")
+
+	// The chip is in the composer at the caret; send it.
+	s.text(" why?")
+	s.keys("Enter")
+	s.waitFor("[Terminal: Terminal 1 lines 1-2; ref=", `<context kind="terminal"`, "terminal: Terminal 1", "1 | alpha", "2 | beta", "</t3_context>")
+
+	// Quitting ends the shell too.
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+}

@@ -172,7 +172,9 @@ func runApp(f flags) error {
 	}
 	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, cwd, home
 	opt.NoColor = os.Getenv("NO_COLOR") != ""
-	p := tea.NewProgram(ui.New(opt))
+	app := ui.New(opt)
+	defer app.Close() // no shell outlives chipchat, however it ends
+	p := tea.NewProgram(app)
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return nil

@@ -17,6 +17,7 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
 )
 
@@ -41,6 +42,7 @@ const (
 	paneComposer pane = iota
 	paneTranscript
 	paneShelf
+	paneTerminal
 )
 
 type overlay int
@@ -94,6 +96,11 @@ type App struct {
 	ctrlCArmed bool
 	shelfSel   int
 	quitting   bool
+
+	// the terminal pane
+	pane      *terminal.Pane
+	paneShown bool
+	paneRight bool // split beside the transcript rather than below it
 }
 
 // New builds the app for a thread whose messages and draft were loaded.
@@ -118,7 +125,9 @@ func New(opt Options) *App {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
 	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, runner: agent.NewRunner(opt.Backend), keys: appKeys,
-		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24}
+		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
+		pane: terminal.NewPane(opt.Dir)}
+	a.pane.Scrollback = opt.Config.Limits.Scrollback
 	a.loadThread(opt.Thread, opt.Messages, opt.Draft)
 	a.opt.Messages = nil // the transcript has them; a long thread's slice is not kept twice
 	return a
@@ -216,7 +225,11 @@ func (a *App) setFocus(p pane) {
 	} else {
 		a.tr.Blur()
 	}
+	a.pane.Focused = p == paneTerminal
 }
+
+// Close ends every terminal's process group (for the command's exit path).
+func (a *App) Close() { a.pane.CloseAll() }
 
 // ---- messages of the app's own ----
 
@@ -226,8 +239,10 @@ type draftSavedMsg struct{ err error }
 type storedTurnMsg struct {
 	threadID string
 	user     store.Message // stored when ID is set
+	note     string        // something to tell the user (expired excerpts)
 	err      error
 }
+type excerptNotedMsg struct{ err error }
 type replyReadyMsg struct {
 	reply store.Message
 	turn  agent.Turn
@@ -331,6 +346,22 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.thread = msg.t
 		}
 		return a, nil
+	case terminal.UpdatedMsg, terminal.ExitedMsg:
+		var cmd tea.Cmd
+		a.pane, cmd = a.pane.Update(msg)
+		return a, cmd
+	case terminal.CaptureMsg:
+		return a, a.captured(msg.Record)
+	case terminal.CaptureFailedMsg:
+		return a, a.notify("nothing captured: "+msg.Reason, true)
+	case terminal.FocusComposerMsg:
+		a.setFocus(paneComposer)
+		return a, nil
+	case excerptNotedMsg:
+		if msg.err != nil {
+			return a, a.notify("excerpt time not saved (it will not expire): "+msg.err.Error(), true)
+		}
+		return a, nil
 	case composer.SubmitMsg:
 		return a, a.send(msg)
 	case composer.NoticeMsg:
@@ -347,6 +378,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.ov == overlayNone && a.focus == paneComposer {
 			return a, a.toComposer(msg)
 		}
+		if a.ov == overlayNone && a.focus == paneTerminal {
+			var cmd tea.Cmd
+			a.pane, cmd = a.pane.Update(msg)
+			return a, cmd
+		}
 		return a, nil
 	}
 	// Everything else belongs to the components (picker loads, editor
@@ -356,7 +392,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	a.ed, cmd = a.ed.Update(msg)
 	cmds = append(cmds, cmd, a.afterComposer())
 	if _, ok := msg.(tea.MouseMsg); ok {
-		a.tr, cmd = a.tr.Update(msg)
+		if a.focus == paneTerminal {
+			a.pane, cmd = a.pane.Update(msg)
+		} else {
+			a.tr, cmd = a.tr.Update(msg)
+		}
 		cmds = append(cmds, cmd)
 	}
 	return a, tea.Batch(cmds...)
@@ -409,7 +449,12 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.confirm.key(a, msg)
 	}
 	k := a.keys
+	if a.focus == paneTerminal {
+		return a.terminalKey(msg)
+	}
 	switch {
+	case key.Matches(msg, k.Terminal) && !a.ed.PickerOpen():
+		return a.showTerminal()
 	case key.Matches(msg, k.Interrupt):
 		return a.interrupt()
 	case key.Matches(msg, k.Help) || msg.String() == "?" && a.focus != paneComposer ||
@@ -451,6 +496,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 
 func (a *App) cycleFocus(dir int) {
 	order := []pane{paneComposer, paneTranscript}
+	if a.paneShown {
+		order = append(order, paneTerminal)
+	}
 	if len(a.ed.Draft().Shelf()) > 0 {
 		order = append(order, paneShelf)
 	}
@@ -524,7 +572,8 @@ func (a *App) finishQuit() tea.Cmd {
 		// autosave.
 		cmds = append(cmds, a.saveDraft())
 	}
-	cmds = append(cmds, tea.Quit)
+	pane := a.pane
+	cmds = append(cmds, func() tea.Msg { pane.CloseAll(); return nil }, tea.Quit)
 	return tea.Sequence(cmds...)
 }
 
@@ -547,9 +596,17 @@ func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 		return a.notify("wait for the running turn to finish (esc cancels it)", true)
 	}
 	a.sending = true
-	st, threadID, assetStore := a.st, a.thread.ID, a.assets
+	st, threadID, assetStore, maxAge := a.st, a.thread.ID, a.assets, a.opt.Config.Limits.ExcerptAge()
 	return func() tea.Msg {
-		msg, err := BuildMessage(threadID, m.Markdown, m.Records, func(local string) (string, bool) {
+		records, dropped := DropExpired(m.Records, func(r contextref.Record) bool {
+			at, ok, err := st.ExcerptCaptured(r.RecordBase().ContextID)
+			return err == nil && ok && maxAge > 0 && time.Since(at) > maxAge
+		})
+		note := ""
+		if dropped > 0 {
+			note = fmt.Sprintf("%d terminal excerpt(s) older than %s dropped: the agent sees them as unavailable", dropped, maxAge)
+		}
+		msg, err := BuildMessage(threadID, m.Markdown, records, func(local string) (string, bool) {
 			id, ok, err := st.AttachmentBinding(local)
 			return id, ok && err == nil
 		}, assetStore.Has)
@@ -565,8 +622,23 @@ func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 		if err := st.SaveDraft(store.Draft{ThreadID: threadID}); err != nil {
 			return storedTurnMsg{threadID: threadID, user: user, err: fmt.Errorf("message stored, but its draft was not cleared: %w", err)}
 		}
-		return storedTurnMsg{threadID: threadID, user: user}
+		return storedTurnMsg{threadID: threadID, user: user, note: note}
 	}
+}
+
+// DropExpired removes the terminal excerpts expired reports (DESIGN.md
+// section 2: expired terminal excerpts are dropped at send). Their links
+// stay in the text, so the agent sees where an excerpt was and that it is
+// unavailable.
+func DropExpired(records []contextref.Record, expired func(contextref.Record) bool) ([]contextref.Record, int) {
+	kept := make([]contextref.Record, 0, len(records))
+	for _, r := range records {
+		if r.RecordBase().Kind == contextref.KindTerminal && expired(r) {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept, len(records) - len(kept)
 }
 
 // startReply creates the reply to stream into and prepares the turn (the
@@ -701,7 +773,11 @@ func (a *App) turnStored(m storedTurnMsg) tea.Cmd {
 		return tea.Batch(note, a.refreshThread())
 	}
 	a.layout()
-	return tea.Batch(a.startReply(m.user), a.refreshThread())
+	var note tea.Cmd
+	if m.note != "" {
+		note = a.notify(m.note, false)
+	}
+	return tea.Batch(a.startReply(m.user), a.refreshThread(), note)
 }
 
 // replyReady starts the agent once the user's message and its reply exist.

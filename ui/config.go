@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/BurntSushi/toml"
@@ -23,6 +24,8 @@ import (
 //	[limits]
 //	attachment_bytes = 20971520    # largest file ctrl+o attaches
 //	composer_rows = 10             # rows the composer grows to before it scrolls
+//	scrollback = 10000             # lines of history per terminal
+//	excerpt_max_age = "24h"        # terminal excerpts older than this are dropped at send ("0": never)
 //
 //	[keys]                         # any binding, by name: see chipchat --help
 //	send = ["enter"]
@@ -36,13 +39,24 @@ type Config struct {
 
 // Limits bound what the app accepts.
 type Limits struct {
-	AttachmentBytes int64 `toml:"attachment_bytes"`
-	ComposerRows    int   `toml:"composer_rows"`
+	AttachmentBytes int64  `toml:"attachment_bytes"`
+	ComposerRows    int    `toml:"composer_rows"`
+	Scrollback      int    `toml:"scrollback"`      // lines of history per terminal
+	ExcerptMaxAge   string `toml:"excerpt_max_age"` // a terminal excerpt older than this is dropped at send
+}
+
+// ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
+func (l Limits) ExcerptAge() time.Duration {
+	d, err := time.ParseDuration(l.ExcerptMaxAge)
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
 }
 
 // DefaultConfig is the embedded default configuration.
 func DefaultConfig() Config {
-	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10}}
+	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h"}}
 }
 
 // ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when
@@ -93,6 +107,14 @@ func LoadConfig(path string) (Config, error) {
 	if c.Limits.ComposerRows <= 0 {
 		c.Limits.ComposerRows = d.Limits.ComposerRows
 	}
+	if c.Limits.Scrollback <= 0 {
+		c.Limits.Scrollback = d.Limits.Scrollback
+	}
+	if c.Limits.ExcerptMaxAge == "" {
+		c.Limits.ExcerptMaxAge = d.Limits.ExcerptMaxAge
+	} else if _, err := time.ParseDuration(c.Limits.ExcerptMaxAge); err != nil && c.Limits.ExcerptMaxAge != "0" {
+		return DefaultConfig(), fmt.Errorf("config %s: limits.excerpt_max_age: %q is not a duration like \"24h\" (\"0\": never)", path, c.Limits.ExcerptMaxAge)
+	}
 	if strings.TrimSpace(c.Agent) == "" {
 		c.Agent = d.Agent
 	}
@@ -105,12 +127,20 @@ type namedBinding struct {
 	b    *key.Binding
 }
 
-// bindings lists every rebindable key by its config name.
-func bindings(app *AppKeys, ed *composer.KeyMap) []namedBinding {
+// appBindings lists the app-level keys by their config names.
+func appBindings(app *AppKeys) []namedBinding {
 	return []namedBinding{
 		{"quit", &app.Quit}, {"interrupt", &app.Interrupt}, {"help", &app.Help}, {"focus_next", &app.FocusNext},
 		{"focus_prev", &app.FocusPrev}, {"cancel", &app.Cancel}, {"attach", &app.Attach}, {"new_thread", &app.NewThread},
-		{"threads", &app.Threads},
+		{"threads", &app.Threads}, {"terminal", &app.Terminal}, {"new_terminal", &app.NewTerminal},
+		{"next_terminal", &app.NextTerminal}, {"prev_terminal", &app.PrevTerminal}, {"zoom_terminal", &app.ZoomTerminal},
+		{"terminal_side", &app.TerminalSide},
+	}
+}
+
+// bindings lists every rebindable key by its config name.
+func bindings(app *AppKeys, ed *composer.KeyMap) []namedBinding {
+	return append(appBindings(app), []namedBinding{
 		{"send", &ed.Submit}, {"newline", &ed.Newline}, {"left", &ed.Left}, {"right", &ed.Right},
 		{"word_left", &ed.WordLeft}, {"word_right", &ed.WordRight}, {"up", &ed.Up}, {"down", &ed.Down},
 		{"line_start", &ed.LineStart}, {"line_end", &ed.LineEnd}, {"draft_start", &ed.DocStart}, {"draft_end", &ed.DocEnd},
@@ -123,7 +153,7 @@ func bindings(app *AppKeys, ed *composer.KeyMap) []namedBinding {
 		{"delete_to_line_end", &ed.DeleteLineEnd}, {"undo", &ed.Undo}, {"redo", &ed.Redo},
 		{"external_editor", &ed.ExternalEditor}, {"picker_next", &ed.PickerNext}, {"picker_prev", &ed.PickerPrev},
 		{"picker_choose", &ed.PickerChoose}, {"picker_close", &ed.PickerClose},
-	}
+	}...)
 }
 
 // ApplyKeys rebinds keys from the config's [keys] table. An unknown name or
@@ -150,6 +180,22 @@ func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap)
 		desc := b.Help().Desc
 		b.SetKeys(keys...)
 		b.SetHelp(keys[0], desc)
+	}
+	return checkAppConflicts(app)
+}
+
+// checkAppConflicts refuses one key on two app-level actions (the composer
+// shares keys with the app by design: tab, esc, ctrl+n act on an open
+// picker first).
+func checkAppConflicts(app *AppKeys) error {
+	owner := map[string]string{}
+	for _, nb := range appBindings(app) {
+		for _, k := range nb.b.Keys() {
+			if prev, ok := owner[k]; ok {
+				return fmt.Errorf("[keys]: %s is bound to both %s and %s", k, prev, nb.name)
+			}
+			owner[k] = nb.name
+		}
 	}
 	return nil
 }

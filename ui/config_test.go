@@ -234,11 +234,11 @@ func TestKeyHelpListsEveryBinding(t *testing.T) {
 		}
 	}
 	// Overrides show in the help.
-	if err := ApplyKeys(map[string][]string{"attach": {"ctrl+t"}}, &app, &ed); err != nil {
+	if err := ApplyKeys(map[string][]string{"attach": {"ctrl+y"}}, &app, &ed); err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range KeyHelp(&app, &ed) {
-		if strings.HasPrefix(l, "attach ") && !strings.Contains(l, "ctrl+t") {
+		if strings.HasPrefix(l, "attach ") && !strings.Contains(l, "ctrl+y") {
 			t.Errorf("KeyHelp after an override: %q", l)
 		}
 	}
@@ -246,7 +246,7 @@ func TestKeyHelpListsEveryBinding(t *testing.T) {
 
 // A config file's [keys] reach the running app (LoadConfig → New).
 func TestConfigFileKeysReachTheApp(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, "[keys]\nhelp = [\"f2\"]\nfocus_next = [\"ctrl+t\"]\n"))
+	c, err := LoadConfig(writeConfig(t, "[keys]\nhelp = [\"f2\"]\nfocus_next = [\"ctrl+y\"]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestConfigFileKeysReachTheApp(t *testing.T) {
 	if !strings.Contains(h.plain(), "f2") {
 		t.Error("the keymap does not show the rebound key")
 	}
-	h.press("esc", "ctrl+t")
+	h.press("esc", "ctrl+y")
 	if h.app.focus != paneTranscript {
 		t.Error("the rebound focus key does not move focus")
 	}

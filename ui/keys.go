@@ -14,6 +14,16 @@ type AppKeys struct {
 	Attach    key.Binding
 	NewThread key.Binding
 	Threads   key.Binding
+
+	// The terminal pane. Terminal opens it (and, pressed in the pane, goes
+	// back to the composer); the others act only while the pane has focus
+	// (every other key goes to the shell there).
+	Terminal     key.Binding
+	NewTerminal  key.Binding
+	NextTerminal key.Binding
+	PrevTerminal key.Binding
+	ZoomTerminal key.Binding
+	TerminalSide key.Binding
 }
 
 func bind(help string, keys ...string) key.Binding {
@@ -32,5 +42,12 @@ func DefaultAppKeys() AppKeys {
 		Attach:    bind("attach a file or image", "ctrl+o"),
 		NewThread: bind("new thread", "ctrl+n"),
 		Threads:   bind("switch, rename or delete threads", "ctrl+l"),
+
+		Terminal:     bind("terminal pane: open it / back to the composer", "ctrl+t"),
+		NewTerminal:  bind("in the terminal: another terminal", "alt+n"),
+		NextTerminal: bind("in the terminal: next terminal", "alt+."),
+		PrevTerminal: bind("in the terminal: previous terminal", "alt+,"),
+		ZoomTerminal: bind("in the terminal: zoom / split", "alt+z"),
+		TerminalSide: bind("in the terminal: split right / bottom", "alt+s"),
 	}
 }

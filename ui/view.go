@@ -31,7 +31,51 @@ func (a *App) layout() {
 	if len(a.ed.Draft().Shelf()) > 0 {
 		h--
 	}
-	a.tr.SetSize(a.width, max(h, 1))
+	trW, trH, pw, ph := a.paneArea(a.width, max(h, 1))
+	if trW > 0 && trH > 0 {
+		a.tr.SetSize(trW, trH)
+	}
+	if pw > 0 && ph > 0 {
+		a.pane.SetSize(pw, ph)
+	}
+}
+
+// mainArea draws the transcript and the terminal pane in their area of
+// exactly h lines.
+func (a *App) mainArea(h int) string {
+	trW, _, pw, ph := a.paneArea(a.width, h)
+	switch {
+	case pw == 0:
+		return a.tr.View()
+	case trW == 0:
+		return fitLines(a.pane.View(), ph, pw)
+	case a.paneRight:
+		left := strings.Split(fitLines(a.tr.View(), h, trW), "\n")
+		right := strings.Split(fitLines(a.pane.View(), h, pw), "\n")
+		sep := ruleStyle.Render("│")
+		for i := range left {
+			left[i] += strings.Repeat(" ", max(0, trW-ansi.StringWidth(left[i]))) + sep + right[i]
+		}
+		return strings.Join(left, "\n")
+	}
+	return a.tr.View() + "\n" + fitLines(a.pane.View(), ph, pw)
+}
+
+// fitLines makes s exactly h lines, each at most w columns.
+func fitLines(s string, h, w int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // View draws the whole screen in the alternate screen.
@@ -59,7 +103,7 @@ func (a *App) render() string {
 	if a.ov != overlayNone {
 		b.WriteString(a.overlayView(trH))
 	} else {
-		b.WriteString(a.tr.View())
+		b.WriteString(a.mainArea(trH))
 	}
 	b.WriteByte('\n')
 	if shelf := a.shelfView(); shelf != "" {
@@ -167,10 +211,14 @@ func (a *App) footer() string {
 		hints = "↑↓ messages · ←→ chips · enter details · o open · y copy · esc back · tab next pane · F1 keys · ctrl+q quit"
 	case a.focus == paneShelf:
 		hints = "←→ choose · x remove · o open · esc back"
+	case a.focus == paneTerminal && a.pane.InCopyMode():
+		hints = "copy mode: ↑↓/jk move · v select lines · y capture · esc leave"
+	case a.focus == paneTerminal:
+		hints = "keys go to the shell · ctrl+space copy mode · alt+o capture last output · ctrl+t composer · alt+n new · alt+z zoom · alt+s side"
 	case a.turnID != "":
 		hints = "esc cancel turn · ctrl+j newline · tab transcript · F1 keys · ctrl+q quit"
 	default:
-		hints = "enter send · ctrl+j newline · @ file · $ skill · ctrl+o attach · tab transcript · ctrl+n new · ctrl+l threads · F1 keys · ctrl+q quit"
+		hints = "enter send · ctrl+j newline · @ file · $ skill · ctrl+o attach · ctrl+t terminal · tab transcript · ctrl+n new · ctrl+l threads · F1 keys · ctrl+q quit"
 	}
 	return hintStyle.Render(ansi.Truncate(" "+hints, a.width, "…"))
 }

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/terminal"
+)
+
+// showTerminal shows the terminal pane (starting Terminal 1 the first time)
+// and focuses it.
+func (a *App) showTerminal() tea.Cmd {
+	a.paneShown = true
+	a.layout()
+	a.setFocus(paneTerminal)
+	return a.pane.Open()
+}
+
+// terminalKey handles a key while the pane has focus: the pane's own app
+// keys, else the pane (copy mode, the shell).
+func (a *App) terminalKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := a.keys
+	switch {
+	case key.Matches(msg, k.Terminal) && !a.pane.InCopyMode():
+		a.setFocus(paneComposer)
+		return nil
+	case key.Matches(msg, k.NewTerminal):
+		return a.pane.NewTerminal()
+	case key.Matches(msg, k.NextTerminal):
+		a.pane.Next(1)
+		return nil
+	case key.Matches(msg, k.PrevTerminal):
+		a.pane.Next(-1)
+		return nil
+	case key.Matches(msg, k.ZoomTerminal):
+		if a.pane.Layout == terminal.LayoutZoomed {
+			a.pane.Layout = terminal.LayoutSplit
+		} else {
+			a.pane.Layout = terminal.LayoutZoomed
+		}
+		a.layout()
+		return nil
+	case key.Matches(msg, k.TerminalSide):
+		a.paneRight = !a.paneRight
+		a.pane.Layout = terminal.LayoutSplit
+		a.layout()
+		return nil
+	}
+	var cmd tea.Cmd
+	a.pane, cmd = a.pane.Update(msg)
+	return cmd
+}
+
+// captured puts a terminal excerpt's chip at the composer's caret, focuses
+// the composer and records when the excerpt was taken (for expiry).
+func (a *App) captured(rec *contextref.TerminalRecord) tea.Cmd {
+	a.setFocus(paneComposer)
+	a.ed.InsertContext(rec, "")
+	st, id, at := a.st, rec.ContextID, time.Now()
+	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{st.NoteExcerpt(id, at)} },
+		a.notify("captured "+rec.Label, false))
+}
+
+// paneArea splits the transcript's area between the transcript and the
+// terminal pane: the pane zoomed takes it all; split, it takes the bottom
+// half or the right half.
+func (a *App) paneArea(w, h int) (trW, trH, pw, ph int) {
+	if !a.paneShown {
+		return w, h, 0, 0
+	}
+	switch {
+	case a.pane.Layout == terminal.LayoutZoomed:
+		return 0, 0, w, h
+	case a.paneRight:
+		pw = w / 2
+		return w - pw - 1, h, pw, h
+	default:
+		ph = max(h/2, 3)
+		return w, max(h-ph, 1), w, ph
+	}
+}
