@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,6 +53,9 @@ type Pane struct {
 	Scrollback int      // lines of history per terminal (default 10,000)
 	Layout     Layout
 	Focused    bool
+	// Keys the pane keeps from the shell (configurable by the app).
+	CopyModeKeys     []string // default ctrl+space, ctrl+@
+	QuickCaptureKeys []string // default alt+o
 
 	terms  []*Terminal
 	active int
@@ -65,7 +69,8 @@ type Pane struct {
 
 // NewPane makes an empty pane; Open starts its first terminal.
 func NewPane(dir string) *Pane {
-	return &Pane{Dir: dir, Scrollback: 10000, width: 80, height: 24}
+	return &Pane{Dir: dir, Scrollback: 10000, width: 80, height: 24,
+		CopyModeKeys: []string{CopyModeKey, "ctrl+@"}, QuickCaptureKeys: []string{QuickCaptureKey}}
 }
 
 // SetSize sets the pane's size in cells (title row included) and resizes
@@ -264,21 +269,21 @@ func (p *Pane) key(k tea.KeyPressMsg) tea.Cmd {
 	if p.cp != nil {
 		return p.copyKey(k)
 	}
-	switch ks {
-	case CopyModeKey, "ctrl+@":
+	switch {
+	case slices.Contains(p.CopyModeKeys, ks):
 		t.Do(func(s *Screen) {
 			x, _, _ := s.Cursor()
 			p.cp = &copyState{line: s.CursorLine() - p.viewOff, col: x}
 		})
 		return nil
-	case QuickCaptureKey:
+	case slices.Contains(p.QuickCaptureKeys, ks):
 		return p.capture(func(s *Screen) (*contextref.TerminalRecord, error) {
 			return QuickCapture(s, t.ID, t.Label, p.nextNonce())
 		})
-	case "shift+pgup":
+	case ks == "shift+pgup":
 		p.scroll(int64(p.height-1) / 2)
 		return nil
-	case "shift+pgdown":
+	case ks == "shift+pgdown":
 		p.scroll(-int64(p.height-1) / 2)
 		return nil
 	}

@@ -128,6 +128,7 @@ func New(opt Options) *App {
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir)}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
+	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
 	a.loadThread(opt.Thread, opt.Messages, opt.Draft)
 	a.opt.Messages = nil // the transcript has them; a long thread's slice is not kept twice
 	return a

@@ -134,7 +134,7 @@ func appBindings(app *AppKeys) []namedBinding {
 		{"focus_prev", &app.FocusPrev}, {"cancel", &app.Cancel}, {"attach", &app.Attach}, {"new_thread", &app.NewThread},
 		{"threads", &app.Threads}, {"terminal", &app.Terminal}, {"new_terminal", &app.NewTerminal},
 		{"next_terminal", &app.NextTerminal}, {"prev_terminal", &app.PrevTerminal}, {"zoom_terminal", &app.ZoomTerminal},
-		{"terminal_side", &app.TerminalSide},
+		{"terminal_side", &app.TerminalSide}, {"copy_mode", &app.CopyMode}, {"quick_capture", &app.QuickCapture},
 	}
 }
 

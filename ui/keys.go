@@ -24,6 +24,8 @@ type AppKeys struct {
 	PrevTerminal key.Binding
 	ZoomTerminal key.Binding
 	TerminalSide key.Binding
+	CopyMode     key.Binding
+	QuickCapture key.Binding
 }
 
 func bind(help string, keys ...string) key.Binding {
@@ -49,5 +51,7 @@ func DefaultAppKeys() AppKeys {
 		PrevTerminal: bind("in the terminal: previous terminal", "alt+,"),
 		ZoomTerminal: bind("in the terminal: zoom / split", "alt+z"),
 		TerminalSide: bind("in the terminal: split right / bottom", "alt+s"),
+		CopyMode:     bind("in the terminal: copy mode (v select, y capture)", "ctrl+space", "ctrl+@"),
+		QuickCapture: bind("in the terminal: capture the last command's output", "alt+o"),
 	}
 }

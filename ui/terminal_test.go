@@ -90,3 +90,30 @@ func TestOneKeyCannotDoTwoAppThings(t *testing.T) {
 		t.Fatalf("composer keys may share keys with the app: %v", err)
 	}
 }
+
+func TestPaneKeysAreConfigurable(t *testing.T) {
+	c, err := LoadConfig(writeConfig(t, "[keys]\ncopy_mode = [\"ctrl+y\"]\nquick_capture = [\"alt+c\"]\nterminal = [\"f6\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Config = c
+	h := e.openWith(opt)
+	defer h.app.Close()
+	if got := h.app.pane.CopyModeKeys; len(got) != 1 || got[0] != "ctrl+y" {
+		t.Fatalf("copy mode keys %v", got)
+	}
+	if got := h.app.pane.QuickCaptureKeys; len(got) != 1 || got[0] != "alt+c" {
+		t.Fatalf("quick capture keys %v", got)
+	}
+	h.app.pane.Shell = []string{"/bin/sh"}
+	h.press("f6")
+	if h.app.focus != paneTerminal || !h.app.paneShown {
+		t.Fatal("the rebound terminal key opens the pane")
+	}
+	h.press("f6")
+	if h.app.focus != paneComposer {
+		t.Fatal("the rebound terminal key returns to the composer")
+	}
+}
