@@ -189,7 +189,26 @@ func TestEndToEndTerminalExcerpt(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("[Terminal: Terminal 1 lines 1-2; ref=", `<context kind="terminal"`, "terminal: Terminal 1", "1 | alpha", "2 | beta", "</t3_context>")
 
-	// Quitting ends the shell too.
+	// Quitting ends the shell and everything it started: no orphans.
+	marker := fmt.Sprintf("%d", 4000000+os.Getpid()%1000000)
+	s.keys("C-t")
+	s.text("sleep " + marker + " &")
+	s.keys("Enter")
+	waitProc := func(want bool) {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			found := exec.Command("pgrep", "-f", "sleep "+marker).Run() == nil
+			if found == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("process sleep %s running: %v, want %v", marker, found, want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitProc(true)
 	s.keys("C-q")
 	s.waitFor("EXITED=0")
+	waitProc(false)
 }
