@@ -167,7 +167,7 @@ func (d *doc) note(text string) { d.styled(text, d.th.Muted, true) }
 // limit > 0 shows at most that many lines, then a note of how many more.
 func (d *doc) block(text string, words bool, limit int, lineStyle func(string) lipgloss.Style) {
 	if !words {
-		text = expandTabs(text)
+		text = ExpandTabs(text)
 	}
 	lines := strings.Split(Sanitize(text), "\n")
 	shown := lines

@@ -229,7 +229,7 @@ func excerpt(r *contextref.TerminalRecord) (lines []string, extra int) {
 	}
 	lines = make([]string, len(raw))
 	for i, l := range raw {
-		lines[i] = SanitizeLine(expandTabs(l))
+		lines[i] = SanitizeLine(ExpandTabs(l))
 	}
 	return lines, extra
 }

@@ -265,10 +265,10 @@ func fitLines(s string, width int, single bool) string {
 	return strings.Join(lines, "\n")
 }
 
-// expandTabs replaces each tab with spaces up to the next multiple of four
-// columns (counting bytes, which is exact for the ASCII indentation tabs
+// ExpandTabs replaces each tab with spaces up to the next multiple of four
+// columns (counting runes, which is exact for the ASCII indentation tabs
 // usually sit in), for code whose alignment matters.
-func expandTabs(s string) string {
+func ExpandTabs(s string) string {
 	if strings.IndexByte(s, '\t') < 0 {
 		return s
 	}

@@ -87,14 +87,17 @@ func cutUTF16(s string, max int) string {
 }
 
 // foldJSSpace replaces every run of JavaScript white space with one space.
-func foldJSSpace(s string) string {
+func foldJSSpace(s string) string { return replaceJSSpaceRuns(s, ' ') }
+
+// replaceJSSpaceRuns replaces every run of JavaScript white space with sep.
+func replaceJSSpaceRuns(s string, sep byte) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	inSpace := false
 	for _, r := range s {
 		if isJSSpace(r) {
 			if !inSpace {
-				b.WriteByte(' ')
+				b.WriteByte(sep)
 			}
 			inSpace = true
 			continue

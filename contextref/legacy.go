@@ -1270,24 +1270,7 @@ func stripLineNumber(s string) string {
 
 // terminalSlug lower-cases a label as JavaScript does and turns white space
 // runs into '-'.
-func terminalSlug(label string) string {
-	s := jsLower(label)
-	var b strings.Builder
-	b.Grow(len(s))
-	inSpace := false
-	for _, r := range s {
-		if isJSSpace(r) {
-			if !inSpace {
-				b.WriteByte('-')
-			}
-			inSpace = true
-			continue
-		}
-		inSpace = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func terminalSlug(label string) string { return replaceJSSpaceRuns(jsLower(label), '-') }
 
 type legacyElement struct {
 	d     ElementDetails

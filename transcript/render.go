@@ -305,7 +305,7 @@ func (m *Model) renderAgent(e *entry, cw int) []string {
 	if strings.TrimSpace(src) == "" {
 		return nil
 	}
-	src = chips.Sanitize(expandTabs(src))
+	src = chips.Sanitize(chips.ExpandTabs(src))
 	if contextref.HasReferences(src) {
 		src = contextref.Replace(src, func(o contextref.Occurrence) string {
 			return `\[` + escapeMarkdown(o.Label) + `\]`
@@ -440,31 +440,6 @@ func sgrBackground(p string, was bool) bool {
 		}
 	}
 	return was
-}
-
-// expandTabs turns tabs into spaces up to the next multiple of 4 columns
-// (counting runes), so code keeps its indentation after sanitizing.
-func expandTabs(s string) string {
-	if strings.IndexByte(s, '\t') < 0 {
-		return s
-	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		switch r {
-		case '\t':
-			n := 4 - col%4
-			b.WriteString("    "[:n])
-			col += n
-		case '\n':
-			b.WriteRune(r)
-			col = 0
-		default:
-			b.WriteRune(r)
-			col++
-		}
-	}
-	return b.String()
 }
 
 // escapeMarkdown backslash-escapes ASCII punctuation so a label reads as
