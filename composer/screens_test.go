@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
 // Golden screens: what a user sees, text and looks, through a real
@@ -21,11 +22,7 @@ func screenEditor(root string) *host {
 	return &host{ed: e}
 }
 
-func typeIn(s *screen, text string) {
-	for _, r := range text {
-		s.tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-}
+func typeIn(s *vtscreen.Screen, text string) { s.Type(text) }
 
 func reviewRec() contextref.Record {
 	title := "Add checkout"
@@ -40,47 +37,47 @@ func TestScreenChipsInline(t *testing.T) {
 	h := screenEditor(t.TempDir())
 	s := newScreen(t, h, 70, 6)
 	typeIn(s, "Fix ")
-	s.tm.Send(insertMsg{rec: termRec("ctx_t")})
+	s.Send(insertMsg{rec: termRec("ctx_t")})
 	typeIn(s, " then read ")
-	s.tm.Send(insertMsg{rec: mentionRec("m1", "internal/app/model.go")})
+	s.Send(insertMsg{rec: mentionRec("m1", "internal/app/model.go")})
 	typeIn(s, " and ")
-	s.tm.Send(insertMsg{rec: reviewRec()})
+	s.Send(insertMsg{rec: reviewRec()})
 	typeIn(s, " please")
-	s.waitForText("please")
-	s.golden("chips_inline")
+	s.WaitForText("please")
+	s.Golden("chips_inline")
 }
 
 func TestScreenWrapAroundChips(t *testing.T) {
 	h := screenEditor(t.TempDir())
 	s := newScreen(t, h, 36, 8)
 	typeIn(s, "The build fails when ")
-	s.tm.Send(insertMsg{rec: termRec("ctx_t")})
+	s.Send(insertMsg{rec: termRec("ctx_t")})
 	typeIn(s, " runs after ")
-	s.tm.Send(insertMsg{rec: fileRec("f1"), label: "config-production.yaml"})
+	s.Send(insertMsg{rec: fileRec("f1"), label: "config-production.yaml"})
 	typeIn(s, " is loaded, see 漢字 and 😀 too")
-	s.waitForText("too")
-	s.golden("wrap_around_chips")
+	s.WaitForText("too")
+	s.Golden("wrap_around_chips")
 }
 
 func TestScreenSelection(t *testing.T) {
 	h := screenEditor(t.TempDir())
 	s := newScreen(t, h, 50, 4)
 	typeIn(s, "select the last ")
-	s.tm.Send(insertMsg{rec: fileRec("f1")})
+	s.Send(insertMsg{rec: fileRec("f1")})
 	typeIn(s, " words")
 	for i := 0; i < 8; i++ {
-		s.tm.Send(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModShift})
+		s.Send(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModShift})
 	}
-	s.waitFor(func(string) bool { return strings.Count(s.attrs(), "~") >= 6 })
-	s.golden("selection")
+	s.WaitFor(func(string) bool { return strings.Count(s.Attrs(), "~") >= 6 })
+	s.Golden("selection")
 }
 
 func TestScreenUnresolvedChip(t *testing.T) {
 	h := screenEditor(t.TempDir())
 	s := newScreen(t, h, 60, 4)
-	s.tm.Send(markdownMsg{text: "See [old log](t3-context://v1/terminal/gone) and [Future](t3-context://v1/hologram/h1) end"})
-	s.waitForText("end")
-	s.golden("unresolved_chip")
+	s.Send(markdownMsg{text: "See [old log](t3-context://v1/terminal/gone) and [Future](t3-context://v1/hologram/h1) end"})
+	s.WaitForText("end")
+	s.Golden("unresolved_chip")
 }
 
 func TestScreenPickers(t *testing.T) {
@@ -104,15 +101,15 @@ func TestScreenPickers(t *testing.T) {
 	h := screenEditor(root)
 	s := newScreen(t, h, 60, 12)
 	typeIn(s, "open @ma")
-	s.waitForText("main.go")
-	s.golden("file_picker")
-	s.tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	s.WaitForText("main.go")
+	s.Golden("file_picker")
+	s.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	typeIn(s, "with $")
-	s.waitForText("Review a diff")
-	s.golden("skill_picker")
-	s.tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
-	s.waitFor(func(text string) bool {
+	s.WaitForText("Review a diff")
+	s.Golden("skill_picker")
+	s.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	s.WaitFor(func(text string) bool {
 		return !strings.Contains(text, "Review a diff") && strings.Contains(text, "review")
 	})
-	s.golden("after_pickers")
+	s.Golden("after_pickers")
 }

@@ -1,20 +1,16 @@
 package transcript
 
 import (
-	"bytes"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
 // host runs a transcript as a whole program for screen tests.
@@ -41,76 +37,12 @@ func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (h *host) View() tea.View { return tea.NewView(h.m.View()) }
 
-// screen drives a program in a virtual terminal and reads what it shows
-// (after composer's screen tests; each WaitFor reads only the output that
-// is new since the last one, so all of it goes to the emulator).
-type screen struct {
-	t    *testing.T
-	tm   *teatest.TestModel
-	emu  *vt.Emulator
-	w, h int
-}
-
-func newScreen(t *testing.T, m tea.Model, w, h int) *screen {
-	t.Helper()
-	emu := vt.NewEmulator(w, h)
-	go io.Copy(io.Discard, emu) // answer nobody: drain the emulator's replies
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor)))
-	t.Cleanup(func() { _ = tm.Quit() })
-	return &screen{t: t, tm: tm, emu: emu, w: w, h: h}
-}
-
-// waitFor feeds program output to the emulator until the screen text
-// satisfies ok; on timeout it fails showing the screen.
-func (s *screen) waitFor(ok func(text string) bool) string {
-	s.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		b, err := io.ReadAll(s.tm.Output())
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		// A tty turns \n into \r\n on output (ONLCR); the renderer relies
-		// on it, so the emulator gets what a terminal would.
-		_, _ = s.emu.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
-		text := s.text()
-		if ok(text) {
-			return text
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("screen never showed what was expected:\n%s", text)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func (s *screen) text() string {
-	var lines []string
-	for y := 0; y < s.h; y++ {
-		var b strings.Builder
-		for x := 0; x < s.w; x++ {
-			c := s.emu.CellAt(x, y)
-			if c == nil || c.Width == 0 {
-				continue
-			}
-			if c.Content == "" {
-				b.WriteByte(' ')
-			} else {
-				b.WriteString(c.Content)
-			}
-		}
-		lines = append(lines, strings.TrimRight(b.String(), " "))
-	}
-	return strings.Join(lines, "\n")
-}
-
 // reversedText is the text of the reversed cells.
-func (s *screen) reversedText() string {
+func reversedText(s *vtscreen.Screen) string {
 	var b strings.Builder
-	for y := 0; y < s.h; y++ {
-		for x := 0; x < s.w; x++ {
-			c := s.emu.CellAt(x, y)
+	for y := 0; y < s.H; y++ {
+		for x := 0; x < s.W; x++ {
+			c := s.CellAt(x, y)
 			if c != nil && c.Width > 0 && c.Style.Attrs&uv.AttrReverse != 0 {
 				b.WriteString(c.Content)
 			}
@@ -127,8 +59,8 @@ func TestScreen(t *testing.T) {
 	m.SetMessages(thread)
 	m.Focus()
 	h := &host{m: m, opened: make(chan OpenMsg, 4)}
-	s := newScreen(t, h, 50, 16)
-	text := s.waitFor(func(text string) bool { return strings.Contains(text, "Working on it") })
+	s := vtscreen.New(t, h, 50, 16)
+	text := s.WaitFor(func(text string) bool { return strings.Contains(text, "Working on it") })
 	if !strings.Contains(text, "… streaming") || strings.Contains(text, "title") {
 		t.Fatalf("screen:\n%s", text)
 	}
@@ -137,25 +69,25 @@ func TestScreen(t *testing.T) {
 		t.Fatalf("a thread that fits starts at the top and ends with the newest message:\n%s", text)
 	}
 	// Focus the first message and its second chip: it is drawn reversed.
-	s.tm.Send(keyMsg("home"))
-	s.tm.Send(keyMsg("tab"))
-	s.tm.Send(keyMsg("tab"))
-	s.waitFor(func(string) bool { return strings.Contains(s.reversedText(), "b.go") })
+	s.Send(keyMsg("home"))
+	s.Send(keyMsg("tab"))
+	s.Send(keyMsg("tab"))
+	s.WaitFor(func(string) bool { return strings.Contains(reversedText(s), "b.go") })
 	// enter: the details popover is drawn over the bottom rows.
-	s.tm.Send(keyMsg("enter"))
-	text = s.waitFor(func(text string) bool { return strings.Contains(text, "╰─") })
+	s.Send(keyMsg("enter"))
+	text = s.WaitFor(func(text string) bool { return strings.Contains(text, "╰─") })
 	lines = strings.Split(text, "\n")
 	if !strings.HasPrefix(lines[len(lines)-1], "╰─") || !strings.Contains(text, "╭─ Details") || !strings.Contains(text, "name: b.go") {
 		t.Fatalf("popover:\n%s", text)
 	}
-	s.tm.Send(keyMsg("enter"))
-	s.waitFor(func(text string) bool { return strings.Contains(text, "╭─ Expanded") })
-	s.tm.Send(keyMsg("esc"))
-	text = s.waitFor(func(text string) bool { return !strings.Contains(text, "╭─") })
+	s.Send(keyMsg("enter"))
+	s.WaitFor(func(text string) bool { return strings.Contains(text, "╭─ Expanded") })
+	s.Send(keyMsg("esc"))
+	text = s.WaitFor(func(text string) bool { return !strings.Contains(text, "╭─") })
 	if !strings.Contains(text, "first") {
 		t.Fatalf("after esc:\n%s", text)
 	}
-	s.tm.Send(keyMsg("o"))
+	s.Send(keyMsg("o"))
 	select {
 	case om := <-h.opened:
 		if id := om.Record.RecordBase().ContextID; id != "fb" {
@@ -195,15 +127,15 @@ func TestScreenMatchesView(t *testing.T) {
 		m := mk()
 		m.SetMessages(thread)
 		m.Focus()
-		s := newScreen(t, &host{m: m, opened: make(chan OpenMsg, 4)}, 44, 20)
-		s.waitFor(func(text string) bool { return strings.Contains(text, "example.com") })
+		s := vtscreen.New(t, &host{m: m, opened: make(chan OpenMsg, 4)}, 44, 20)
+		s.WaitFor(func(text string) bool { return strings.Contains(text, "example.com") })
 		for _, k := range keys {
-			s.tm.Send(keyMsg(k))
+			s.Send(keyMsg(k))
 		}
-		got := s.waitFor(func(text string) bool { return text == want || strings.Contains(text, "╰─") })
+		got := s.WaitFor(func(text string) bool { return text == want || strings.Contains(text, "╰─") })
 		if got != want {
 			time.Sleep(200 * time.Millisecond)
-			got = s.waitFor(func(string) bool { return true })
+			got = s.WaitFor(func(string) bool { return true })
 		}
 		if got != want {
 			t.Fatalf("noColor=%v: screen differs from the view\n--- screen ---\n%s\n--- view ---\n%s", noColor, got, want)
