@@ -14,6 +14,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/store"
@@ -34,6 +35,11 @@ type Options struct {
 	NoColor  bool
 	Messages []store.Message // the thread's messages, loaded before start (decoded or raw contexts)
 	Draft    *store.Draft    // the thread's saved draft, when any
+	// Clipboard and Registry are the copy/paste carriers and the
+	// environment registry (package clipboard); nil means the defaults
+	// under the user's state dir.
+	Clipboard *clipboard.Clipboard
+	Registry  *clipboard.Registry
 }
 
 type pane int
@@ -53,6 +59,7 @@ const (
 	overlayAttach
 	overlayThreads
 	overlayConfirm
+	overlayStash
 )
 
 // App is chipchat's whole-screen model: transcript above, image shelf and
@@ -88,6 +95,8 @@ type App struct {
 	attach   *pathPrompt
 	switcher *threadSwitcher
 	confirm  *confirmBox
+	stashes  *stashList
+	pasteSeq int // numbers pasted-text-N.txt and pasted-image-N.png
 
 	toast    string
 	toastErr bool
@@ -369,6 +378,30 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.notify(msg.Text, msg.Err)
 	case transcript.OpenMsg:
 		return a, a.open(msg.Record)
+	case transcript.CopyMsg:
+		return a, a.copyMessage(msg)
+	case copiedMsg:
+		return a, a.copied(msg)
+	case pasteReadyMsg:
+		return a, a.pasteReady(msg)
+	case systemReadMsg:
+		return a, a.systemRead(msg)
+	case pastedFileMsg:
+		return a, a.pastedFile(msg)
+	case expandedMsg:
+		return a, a.expanded(msg)
+	case stashedMsg:
+		return a, a.stashed(msg)
+	case stashListedMsg:
+		if a.stashes != nil {
+			a.stashes.set(msg.entries, msg.err)
+		}
+		return a, nil
+	case stashDroppedMsg:
+		if msg.err != nil {
+			return a, a.notify("stash: "+msg.err.Error(), true)
+		}
+		return a, nil
 	case tea.KeyPressMsg:
 		return a, a.key(msg)
 	case tea.PasteMsg:
@@ -377,7 +410,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, nil
 		}
 		if a.ov == overlayNone && a.focus == paneComposer {
-			return a, a.toComposer(msg)
+			return a, a.paste(msg.Content)
 		}
 		if a.ov == overlayNone && a.focus == paneTerminal {
 			var cmd tea.Cmd
@@ -448,6 +481,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.switcher.key(a, msg)
 	case overlayConfirm:
 		return a.confirm.key(a, msg)
+	case overlayStash:
+		return a.stashes.key(a, msg)
 	}
 	k := a.keys
 	if a.focus == paneTerminal {
@@ -456,8 +491,21 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Terminal) && !a.ed.PickerOpen():
 		return a.showTerminal()
+	case key.Matches(msg, k.Interrupt) && a.focus == paneComposer && a.hasSelection():
+		return a.copySelection(false)
+	case key.Matches(msg, k.Cut) && a.focus == paneComposer && a.hasSelection():
+		return a.copySelection(true)
 	case key.Matches(msg, k.Interrupt):
 		return a.interrupt()
+	case key.Matches(msg, k.Paste) && a.focus == paneComposer:
+		return a.readSystem()
+	case key.Matches(msg, k.ExpandPaste) && a.focus == paneComposer && !a.ed.PickerOpen():
+		return a.expandPaste()
+	case key.Matches(msg, k.Stash):
+		a.setFocus(paneComposer)
+		return a.stash()
+	case key.Matches(msg, k.StashList):
+		return a.openStash()
 	case key.Matches(msg, k.Help) || msg.String() == "?" && a.focus != paneComposer ||
 		msg.String() == "?" && a.focus == paneComposer && a.ed.Draft().IsEmpty():
 		a.openHelp()
@@ -520,7 +568,7 @@ func (a *App) interrupt() tea.Cmd {
 	}
 	if !a.ed.Draft().IsEmpty() {
 		a.setFocus(paneComposer)
-		a.ed.Draft().Clear()
+		a.ed.Draft().ClearAll() // undo gives the caret back, not a selection ctrl+c would copy
 		return tea.Batch(a.afterComposer(), a.notify("draft cleared — ctrl+z brings it back", false))
 	}
 	if a.ctrlCArmed {
@@ -851,4 +899,10 @@ func (a *App) turnDone(m agent.DoneMsg) tea.Cmd {
 		return tea.Sequence(save, a.finishQuit())
 	}
 	return tea.Batch(save, note)
+}
+
+// hasSelection reports whether the composer has a selection.
+func (a *App) hasSelection() bool {
+	_, _, ok := a.ed.Draft().Selection()
+	return ok
 }

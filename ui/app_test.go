@@ -555,7 +555,10 @@ func TestRefusalToastSaysItOnce(t *testing.T) {
 
 func TestOversizeTextRefusedDraftStays(t *testing.T) {
 	e := newTestEnv(t)
-	h := e.open("")
+	opt := e.options("")
+	// A long paste would become a pasted-text chip: keep it prose here.
+	opt.Config.Limits.PasteChipChars, opt.Config.Limits.PasteChipLines = -1, -1
+	h := e.openWith(opt)
 	threadID := h.app.thread.ID
 	// Over 16,000,000 bytes in 4-byte characters keeps the draft small in
 	// runes.

@@ -26,6 +26,8 @@ import (
 //	composer_rows = 10             # rows the composer grows to before it scrolls
 //	scrollback = 10000             # lines of history per terminal
 //	excerpt_max_age = "24h"        # terminal excerpts older than this are dropped at send ("0": never)
+//	paste_chip_chars = 2000        # a longer paste becomes a pasted-text-N.txt chip (-1: never)
+//	paste_chip_lines = 20          # so does a paste of more lines (-1: never)
 //
 //	[keys]                         # any binding, by name: see chipchat --help
 //	send = ["enter"]
@@ -41,8 +43,10 @@ type Config struct {
 type Limits struct {
 	AttachmentBytes int64  `toml:"attachment_bytes"`
 	ComposerRows    int    `toml:"composer_rows"`
-	Scrollback      int    `toml:"scrollback"`      // lines of history per terminal
-	ExcerptMaxAge   string `toml:"excerpt_max_age"` // a terminal excerpt older than this is dropped at send
+	Scrollback      int    `toml:"scrollback"`       // lines of history per terminal
+	ExcerptMaxAge   string `toml:"excerpt_max_age"`  // a terminal excerpt older than this is dropped at send
+	PasteChipChars  int    `toml:"paste_chip_chars"` // a paste longer than this becomes a pasted-text chip (<0: never)
+	PasteChipLines  int    `toml:"paste_chip_lines"` // a paste of more lines than this becomes a pasted-text chip (<0: never)
 }
 
 // ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
@@ -56,7 +60,8 @@ func (l Limits) ExcerptAge() time.Duration {
 
 // DefaultConfig is the embedded default configuration.
 func DefaultConfig() Config {
-	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h"}}
+	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h",
+		PasteChipChars: 2000, PasteChipLines: 20}}
 }
 
 // ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when
@@ -110,6 +115,12 @@ func LoadConfig(path string) (Config, error) {
 	if c.Limits.Scrollback <= 0 {
 		c.Limits.Scrollback = d.Limits.Scrollback
 	}
+	if c.Limits.PasteChipChars == 0 {
+		c.Limits.PasteChipChars = d.Limits.PasteChipChars
+	}
+	if c.Limits.PasteChipLines == 0 {
+		c.Limits.PasteChipLines = d.Limits.PasteChipLines
+	}
 	if c.Limits.ExcerptMaxAge == "" {
 		c.Limits.ExcerptMaxAge = d.Limits.ExcerptMaxAge
 	} else if _, err := time.ParseDuration(c.Limits.ExcerptMaxAge); err != nil && c.Limits.ExcerptMaxAge != "0" {
@@ -135,6 +146,8 @@ func appBindings(app *AppKeys) []namedBinding {
 		{"threads", &app.Threads}, {"terminal", &app.Terminal}, {"new_terminal", &app.NewTerminal},
 		{"next_terminal", &app.NextTerminal}, {"prev_terminal", &app.PrevTerminal}, {"zoom_terminal", &app.ZoomTerminal},
 		{"terminal_side", &app.TerminalSide}, {"copy_mode", &app.CopyMode}, {"quick_capture", &app.QuickCapture},
+		{"cut", &app.Cut}, {"paste", &app.Paste}, {"expand_paste", &app.ExpandPaste}, {"stash", &app.Stash},
+		{"stash_list", &app.StashList},
 	}
 }
 
@@ -181,7 +194,49 @@ func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap)
 		b.SetKeys(keys...)
 		b.SetHelp(keys[0], desc)
 	}
+	freeOverriddenKeys(overrides, app, ed)
 	return checkAppConflicts(app)
+}
+
+// yielding are the bindings added with copy/paste and the stash: their
+// default keys (ctrl+x, ctrl+v, ctrl+s…) were free to rebind before, so a
+// config that binds one of them explicitly to something else keeps working.
+var yielding = map[string]bool{"cut": true, "paste": true, "expand_paste": true, "stash": true, "stash_list": true}
+
+// freeOverriddenKeys takes a key the config binds explicitly away from the
+// defaults of the yielding bindings the config does not name, so binding,
+// say, send = ["ctrl+s"] wins over the default stash key.
+func freeOverriddenKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap) {
+	taken := map[string]bool{}
+	for _, keys := range overrides {
+		for _, k := range keys {
+			taken[k] = true
+		}
+	}
+	if len(taken) == 0 {
+		return
+	}
+	for _, nb := range bindings(app, ed) {
+		if _, named := overrides[nb.name]; named || !yielding[nb.name] {
+			continue
+		}
+		var keep []string
+		for _, k := range nb.b.Keys() {
+			if !taken[k] {
+				keep = append(keep, k)
+			}
+		}
+		if len(keep) == len(nb.b.Keys()) {
+			continue
+		}
+		if len(keep) == 0 {
+			nb.b.SetEnabled(false)
+			continue
+		}
+		desc := nb.b.Help().Desc
+		nb.b.SetKeys(keep...)
+		nb.b.SetHelp(keep[0], desc)
+	}
 }
 
 // checkAppConflicts refuses one key on two app-level actions (the composer
@@ -190,6 +245,9 @@ func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap)
 func checkAppConflicts(app *AppKeys) error {
 	owner := map[string]string{}
 	for _, nb := range appBindings(app) {
+		if !nb.b.Enabled() {
+			continue // its keys went to bindings the config named
+		}
 		for _, k := range nb.b.Keys() {
 			if prev, ok := owner[k]; ok {
 				return fmt.Errorf("[keys]: %s is bound to both %s and %s", k, prev, nb.name)

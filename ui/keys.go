@@ -15,6 +15,14 @@ type AppKeys struct {
 	NewThread key.Binding
 	Threads   key.Binding
 
+	// Copy and paste (ui/clipboard.go) and the prompt stash (ui/stash.go).
+	// ctrl+c with a composer selection copies it (Interrupt otherwise).
+	Cut         key.Binding
+	Paste       key.Binding
+	ExpandPaste key.Binding
+	Stash       key.Binding
+	StashList   key.Binding
+
 	// The terminal pane. Terminal opens it (and, pressed in the pane, goes
 	// back to the composer); the others act only while the pane has focus
 	// (every other key goes to the shell there).
@@ -44,6 +52,12 @@ func DefaultAppKeys() AppKeys {
 		Attach:    bind("attach a file or image", "ctrl+o"),
 		NewThread: bind("new thread", "ctrl+n"),
 		Threads:   bind("switch, rename or delete threads", "ctrl+l"),
+
+		Cut:         bind("cut the composer selection (ctrl+c with a selection copies it)", "ctrl+x"),
+		Paste:       bind("paste from the system clipboard (chips included)", "ctrl+v"),
+		ExpandPaste: bind("expand the pasted-text chip beside the caret into prose", "alt+e"),
+		Stash:       bind("stash the draft and clear the composer", "ctrl+s"),
+		StashList:   bind("list the stash: restore or delete an entry", "ctrl+alt+s"),
 
 		Terminal:     bind("terminal pane: open it / back to the composer", "ctrl+t"),
 		NewTerminal:  bind("in the terminal: another terminal", "alt+n"),

@@ -150,6 +150,8 @@ func (a *App) overlayView(h int) string {
 		lines = a.switcher.view(w, h)
 	case overlayConfirm:
 		lines = []string{chips.Truncate(a.confirm.text, w)}
+	case overlayStash:
+		lines = a.stashes.view(w, h)
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -207,6 +209,8 @@ func (a *App) footer() string {
 		hints = "enter open · ctrl+r rename · ctrl+d delete · esc close"
 	case a.ov == overlayConfirm:
 		hints = "y yes · n no"
+	case a.ov == overlayStash:
+		hints = "enter restore · ctrl+d delete · esc close"
 	case a.focus == paneTranscript:
 		hints = "↑↓ messages · ←→ chips · enter details · o open · y copy · esc back · tab next pane · F1 keys · ctrl+q quit"
 	case a.focus == paneShelf:

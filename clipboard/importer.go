@@ -1,0 +1,152 @@
+package clipboard
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// LocalAssets is what Import needs of the environment being pasted into
+// (the ui implements it over its asset store and store.BindAttachment).
+type LocalAssets interface {
+	// Rebind binds a fresh local id to bytes this environment already
+	// holds: attachmentID is an asset id or a local id bound to one.
+	Rebind(attachmentID string) (localID string, err error)
+	// Adopt copies the file at path into this environment's asset store and
+	// binds a fresh local id to it.
+	Adopt(path string) (localID string, err error)
+}
+
+// ImportResult is a fragment made ready for Draft.InsertMarkdown.
+type ImportResult struct {
+	Text    string              // the pasted text, links to re-attached binaries rewritten
+	Records []contextref.Record // the records to insert with it
+	Notes   []string            // why some chips stay unresolved (for a toast)
+}
+
+// Import applies DESIGN.md section 6 to a pasted text and its fragment:
+// records the draft holds keep their chips (they are not imported again);
+// terminal excerpts, review comments, mentions, skills, elements and
+// unknown kinds are imported as they are; preview annotations are rebuilt
+// (their screenshot link follows a re-attached image); images and files
+// get their bytes — from this environment when the fragment came from it,
+// else from the source environment's asset store found through
+// resolveEnv — and are attached under a fresh local id, with the pasted
+// links rewritten to it. A binary that cannot be had (unknown or
+// unreachable environment, bytes gone) stays an unresolved chip: its link
+// keeps pointing at an id with no record, and a note says why.
+//
+// It reads and copies files: call it from a tea.Cmd.
+func Import(text string, f *contextref.Fragment, draft []contextref.Record, localEnvID string,
+	resolveEnv func(envID string) (dataDir string, ok bool), local LocalAssets) ImportResult {
+	res := ImportResult{Text: text}
+	if f == nil {
+		return res
+	}
+	held := map[string]bool{}
+	for _, r := range draft {
+		held[r.RecordBase().ContextID] = true
+	}
+	src := f.Source.EnvironmentID
+	sameEnv := src == localEnvID
+	dataDir, known := "", sameEnv
+	if !sameEnv && resolveEnv != nil {
+		dataDir, known = resolveEnv(src)
+	}
+	remap := map[string]string{}
+	var rest []contextref.Record
+	for _, r := range f.Records {
+		b := r.RecordBase()
+		if held[b.ContextID] {
+			continue
+		}
+		var att *contextref.AttachmentRecord
+		switch r := r.(type) {
+		case *contextref.ImageRecord:
+			att = &r.AttachmentRecord
+		case *contextref.FileRecord:
+			att = &r.AttachmentRecord
+		default:
+			rest = append(rest, r)
+			continue
+		}
+		localID, err := fetch(att.AttachmentID, sameEnv, known, dataDir, src, local)
+		if err != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s stays unresolved: %v", att.Name, err))
+			continue
+		}
+		c := contextref.CloneRecord(r)
+		var ca *contextref.AttachmentRecord
+		switch c := c.(type) {
+		case *contextref.ImageRecord:
+			ca = &c.AttachmentRecord
+		case *contextref.FileRecord:
+			ca = &c.AttachmentRecord
+		}
+		ca.ContextID, ca.AttachmentID = localID, localID
+		remap[b.ContextID] = localID
+		res.Records = append(res.Records, c)
+	}
+	for _, r := range rest {
+		if pa, ok := r.(*contextref.PreviewAnnotationRecord); ok && pa.ScreenshotContextID != nil {
+			if to, ok := remap[*pa.ScreenshotContextID]; ok {
+				c := contextref.CloneRecord(pa).(*contextref.PreviewAnnotationRecord)
+				c.ScreenshotContextID = &to
+				r = c
+			}
+		}
+		res.Records = append(res.Records, r)
+	}
+	if len(remap) > 0 {
+		res.Text = contextref.Replace(text, func(o contextref.Occurrence) string {
+			if to, ok := remap[o.ContextID]; ok {
+				return contextref.FormatLink(o.Kind, to, o.Label)
+			}
+			return text[o.Start:o.End]
+		})
+	}
+	return res
+}
+
+func fetch(id string, sameEnv, known bool, dataDir, src string, local LocalAssets) (string, error) {
+	if local == nil {
+		return "", errors.New("no asset store here")
+	}
+	if sameEnv {
+		return local.Rebind(id)
+	}
+	if !known {
+		return "", fmt.Errorf("environment %s is unknown here", src)
+	}
+	p, err := SourceAssetPath(dataDir, id)
+	if err != nil {
+		return "", err
+	}
+	return local.Adopt(p)
+}
+
+// SourceAssetPath is where the environment in dataDir keeps an asset's
+// bytes (its assets/ store). It never creates anything there.
+func SourceAssetPath(dataDir, assetID string) (string, error) {
+	dir := filepath.Join(dataDir, "assets")
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		if errors.Is(err, fs.ErrNotExist) || err == nil {
+			return "", fmt.Errorf("its environment's data (%s) cannot be reached", dataDir)
+		}
+		return "", err
+	}
+	st, err := assets.Open(dir, 0)
+	if err != nil {
+		return "", err
+	}
+	p, err := st.Path(assetID)
+	if err != nil {
+		return "", fmt.Errorf("its bytes are gone from %s", dataDir)
+	}
+	return p, nil
+}

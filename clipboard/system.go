@@ -1,0 +1,338 @@
+package clipboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	atotto "github.com/atotto/clipboard"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// HTMLMIME is the HTML carrier's target.
+const HTMLMIME = "text/html"
+
+// toolTimeout bounds one run of a clipboard tool.
+const toolTimeout = 3 * time.Second
+
+// System is the system clipboard: xclip or wl-copy run directly when
+// available, else atotto/clipboard, else OSC 52 (written by the caller).
+type System struct {
+	// RichTarget, when HTMLMIME or contextref.FragmentMIME, makes Write put
+	// that one target on the clipboard instead of the plain text when a
+	// fragment is written (see the package doc for why only one).
+	RichTarget string
+	// Getenv and LookPath default to the os and os/exec functions.
+	Getenv   func(string) string
+	LookPath func(string) (string, error)
+}
+
+func (s *System) getenv(k string) string {
+	if s != nil && s.Getenv != nil {
+		return s.Getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+func (s *System) lookPath(p string) (string, error) {
+	if s != nil && s.LookPath != nil {
+		return s.LookPath(p)
+	}
+	return exec.LookPath(p)
+}
+
+// Tool names the clipboard program System drives: "wl-copy" (Wayland, with
+// wl-paste for reading), "xclip" (X11), or "" when neither applies.
+func (s *System) Tool() string {
+	if s.getenv("WAYLAND_DISPLAY") != "" {
+		if _, err := s.lookPath("wl-copy"); err == nil {
+			return "wl-copy"
+		}
+	}
+	if s.getenv("DISPLAY") != "" {
+		if _, err := s.lookPath("xclip"); err == nil {
+			return "xclip"
+		}
+	}
+	return ""
+}
+
+// Remote reports whether the terminal is inside tmux or an SSH session,
+// where the local clipboard tools may not reach the user's clipboard and
+// OSC 52 is written too.
+func (s *System) Remote() bool {
+	return s.getenv("TMUX") != "" || s.getenv("SSH_CONNECTION") != "" || s.getenv("SSH_TTY") != ""
+}
+
+// WriteResult says which carriers took a copy.
+type WriteResult struct {
+	Cached    bool   // the fragment went to the cache
+	System    string // the tool that took the text ("xclip", "wl-copy", "atotto"), "" when none
+	Target    string // the target the tool was given (text/plain, text/html or FragmentMIME)
+	NeedOSC52 bool   // the caller should also write the text with OSC 52 (tea.SetClipboard)
+	Errs      []error
+}
+
+// Err joins the carriers' errors (nil when every applicable one worked).
+func (r WriteResult) Err() error { return errors.Join(r.Errs...) }
+
+// Clipboard writes and reads every carrier.
+type Clipboard struct {
+	Cache  *Cache
+	System *System
+}
+
+// Default is the cache in the state dir and the system clipboard.
+func Default() *Clipboard { return &Clipboard{Cache: DefaultCache(), System: &System{}} }
+
+// Write writes text and, when f is non-nil and has records, its fragment to
+// every carrier that applies: the cache, then the system clipboard. It runs
+// programs and writes files: call it from a tea.Cmd.
+func (c *Clipboard) Write(text string, f *contextref.Fragment) WriteResult {
+	var r WriteResult
+	if f != nil && len(f.Records) > 0 && c.Cache != nil {
+		if err := c.Cache.Put(text, f); err != nil {
+			r.Errs = append(r.Errs, fmt.Errorf("fragment cache: %w", err))
+		} else {
+			r.Cached = true
+		}
+	}
+	sys := c.System
+	if sys == nil {
+		sys = &System{}
+	}
+	payload, target := text, "text/plain"
+	if f != nil && len(f.Records) > 0 {
+		switch sys.RichTarget {
+		case HTMLMIME:
+			if h, err := contextref.FragmentHTML(text, f); err == nil {
+				payload, target = h, HTMLMIME
+			}
+		case contextref.FragmentMIME:
+			if js, err := f.Marshal(); err == nil {
+				payload, target = string(js), contextref.FragmentMIME
+			}
+		}
+	}
+	switch tool := sys.Tool(); tool {
+	case "wl-copy", "xclip":
+		if err := sys.copyWith(tool, target, payload); err != nil {
+			r.Errs = append(r.Errs, err)
+			r.NeedOSC52 = true
+		} else {
+			r.System, r.Target = tool, target
+		}
+	default:
+		if !atotto.Unsupported && !sys.Remote() {
+			if err := atotto.WriteAll(text); err == nil {
+				r.System, r.Target = "atotto", "text/plain"
+			} else {
+				r.NeedOSC52 = true
+			}
+		} else {
+			r.NeedOSC52 = true
+		}
+	}
+	if sys.Remote() {
+		r.NeedOSC52 = true
+	}
+	return r
+}
+
+func (s *System) copyWith(tool, target, payload string) error {
+	var args []string
+	switch tool {
+	case "wl-copy":
+		args = []string{"--type", target}
+	case "xclip":
+		args = []string{"-selection", "clipboard", "-in"}
+		if target != "text/plain" {
+			args = append(args, "-t", target)
+		}
+	}
+	bin, err := s.lookPath(tool)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = strings.NewReader(payload)
+	// xclip and wl-copy fork a server that keeps the selection: do not wait
+	// for its output pipes.
+	cmd.Stdout, cmd.Stderr = nil, nil
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%s: %w", tool, err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%s: %w", tool, err)
+		}
+		return nil
+	case <-time.After(toolTimeout):
+		return fmt.Errorf("%s: no answer in %s", tool, toolTimeout)
+	}
+}
+
+func (s *System) output(tool string, args ...string) ([]byte, error) {
+	bin, err := s.lookPath(tool)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), toolTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, args...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tool, err)
+	}
+	return out, nil
+}
+
+// Clip is what the system clipboard holds.
+type Clip struct {
+	Text     string
+	Fragment *contextref.Fragment // from the custom target or the HTML carrier
+	Reason   string               // why a carrier that was offered gave no fragment
+	Image    []byte               // image/png bytes when the clipboard holds an image and no text
+}
+
+// Read reads the system clipboard: the text, and, where the tool lists
+// targets, the fragment from the FragmentMIME target, else from the
+// text/html carrier. It runs programs: call it from a tea.Cmd.
+func (s *System) Read() (Clip, error) {
+	tool := s.Tool()
+	if tool == "" {
+		if atotto.Unsupported {
+			return Clip{}, errors.New("no clipboard tool (install xclip or wl-clipboard); paste with the terminal instead")
+		}
+		t, err := atotto.ReadAll()
+		return Clip{Text: t}, err
+	}
+	var targets []string
+	var read func(target string) ([]byte, error)
+	if tool == "wl-copy" {
+		out, err := s.output("wl-paste", "--list-types")
+		if err == nil {
+			targets = strings.Split(strings.TrimSpace(string(out)), "\n")
+		}
+		read = func(t string) ([]byte, error) {
+			if t == "" {
+				return s.output("wl-paste", "--no-newline")
+			}
+			return s.output("wl-paste", "--no-newline", "--type", t)
+		}
+	} else {
+		out, err := s.output("xclip", "-selection", "clipboard", "-o", "-t", "TARGETS")
+		if err == nil {
+			targets = strings.Split(strings.TrimSpace(string(out)), "\n")
+		}
+		read = func(t string) ([]byte, error) {
+			if t == "" {
+				return s.output("xclip", "-selection", "clipboard", "-o")
+			}
+			return s.output("xclip", "-selection", "clipboard", "-o", "-t", t)
+		}
+	}
+	has := func(t string) bool {
+		for _, x := range targets {
+			if strings.TrimSpace(x) == t {
+				return true
+			}
+		}
+		return false
+	}
+	var clip Clip
+	textTarget := has("text/plain") || has("UTF8_STRING") || has("STRING") || has("text/plain;charset=utf-8") || len(targets) == 0
+	if textTarget {
+		if b, err := read(""); err == nil {
+			clip.Text = string(b)
+		}
+	}
+	var fragErr error
+	switch {
+	case has(contextref.FragmentMIME):
+		if b, err := read(contextref.FragmentMIME); err == nil {
+			clip.Fragment, fragErr = contextref.DecodeFragmentJSON(b)
+		} else {
+			fragErr = err
+		}
+	case has(HTMLMIME):
+		if b, err := read(HTMLMIME); err == nil {
+			clip.Fragment, fragErr = contextref.DecodeFragmentHTML(string(b))
+			if fragErr == nil && !textTarget {
+				clip.Text = htmlPreText(string(b))
+			}
+		} else {
+			fragErr = err
+		}
+	}
+	if fragErr != nil {
+		clip.Fragment = nil
+		// Ordinary HTML (no carrier attribute) is no reason to mention.
+		if !strings.Contains(fragErr.Error(), "no data-t3-context-fragment attribute") {
+			clip.Reason = fragErr.Error()
+		}
+	}
+	if clip.Fragment != nil {
+		if err := CheckLinks(clip.Text, clip.Fragment.Records); err != nil {
+			clip.Fragment, clip.Reason = nil, err.Error()
+		}
+	}
+	if clip.Text == "" && clip.Fragment == nil && has("image/png") {
+		if b, err := read("image/png"); err == nil && len(b) > 0 {
+			clip.Image = b
+		}
+	}
+	return clip, nil
+}
+
+// htmlPreText is the plain text of an HTML carrier: the content of its
+// <pre>, unescaped.
+func htmlPreText(h string) string {
+	i := strings.Index(h, "<pre")
+	if i < 0 {
+		return ""
+	}
+	j := strings.IndexByte(h[i:], '>')
+	if j < 0 {
+		return ""
+	}
+	body := h[i+j+1:]
+	if k := strings.LastIndex(body, "</pre>"); k >= 0 {
+		body = body[:k]
+	}
+	return htmlUnescaper.Replace(body)
+}
+
+var htmlUnescaper = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'", "&amp;", "&")
+
+// ReadSystem is Read on the clipboard's System.
+func (c *Clipboard) ReadSystem() (Clip, error) {
+	sys := c.System
+	if sys == nil {
+		sys = &System{}
+	}
+	return sys.Read()
+}
+
+// Lookup finds the fragment of a pasted text in the cache. No entry gives
+// (nil, ""); a refused entry gives (nil, reason).
+func (c *Clipboard) Lookup(text string) (*contextref.Fragment, string) {
+	if c.Cache == nil {
+		return nil, ""
+	}
+	f, err := c.Cache.Lookup(text)
+	if errors.Is(err, ErrNoEntry) {
+		return nil, ""
+	}
+	if err != nil {
+		return nil, err.Error()
+	}
+	return f, ""
+}

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/clipboard"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/store"
+)
+
+// The prompt stash (issue 6, DESIGN.md section 4): the stash key moves the
+// draft (its records included) into the project's stash (store.PushStash)
+// and clears the composer once it is stored; the stash-list key opens a
+// fuzzy list, newest first; enter restores an entry at the caret through
+// the importer paste uses (clipboard.Import, so images and files get fresh
+// local ids) and drops it from the stash; ctrl+d deletes one.
+
+type stashedMsg struct {
+	draft   *composer.Draft
+	version uint64
+	err     error
+}
+
+type stashListedMsg struct {
+	entries []store.StashEntry
+	err     error
+}
+
+type stashDroppedMsg struct{ err error }
+
+type stashList struct {
+	picker  *composer.Picker
+	entries []store.StashEntry
+	query   []rune
+}
+
+func (a *App) stash() tea.Cmd {
+	d := a.ed.Draft()
+	if d.IsEmpty() {
+		return a.notify("nothing to stash", false)
+	}
+	e := store.StashEntry{ProjectID: a.opt.Project.ID, Markdown: d.Markdown(), Records: d.Records()}
+	st, v := a.st, d.Version()
+	return func() tea.Msg {
+		_, err := st.PushStash(e)
+		return stashedMsg{draft: d, version: v, err: err}
+	}
+}
+
+func (a *App) stashed(m stashedMsg) tea.Cmd {
+	if m.err != nil {
+		return a.notify("not stashed: "+m.err.Error(), true)
+	}
+	if a.ed.Draft() == m.draft && m.draft.Version() == m.version {
+		a.ed.Reset()
+	}
+	return tea.Batch(a.afterComposer(), a.notify("draft stashed — "+a.keys.StashList.Help().Key+" lists the stash", false))
+}
+
+func (a *App) openStash() tea.Cmd {
+	a.stashes = &stashList{picker: composer.NewPicker("stash")}
+	a.stashes.picker.SetLoading(true)
+	a.ov = overlayStash
+	return a.listStash()
+}
+
+func (a *App) listStash() tea.Cmd {
+	st, project := a.st, a.opt.Project.ID
+	return func() tea.Msg {
+		es, err := st.Stash(project)
+		return stashListedMsg{es, err}
+	}
+}
+
+// stashTitle is an entry's text on one line, chips as their labels.
+func stashTitle(md string) string {
+	s := contextref.Replace(md, func(o contextref.Occurrence) string { return "[" + o.Label + "]" })
+	s = strings.Join(strings.Fields(chips.SanitizeLine(strings.ReplaceAll(s, "\n", " "))), " ")
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
+
+func (s *stashList) set(es []store.StashEntry, err error) {
+	s.entries = es
+	if err != nil {
+		s.picker.SetError(err)
+		return
+	}
+	items := make([]composer.PickerItem, len(es))
+	for i, e := range es {
+		items[i] = composer.PickerItem{Title: stashTitle(e.Markdown), Detail: e.Created.Format("2006-01-02 15:04"), Value: strconv.FormatInt(e.ID, 10)}
+	}
+	s.picker.SetItems(items)
+	s.picker.SetLoading(false)
+	s.picker.SetQuery(string(s.query))
+}
+
+func (s *stashList) entry(id string) (store.StashEntry, bool) {
+	for _, e := range s.entries {
+		if strconv.FormatInt(e.ID, 10) == id {
+			return e, true
+		}
+	}
+	return store.StashEntry{}, false
+}
+
+func (s *stashList) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
+	item, ok := s.picker.Selected()
+	switch {
+	case msg.String() == "esc" || msg.String() == a.keys.StashList.Help().Key:
+		a.ov = overlayNone
+	case msg.String() == "down" || msg.String() == "ctrl+n":
+		s.picker.Move(1)
+	case msg.String() == "up" || msg.String() == "ctrl+p":
+		s.picker.Move(-1)
+	case msg.String() == "enter":
+		if e, found := s.entry(item.Value); ok && found {
+			a.ov = overlayNone
+			a.setFocus(paneComposer)
+			return a.restoreStash(e)
+		}
+	case msg.String() == "ctrl+d" || msg.String() == "delete":
+		if e, found := s.entry(item.Value); ok && found {
+			st := a.st
+			return tea.Sequence(func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }, a.listStash())
+		}
+	case msg.String() == "backspace" || msg.String() == "ctrl+h":
+		if len(s.query) > 0 {
+			s.query = s.query[:len(s.query)-1]
+			s.picker.SetQuery(string(s.query))
+		}
+	default:
+		if msg.Text != "" {
+			s.query = append(s.query, []rune(msg.Text)...)
+			s.picker.SetQuery(string(s.query))
+		}
+	}
+	return nil
+}
+
+func (s *stashList) view(width, height int) []string {
+	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
+	return append(lines, chips.Truncate("type to filter · enter restore · ctrl+d delete · esc close", width))
+}
+
+// restoreStash imports an entry at the caret, then drops it from the stash.
+func (a *App) restoreStash(e store.StashEntry) tea.Cmd {
+	st, as, reg := a.st, a.assets, a.registry()
+	held := a.ed.Draft().Records()
+	return func() tea.Msg {
+		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: st.EnvironmentID()}, Records: e.Records}
+		imp := clipboard.Import(e.Markdown, f, held, st.EnvironmentID(), reg.Lookup, localAssets{st, as})
+		return pasteReadyMsg{imp: imp, what: "stash entry restored", after: func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }}
+	}
+}
