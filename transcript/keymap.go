@@ -40,7 +40,7 @@ func DefaultKeyMap() KeyMap {
 		Details:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "chip details / expand")),
 		Close:    bind("close", "esc"),
 		Open:     bind("open file or image", "o"),
-		Copy:     bind("copy message", "y"),
+		Copy:     bind("copy the message (in details: the chip alone)", "y"),
 	}
 }
 

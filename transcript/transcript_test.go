@@ -339,6 +339,13 @@ func TestOpenAndCopy(t *testing.T) {
 	if len(out) != 1 || out[0].(OpenMsg).Record.RecordBase().ContextID != "fb" {
 		t.Fatalf("o in popover: %v", out)
 	}
+	// y in the popover copies that chip alone: its link and its record.
+	out = press(m, "y")
+	if cm, ok := out[0].(CopyMsg); !ok || cm.MessageID != "u1" || len(cm.Records) != 1 ||
+		cm.Records[0].RecordBase().ContextID != "fb" || !strings.HasSuffix(cm.Markdown, "(t3-context://v1/file/fb)") ||
+		len(contextref.Scan(cm.Markdown)) != 1 {
+		t.Fatalf("y in popover: %+v", out)
+	}
 	press(m, "esc")
 	// y copies the focused message's canonical Markdown and records.
 	out = press(m, "y")

@@ -73,7 +73,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Open):
 			return open(m.pop.chip.Record)
 		case key.Matches(msg, k.Copy):
-			return m.copyCmd()
+			return m.copyChipCmd()
 		}
 		return nil
 	}
@@ -137,6 +137,22 @@ func (m *Model) copyCmd() tea.Cmd {
 	e := &m.ents[m.sel]
 	m.resolve(e)
 	cm := CopyMsg{MessageID: e.msg.ID, Markdown: e.text, Records: e.records}
+	return func() tea.Msg { return cm }
+}
+
+// copyChipCmd copies the popover's chip alone: its link as the text and its
+// record (none when the record is missing, so the paste is unresolved too).
+func (m *Model) copyChipCmd() tea.Cmd {
+	e := &m.ents[m.sel]
+	m.resolve(e)
+	if m.chip < 0 || m.chip >= len(e.chips) {
+		return nil
+	}
+	c := e.chips[m.chip]
+	cm := CopyMsg{MessageID: e.msg.ID, Markdown: e.text[c.occ.Start:c.occ.End]}
+	if baseOf(c.rec) != nil {
+		cm.Records = []contextref.Record{c.rec}
+	}
 	return func() tea.Msg { return cm }
 }
 
