@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -60,6 +62,7 @@ const (
 	overlayThreads
 	overlayConfirm
 	overlayStash
+	overlayAsk
 )
 
 // App is chipchat's whole-screen model: transcript above, image shelf and
@@ -106,6 +109,10 @@ type App struct {
 	shelfSel   int
 	quitting   bool
 
+	// questions from the agent (permissions, sign-in)
+	ask    *asker
+	askBox *askBox
+
 	// the terminal pane
 	pane      *terminal.Pane
 	paneShown bool
@@ -137,6 +144,12 @@ func New(opt Options) *App {
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir)}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
+	a.ask = newAsker()
+	if s, ok := opt.Backend.(interface {
+		SetAsk(func(context.Context, agent.Question) (agent.Answer, error))
+	}); ok {
+		s.SetAsk(a.ask.Ask)
+	}
 	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
 	a.loadThread(opt.Thread, opt.Messages, opt.Draft)
 	a.opt.Messages = nil // the transcript has them; a long thread's slice is not kept twice
@@ -217,8 +230,9 @@ func toTranscript(msgs []store.Message) []transcript.Message {
 	return out
 }
 
-// Init starts nothing: everything needed was loaded before the first frame.
-func (a *App) Init() tea.Cmd { return nil }
+// Init listens for the agent's questions; everything else was loaded
+// before the first frame.
+func (a *App) Init() tea.Cmd { return a.ask.listen() }
 
 func (a *App) setFocus(p pane) {
 	if p == paneShelf && len(a.ed.Draft().Shelf()) == 0 {
@@ -238,8 +252,14 @@ func (a *App) setFocus(p pane) {
 	a.pane.Focused = p == paneTerminal
 }
 
-// Close ends every terminal's process group (for the command's exit path).
-func (a *App) Close() { a.pane.CloseAll() }
+// Close ends every terminal's process group and the agent's process (for
+// the command's exit path).
+func (a *App) Close() {
+	a.pane.CloseAll()
+	if c, ok := a.opt.Backend.(io.Closer); ok {
+		_ = c.Close()
+	}
+}
 
 // ---- messages of the app's own ----
 
@@ -317,6 +337,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.turnStored(msg)
 	case replyReadyMsg:
 		return a, a.replyReady(msg)
+	case askMsg:
+		return a, a.asked(msg)
 	case quitNowMsg:
 		return a, a.finishQuit()
 	case agent.ChunkMsg:
@@ -481,6 +503,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.switcher.key(a, msg)
 	case overlayConfirm:
 		return a.confirm.key(a, msg)
+	case overlayAsk:
+		return a.askBox.key(a, msg)
 	case overlayStash:
 		return a.stashes.key(a, msg)
 	}

@@ -152,6 +152,8 @@ func (a *App) overlayView(h int) string {
 		lines = []string{chips.Truncate(a.confirm.text, w)}
 	case overlayStash:
 		lines = a.stashes.view(w, h)
+	case overlayAsk:
+		lines = a.askBox.view(w)
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -211,6 +213,8 @@ func (a *App) footer() string {
 		hints = "y yes · n no"
 	case a.ov == overlayStash:
 		hints = "enter restore · ctrl+d delete · esc close"
+	case a.ov == overlayAsk:
+		hints = "the agent waits: 1-9 or enter choose · esc dismiss"
 	case a.focus == paneTranscript:
 		hints = "↑↓ messages · ←→ chips · enter details · o open · y copy · esc back · tab next pane · F1 keys · ctrl+q quit"
 	case a.focus == paneShelf:
