@@ -10,6 +10,7 @@ import (
 var migrations = []func(tx *sql.Tx) error{
 	migrate1,
 	migrate2,
+	migrate3,
 }
 
 func init() {

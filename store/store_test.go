@@ -766,3 +766,34 @@ func TestExcerptTimes(t *testing.T) {
 		t.Fatalf("got %v %v %v", got, ok, err)
 	}
 }
+
+func TestAgentSessions(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.Project("/p")
+	th, _ := s.CreateThread(p.ID)
+	if _, ok, err := s.AgentSession(th.ID, "acp:x"); ok || err != nil {
+		t.Fatalf("none yet: %v %v", ok, err)
+	}
+	if err := s.SetAgentSession(th.ID, "acp:x", "sess-1"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, _ = Open(dir)
+	defer s.Close()
+	if id, ok, err := s.AgentSession(th.ID, "acp:x"); !ok || err != nil || id != "sess-1" {
+		t.Fatalf("after reopen: %q %v %v", id, ok, err)
+	}
+	if _, ok, _ := s.AgentSession(th.ID, "acp:y"); ok {
+		t.Fatal("sessions are per agent")
+	}
+	if err := s.DeleteThread(th.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.AgentSession(th.ID, "acp:x"); ok {
+		t.Fatal("deleting the thread forgets its sessions")
+	}
+}

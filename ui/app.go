@@ -718,7 +718,9 @@ func DropExpired(records []contextref.Record, expired func(contextref.Record) bo
 // provider projection and the attachments' paths), in a command.
 func (a *App) startReply(user store.Message) tea.Cmd {
 	st, threadID, dir, assetStore := a.st, a.thread.ID, a.opt.Dir, a.assets
+	backend := a.opt.Backend
 	return func() tea.Msg {
+		resumeSession(st, backend, threadID)
 		reply, err := st.AddMessage(store.Message{ThreadID: threadID, Role: store.RoleAssistant, Status: store.StatusStreaming})
 		if err != nil {
 			return replyReadyMsg{err: fmt.Errorf("reply not started: %w", err)}
@@ -918,7 +920,14 @@ func (a *App) turnDone(m agent.DoneMsg) tea.Cmd {
 	a.tr.SetText(a.turnID, text, status)
 	id, st := a.turnID, a.st
 	a.turnID = ""
-	save := func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, status)} }
+	backend, threadID := a.opt.Backend, a.thread.ID
+	save := func() tea.Msg {
+		err := st.UpdateMessage(id, text, status)
+		if serr := saveSession(st, backend, threadID); err == nil {
+			err = serr
+		}
+		return replySavedMsg{err}
+	}
 	if a.quitting {
 		return tea.Sequence(save, a.finishQuit())
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/store"
 )
 
 // An agent asks the user from its own goroutine (a permission request, a
@@ -111,4 +112,36 @@ func (b *askBox) view(width int) []string {
 		lines = append(lines, chips.Truncate(fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Label)), width))
 	}
 	return append(lines, "", "1-9 or enter choose · esc dismiss")
+}
+
+// sessioner is a backend that keeps an agent-side session per thread (ACP).
+type sessioner interface {
+	Name() string
+	SessionID(threadID string) string
+	SetSessionID(threadID, sessionID string)
+}
+
+// resumeSession gives the backend the session the thread had with this
+// agent before (after a restart), so the agent resumes it. It reads the
+// store: call it from a command.
+func resumeSession(st *store.Store, b agent.Backend, threadID string) {
+	s, ok := b.(sessioner)
+	if !ok || s.SessionID(threadID) != "" {
+		return
+	}
+	if id, ok, err := st.AgentSession(threadID, s.Name()); err == nil && ok {
+		s.SetSessionID(threadID, id)
+	}
+}
+
+// saveSession records the agent's session of the thread after a turn.
+func saveSession(st *store.Store, b agent.Backend, threadID string) error {
+	s, ok := b.(sessioner)
+	if !ok {
+		return nil
+	}
+	if id := s.SessionID(threadID); id != "" {
+		return st.SetAgentSession(threadID, s.Name(), id)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chipchat/chipchat/agent"
@@ -53,5 +54,63 @@ func TestAgentQuestionIsAKeyboardPrompt(t *testing.T) {
 	}
 	if h.app.ov != overlayNone {
 		t.Fatal("the prompt closes once answered")
+	}
+}
+
+// sessionBackend remembers sessions per thread like ACP does.
+type sessionBackend struct {
+	mu       sync.Mutex
+	sessions map[string]string
+	loaded   []string
+}
+
+func (b *sessionBackend) Name() string { return "acp:fake" }
+func (b *sessionBackend) SessionID(th string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sessions[th]
+}
+func (b *sessionBackend) SetSessionID(th, id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.loaded = append(b.loaded, id)
+	b.sessions[th] = id
+}
+func (b *sessionBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+	b.mu.Lock()
+	if b.sessions[t.ThreadID] == "" {
+		b.sessions[t.ThreadID] = "sess-" + t.ThreadID
+	}
+	b.mu.Unlock()
+	emit("ok")
+	return nil
+}
+
+func TestAgentSessionResumesAfterRestart(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	first := &sessionBackend{sessions: map[string]string{}}
+	opt.Backend = first
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+	h.typeText("hi")
+	h.press("enter")
+	h.pumpUntil("the session saved", func() bool {
+		id, ok, _ := e.st.AgentSession(threadID, "acp:fake")
+		return ok && id == "sess-"+threadID
+	})
+	// A new process: the backend knows nothing; the thread's session comes
+	// back from the store before the next turn.
+	opt = e.options(threadID)
+	second := &sessionBackend{sessions: map[string]string{}}
+	opt.Backend = second
+	h2 := e.openWith(opt)
+	h2.typeText("again")
+	h2.press("enter")
+	h2.pumpUntil("the reply", func() bool { return len(e.messages(threadID)) == 4 })
+	second.mu.Lock()
+	defer second.mu.Unlock()
+	if len(second.loaded) != 1 || second.loaded[0] != "sess-"+threadID {
+		t.Fatalf("the second process resumed %v", second.loaded)
 	}
 }

@@ -1,0 +1,52 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// migrate3 adds the agents' own session ids per thread, so a thread resumes
+// the agent's session after a restart.
+func migrate3(tx *sql.Tx) error {
+	_, err := tx.Exec(`CREATE TABLE agent_sessions (
+		thread_id  TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+		agent      TEXT NOT NULL,
+		session_id TEXT NOT NULL,
+		PRIMARY KEY (thread_id, agent)
+	)`)
+	return err
+}
+
+// SetAgentSession records the session id an agent (named by its backend
+// spec) gave a thread; an empty id forgets it.
+func (s *Store) SetAgentSession(threadID, agent, sessionID string) error {
+	err := s.write(false, func(tx *sql.Tx) error {
+		if sessionID == "" {
+			_, err := tx.Exec(`DELETE FROM agent_sessions WHERE thread_id = ? AND agent = ?`, threadID, agent)
+			return err
+		}
+		_, err := tx.Exec(`INSERT INTO agent_sessions(thread_id, agent, session_id) VALUES (?, ?, ?)
+			ON CONFLICT(thread_id, agent) DO UPDATE SET session_id = excluded.session_id`, threadID, agent, sessionID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: agent session of %s: %w", threadID, err)
+	}
+	return nil
+}
+
+// AgentSession returns the session id an agent gave a thread.
+func (s *Store) AgentSession(threadID, agent string) (string, bool, error) {
+	var id string
+	err := s.read(func() error {
+		return s.db.QueryRow(`SELECT session_id FROM agent_sessions WHERE thread_id = ? AND agent = ?`, threadID, agent).Scan(&id)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("store: agent session of %s: %w", threadID, err)
+	}
+	return id, true, nil
+}
