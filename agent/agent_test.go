@@ -198,7 +198,7 @@ func TestNew(t *testing.T) {
 		}
 	}
 	_, err := New("nope")
-	if err == nil || err.Error() != `unknown agent "nope" (available: echo)` {
+	if err == nil || err.Error() != `unknown agent "nope" (available: echo, exec:<command>, acp:<command>, openai:<base-url>#<model>)` {
 		t.Fatalf("New(nope) = %v", err)
 	}
 }

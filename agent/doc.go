@@ -1,12 +1,15 @@
-// Package agent runs turns against agent backends and owns the built-in
-// echo backend.
+// Package agent runs turns against agent backends.
 //
 // It owns: the Turn handed to a backend (canonical Markdown, records, the
 // provider projection and the attachments, built by Prepare), the Backend
-// interface, the echo backend (Echo, EchoReply), choosing a backend from a
-// spec string (New; later issues add exec:, acp: and openai:), and the
-// Runner, the Bubble Tea glue that runs a turn in a goroutine and streams
-// its reply to the program as ChunkMsg/DoneMsg.
+// interface, the backends — echo (Echo, EchoReply), exec:<command> (Exec:
+// the prompt on stdin, attachments in $CHIPCHAT_ATTACHMENTS, stdout
+// streamed), acp:<command> (ACP over stdio, one agent session per thread,
+// permission and sign-in questions through ACPOptions.Ask/SetAsk) and
+// openai:<base-url>#<model> (Chat Completions streaming, with runtime
+// fragments assembled by package fragment) — choosing one from a spec
+// string (New), and the Runner, the Bubble Tea glue that runs a turn in a
+// goroutine and streams its reply to the program as ChunkMsg/DoneMsg.
 //
 // Storing messages is not this package's job: the app persists the user's
 // message before it calls Start, and stores the reply it receives. The
@@ -20,6 +23,7 @@
 // dropped, and a user's cancel is not an error (DoneMsg.Err is nil,
 // Interrupted is true). A backend that panics ends its turn with an error.
 //
-// Imports: contextref only, of the project (plus Bubble Tea for the message
-// types). It must not import ui, composer, transcript, store or assets.
+// Imports: contextref and fragment, of the project (plus Bubble Tea for the
+// message types, the ACP SDK and openai-go). It must not import ui,
+// composer, transcript, store or assets.
 package agent

@@ -24,3 +24,16 @@ func TestRunnerTakeKeepsUndeliveredText(t *testing.T) {
 		t.Fatal("an unknown turn has nothing to take")
 	}
 }
+
+func TestNewACPSpec(t *testing.T) {
+	b, err := New("acp: gemini --experimental-acp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := b.(*ACP); !ok || b.Name() != "acp:gemini" {
+		t.Fatalf("got %T %q", b, b.Name())
+	}
+	if _, err := New("acp:  "); err == nil {
+		t.Fatal("acp: without a command must fail")
+	}
+}

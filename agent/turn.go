@@ -94,11 +94,39 @@ type Backend interface {
 	Stream(ctx context.Context, t Turn, emit func(delta string)) error
 }
 
-// New chooses a backend from a spec: "" or "echo" is the echo backend.
+// New chooses a backend from a spec: "" or "echo" is the echo backend;
+// "exec:<command>" runs a command per turn (Exec); "openai:<base-url>#<model>"
+// talks to an OpenAI-compatible Chat Completions endpoint (OpenAI). The
+// scheme is case-insensitive; a malformed spec is an error saying what to
+// write.
 func New(spec string) (Backend, error) {
-	switch strings.TrimSpace(spec) {
-	case "", "echo":
+	s := strings.TrimSpace(spec)
+	if s == "" || s == "echo" {
 		return Echo{}, nil
 	}
-	return nil, fmt.Errorf("unknown agent %q (available: echo)", spec)
+	scheme, rest, _ := strings.Cut(s, ":")
+	switch strings.ToLower(scheme) {
+	case "exec":
+		if strings.TrimSpace(rest) == "" {
+			return nil, fmt.Errorf("agent %q: no command (write exec:<command>)", spec)
+		}
+		return Exec{Command: strings.TrimSpace(rest)}, nil
+	case "openai":
+		i := strings.LastIndexByte(rest, '#')
+		if i < 0 {
+			return nil, fmt.Errorf("agent %q: no model (write openai:<base-url>#<model>, e.g. openai:http://localhost:11434/v1#llama3.2)", spec)
+		}
+		o, err := NewOpenAI(strings.TrimSpace(rest[:i]), rest[i+1:])
+		if err != nil {
+			return nil, fmt.Errorf("agent %q: %w", spec, err)
+		}
+		return o, nil
+	case "acp":
+		a, err := NewACP(strings.TrimSpace(rest), ACPOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("agent %q: %w", spec, err)
+		}
+		return a, nil
+	}
+	return nil, fmt.Errorf("unknown agent %q (available: echo, exec:<command>, acp:<command>, openai:<base-url>#<model>)", spec)
 }

@@ -1,0 +1,301 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// AttachmentsEnv names the environment variable that holds the directory of
+// a turn's attachments for the exec backend.
+const AttachmentsEnv = "CHIPCHAT_ATTACHMENTS"
+
+// Exec is the exec:<command> backend: each turn runs Command with `sh -c`
+// in the turn's directory, in a process group of its own, with the
+// projected prompt on stdin. The turn's attachments are copied into a
+// fresh temporary directory whose path is in CHIPCHAT_ATTACHMENTS (removed
+// when the turn ends). Stdout streams into the reply as it arrives. A
+// non-zero exit is an error holding the tail of stderr (the last 20 lines,
+// at most 2 KB). Cancelling the turn kills the whole process group, and so
+// does the end of the turn: nothing the command started outlives it.
+//
+// Attachments are copied, not linked: a hard or symbolic link would let
+// the command write into the content-addressed asset store. A file is
+// named after its attachment's name (path separators and leading dots made
+// harmless, "name-2.ext" on a clash); attachments without bytes (empty
+// Path) are left out.
+type Exec struct {
+	Command string
+	// Shell runs Command with "-c"; empty means "sh".
+	Shell string
+	// Grace bounds how long the end of stdout is awaited once the command
+	// has exited and its group was killed; 0 means 2s.
+	Grace time.Duration
+}
+
+const (
+	execTailBytes = 2048
+	execTailLines = 20
+)
+
+// Name is "exec:<command>".
+func (e Exec) Name() string { return "exec:" + e.Command }
+
+// Stream runs the command for the turn.
+func (e Exec) Stream(ctx context.Context, t Turn, emit func(delta string)) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if strings.TrimSpace(e.Command) == "" {
+		return errors.New("exec: no command")
+	}
+	dir, err := os.MkdirTemp("", "chipchat-attachments-")
+	if err != nil {
+		return fmt.Errorf("exec: attachments: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := execCopyAttachments(dir, t.Attachments); err != nil {
+		return fmt.Errorf("exec: attachments: %w", err)
+	}
+
+	shell := e.Shell
+	if shell == "" {
+		shell = "sh"
+	}
+	cmd := exec.Command(shell, "-c", e.Command)
+	cmd.Dir = t.Dir
+	cmd.Env = append(os.Environ(), AttachmentsEnv+"="+dir)
+	cmd.Stdin = strings.NewReader(t.Prompt)
+	execSetGroup(cmd)
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("exec: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return fmt.Errorf("exec: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	if err := cmd.Start(); err != nil {
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
+		return fmt.Errorf("exec: %w", err)
+	}
+	// The child has its copies; ours must go so EOF can come.
+	outW.Close()
+	errW.Close()
+	killGroup := func() { execKillGroup(cmd) }
+
+	var wg sync.WaitGroup
+	tail := &execTail{max: execTailBytes}
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		execStreamUTF8(outR, emit)
+	}()
+	go func() {
+		defer wg.Done()
+		_, _ = io.Copy(tail, errR)
+	}()
+
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			killGroup()
+		case <-exited:
+		}
+	}()
+	waitErr := cmd.Wait()
+	close(exited)
+	// Whatever the command left running goes with it.
+	killGroup()
+	readers := make(chan struct{})
+	go func() { wg.Wait(); close(readers) }()
+	grace := e.Grace
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	select {
+	case <-readers:
+	case <-time.After(grace):
+		// A process that left the group still holds the pipes.
+	}
+	outR.Close()
+	errR.Close()
+	<-readers
+
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if waitErr == nil {
+		return nil
+	}
+	var ee *exec.ExitError
+	if !errors.As(waitErr, &ee) {
+		return fmt.Errorf("exec: %w", waitErr)
+	}
+	msg := "exec: command " + execExitDescription(ee)
+	if s := tail.Tail(execTailLines); s != "" {
+		msg += ":\n" + s
+	}
+	return errors.New(msg)
+}
+
+func execExitDescription(ee *exec.ExitError) string {
+	if sig := execSignal(ee); sig != "" {
+		return "killed by signal " + sig
+	}
+	return "exited with status " + strconv.Itoa(ee.ExitCode())
+}
+
+// execStreamUTF8 emits what r yields as it comes, holding back an incomplete
+// UTF-8 sequence at the end of a read until the next one completes it.
+func execStreamUTF8(r io.Reader, emit func(string)) {
+	buf := make([]byte, 32<<10)
+	var carry []byte
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			data := append(carry, buf[:n]...)
+			cut := len(data) - execIncompleteSuffix(data)
+			if cut > 0 {
+				emit(string(data[:cut]))
+			}
+			carry = append([]byte(nil), data[cut:]...)
+		}
+		if err != nil {
+			if len(carry) > 0 {
+				emit(string(carry))
+			}
+			return
+		}
+	}
+}
+
+// execIncompleteSuffix is the length of a UTF-8 sequence cut short at the end
+// of b (0 when b ends on a rune boundary or with invalid bytes).
+func execIncompleteSuffix(b []byte) int {
+	for i := 1; i <= 3 && i <= len(b); i++ {
+		c := b[len(b)-i]
+		if c < 0x80 {
+			return 0
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return i
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// execTail keeps the last max bytes written to it.
+type execTail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *execTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// Tail is the kept text's last lines (at most n), trailing whitespace
+// trimmed, starting on a whole rune.
+func (t *execTail) Tail(n int) string {
+	t.mu.Lock()
+	b := append([]byte(nil), t.buf...)
+	t.mu.Unlock()
+	for len(b) > 0 && !utf8.RuneStart(b[0]) {
+		b = b[1:]
+	}
+	s := strings.TrimRight(string(b), " \t\r\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// execCopyAttachments copies each attachment with bytes into dir.
+func execCopyAttachments(dir string, atts []Attachment) error {
+	used := map[string]bool{}
+	for _, a := range atts {
+		if a.Path == "" {
+			continue
+		}
+		name := execUniqueName(execFileName(a.Name, a.AttachmentID), used)
+		if err := execCopyFile(a.Path, filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("%s: %w", a.Name, err)
+		}
+	}
+	return nil
+}
+
+// execFileName makes an attachment name usable as one file name in a
+// directory: path separators and NUL become '_', leading dots are dropped.
+func execFileName(name, fallback string) string {
+	name = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 {
+			return '_'
+		}
+		return r
+	}, strings.TrimSpace(name))
+	name = strings.TrimLeft(name, ".")
+	if name == "" {
+		name = strings.TrimLeft(fallback, ".")
+	}
+	if name == "" {
+		name = "attachment"
+	}
+	return name
+}
+
+func execUniqueName(name string, used map[string]bool) string {
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	cand := name
+	for i := 2; used[strings.ToLower(cand)]; i++ {
+		cand = stem + "-" + strconv.Itoa(i) + ext
+	}
+	used[strings.ToLower(cand)] = true
+	return cand
+}
+
+func execCopyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
