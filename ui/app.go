@@ -85,6 +85,7 @@ type App struct {
 
 	// the running turn: its id is the assistant message's id
 	turnID    string
+	turnUser  store.Message // the message the running turn answers
 	turnText  strings.Builder
 	lastFlush time.Time
 	sending   bool // a user message is being stored
@@ -108,6 +109,13 @@ type App struct {
 	ctrlCArmed bool
 	shelfSel   int
 	quitting   bool
+
+	// the status line of a running turn, and the message to retry after an
+	// agent error
+	turnStart time.Time
+	now       time.Time
+	spin      int
+	retryUser store.Message
 
 	// questions from the agent (permissions, sign-in)
 	ask    *asker
@@ -274,6 +282,7 @@ type storedTurnMsg struct {
 }
 type excerptNotedMsg struct{ err error }
 type replyReadyMsg struct {
+	user  store.Message // the message the reply answers
 	reply store.Message
 	turn  agent.Turn
 	err   error
@@ -337,6 +346,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.turnStored(msg)
 	case replyReadyMsg:
 		return a, a.replyReady(msg)
+	case spinMsg:
+		if msg.turnID != a.turnID || a.turnID == "" {
+			return a, nil
+		}
+		a.spin++
+		a.now = msg.at
+		return a, spinTick(a.turnID)
 	case askMsg:
 		return a, a.asked(msg)
 	case quitNowMsg:
@@ -548,6 +564,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.FocusPrev) && !a.ed.PickerOpen():
 		a.cycleFocus(-1)
 		return nil
+	case key.Matches(msg, k.Retry) && a.retryUser.ID != "":
+		return a.retry()
 	case key.Matches(msg, k.Attach):
 		a.openAttach()
 		return nil
@@ -734,7 +752,7 @@ func (a *App) startReply(user store.Message) tea.Cmd {
 			return p, err == nil
 		})
 		turn.ThreadID, turn.Dir = threadID, dir
-		return replyReadyMsg{reply: reply, turn: turn}
+		return replyReadyMsg{user: user, reply: reply, turn: turn}
 	}
 }
 
@@ -868,11 +886,37 @@ func (a *App) replyReady(m replyReadyMsg) tea.Cmd {
 	a.turnID = m.reply.ID
 	a.turnText.Reset()
 	a.lastFlush = time.Now()
+	a.turnStart, a.now, a.retryUser = a.lastFlush, a.lastFlush, store.Message{}
+	a.turnUser = m.user
 	if a.quitting {
 		return a.finishQuit() // saves the empty reply as interrupted
 	}
 	a.layout()
-	return a.runner.Start(a.turnID, m.turn)
+	return tea.Batch(a.runner.Start(a.turnID, m.turn), spinTick(a.turnID))
+}
+
+// spinMsg advances the running turn's spinner and elapsed time.
+type spinMsg struct {
+	turnID string
+	at     time.Time
+}
+
+func spinTick(turnID string) tea.Cmd {
+	return tea.Tick(120*time.Millisecond, func(t time.Time) tea.Msg { return spinMsg{turnID, t} })
+}
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// retry asks the agent again for the last message its error ended, as a new
+// reply.
+func (a *App) retry() tea.Cmd {
+	if a.retryUser.ID == "" || a.turnID != "" || a.sending {
+		return nil
+	}
+	user := a.retryUser
+	a.retryUser = store.Message{}
+	a.sending = true
+	return a.startReply(user)
 }
 
 // refreshThread re-reads the thread (its title comes from the first
@@ -914,7 +958,10 @@ func (a *App) turnDone(m agent.DoneMsg) tea.Cmd {
 		status = store.StatusInterrupted
 	case m.Err != nil:
 		status = store.StatusError
-		note = a.notify("agent: "+m.Err.Error(), true)
+		note = a.notify("agent: "+m.Err.Error()+" — alt+r retries", true)
+		// The error shows in the reply itself, and alt+r asks again.
+		a.turnText.WriteString("\n\n> **error:** " + strings.ReplaceAll(strings.TrimSpace(m.Err.Error()), "\n", "\n> ") + "\n>\n> alt+r retries")
+		a.retryUser = a.turnUser
 	}
 	text := a.turnText.String()
 	a.tr.SetText(a.turnID, text, status)

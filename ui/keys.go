@@ -14,6 +14,7 @@ type AppKeys struct {
 	Attach    key.Binding
 	NewThread key.Binding
 	Threads   key.Binding
+	Retry     key.Binding
 
 	// Copy and paste (ui/clipboard.go) and the prompt stash (ui/stash.go).
 	// ctrl+c with a composer selection copies it (Interrupt otherwise).
@@ -52,6 +53,7 @@ func DefaultAppKeys() AppKeys {
 		Attach:    bind("attach a file or image", "ctrl+o"),
 		NewThread: bind("new thread", "ctrl+n"),
 		Threads:   bind("switch, rename or delete threads", "ctrl+l"),
+		Retry:     bind("ask the agent again after an error", "alt+r"),
 
 		Cut:         bind("cut the composer selection (ctrl+c with a selection copies it)", "ctrl+x"),
 		Paste:       bind("paste from the system clipboard (chips included)", "ctrl+v"),

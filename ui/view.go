@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -129,8 +130,14 @@ func (a *App) header() string {
 		title = "New thread"
 	}
 	status := ""
-	if a.turnID != "" {
-		status = " · replying… (esc cancels)"
+	switch {
+	case a.turnID != "":
+		el := a.now.Sub(a.turnStart).Truncate(time.Second)
+		status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinner[a.spin%len(spinner)], el)
+	case a.sending:
+		status = " · sending…"
+	case a.retryUser.ID != "":
+		status = " · the agent failed: alt+r retries"
 	}
 	text := fmt.Sprintf(" chipchat · %s · agent %s%s", chips.SanitizeLine(title), chips.SanitizeLine(a.runner.Backend().Name()), status)
 	return headerStyle.Render(chips.Truncate(text, a.width))

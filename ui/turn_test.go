@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/store"
+)
+
+// flakyBackend fails its first turn, then answers.
+type flakyBackend struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (b *flakyBackend) Name() string { return "flaky" }
+func (b *flakyBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+	b.mu.Lock()
+	b.calls++
+	n := b.calls
+	b.mu.Unlock()
+	if n == 1 {
+		emit("partial")
+		return errors.New("model overloaded\nretry later")
+	}
+	emit("fine now")
+	return nil
+}
+
+func TestAgentErrorShowsInlineAndAltRRetries(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = &flakyBackend{}
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+	h.typeText("hello")
+	h.press("enter")
+	h.pumpUntil("the error", func() bool {
+		msgs := e.messages(threadID)
+		return len(msgs) == 2 && msgs[1].Status == store.StatusError
+	})
+	reply := e.messages(threadID)[1].Text
+	if !strings.Contains(reply, "partial") || !strings.Contains(reply, "model overloaded") || !strings.Contains(reply, "alt+r retries") {
+		t.Fatalf("the error is not inline in the reply: %q", reply)
+	}
+	if !strings.Contains(h.plain(), "alt+r retries") {
+		t.Fatalf("the status line does not offer the retry:\n%s", h.plain())
+	}
+	h.press("alt+r")
+	h.pumpUntil("the retried reply", func() bool {
+		msgs := e.messages(threadID)
+		return len(msgs) == 3 && msgs[2].Status == store.StatusDone && msgs[2].Text == "fine now"
+	})
+	if msgs := e.messages(threadID); msgs[0].Role != store.RoleUser || msgs[1].Status != store.StatusError {
+		t.Fatalf("the first reply stays as it was: %+v", msgs)
+	}
+}
+
+func TestStatusLineShowsElapsedAndSpinner(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: 200_000_000} // 200 ms a chunk: a slow turn
+	h := e.openWith(opt)
+	h.typeText("slow")
+	h.press("enter")
+	h.pumpUntil("the status line", func() bool { return strings.Contains(h.plain(), "replying") })
+	first := h.app.spin
+	h.pumpUntil("the spinner to turn", func() bool { return h.app.spin > first+2 })
+	if !strings.Contains(h.plain(), "esc cancels") {
+		t.Fatalf("status line:\n%s", h.plain())
+	}
+	h.press("esc")
+}
