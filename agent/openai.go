@@ -163,6 +163,10 @@ func (o *OpenAI) timezone(now time.Time) string {
 	return now.Format("MST")
 }
 
+// WantsHistory asks the app for the thread's stored conversation, used
+// when this process has none of its own for the thread.
+func (o *OpenAI) WantsHistory() bool { return true }
+
 // Messages builds the conversation for turn t: the assembled fragments,
 // the thread's history stripped of runtime fragments, and the user's
 // message (text parts only; images are added on the wire).
@@ -175,6 +179,18 @@ func (o *OpenAI) Messages(t Turn) ([]fragment.Message, error) {
 		history = append(history, th.history...)
 		if th.aborted {
 			frags = append(frags, fragment.TurnAborted{})
+		}
+	} else {
+		// Nothing in memory for this thread (a restart): the stored
+		// conversation, as the app handed it over.
+		for _, h := range t.History {
+			role := fragment.RoleUser
+			if h.Role == "assistant" {
+				role = fragment.RoleAssistant
+			}
+			if strings.TrimSpace(h.Text) != "" {
+				history = append(history, fragment.Message{Role: role, Parts: []string{h.Text}})
+			}
 		}
 	}
 	o.mu.Unlock()

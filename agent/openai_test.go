@@ -406,3 +406,28 @@ func TestFrontMatterName(t *testing.T) {
 		t.Fatal("path-like skill name resolved")
 	}
 }
+
+// After a restart the backend has no history of its own: the stored
+// conversation the app passes in Turn.History goes before the new message.
+func TestOpenAIUsesStoredHistoryAfterRestart(t *testing.T) {
+	f := newOpenAIFixture(t)
+	s := newChatServer(t, "ok")
+	o := f.backend(s)
+	if !o.WantsHistory() {
+		t.Fatal("the openai harness wants the stored history")
+	}
+	turn := Prepare("and now?", nil, nil)
+	turn.Dir, turn.ThreadID = f.dir, "restarted"
+	turn.History = []HistoryMessage{{Role: "user", Text: "first question"}, {Role: "assistant", Text: "first answer"}, {Role: "assistant", Text: " "}}
+	if err := o.Stream(context.Background(), turn, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	msgs := messagesOf(t, s.request(0))
+	var tail []string
+	for _, m := range msgs[len(msgs)-3:] {
+		tail = append(tail, m.role+":"+strings.Join(m.texts, "|"))
+	}
+	if strings.Join(tail, " / ") != "user:first question / assistant:first answer / user:and now?" {
+		t.Fatalf("conversation tail %v", tail)
+	}
+}

@@ -31,6 +31,22 @@ type Turn struct {
 	Prompt      string              // contextref.Project(Text, Records); filled by Prepare
 	Attachments []Attachment        // the referenced image/file records; filled by Prepare
 	Dir         string              // the project directory
+	// History is the thread's earlier messages, oldest first, for backends
+	// that say they need it (HistoryUser): a harness that keeps no session
+	// of its own gets the conversation back after a restart.
+	History []HistoryMessage
+}
+
+// HistoryMessage is one earlier message of a thread: for a user message,
+// its provider projection; for a reply, its text.
+type HistoryMessage struct {
+	Role string // "user" or "assistant"
+	Text string
+}
+
+// HistoryUser is a backend that wants Turn.History filled.
+type HistoryUser interface {
+	WantsHistory() bool
 }
 
 // Prepare builds a turn from a message: the provider projection and one

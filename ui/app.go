@@ -752,6 +752,9 @@ func (a *App) startReply(user store.Message) tea.Cmd {
 			return p, err == nil
 		})
 		turn.ThreadID, turn.Dir = threadID, dir
+		if h, ok := backend.(agent.HistoryUser); ok && h.WantsHistory() {
+			turn.History = threadHistory(st, threadID, user.ID)
+		}
 		return replyReadyMsg{user: user, reply: reply, turn: turn}
 	}
 }

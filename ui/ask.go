@@ -9,7 +9,9 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/transcript"
 )
 
 // An agent asks the user from its own goroutine (a permission request, a
@@ -144,4 +146,31 @@ func saveSession(st *store.Store, b agent.Backend, threadID string) error {
 		return st.SetAgentSession(threadID, s.Name(), id)
 	}
 	return nil
+}
+
+// threadHistory is the thread's conversation before the message upTo, as a
+// harness backend sends it: user messages projected (legacy ones upgraded
+// in memory), replies as written. It reads the store: call it from a
+// command.
+func threadHistory(st *store.Store, threadID, upTo string) []agent.HistoryMessage {
+	msgs, err := st.Messages(threadID)
+	if err != nil {
+		return nil
+	}
+	var out []agent.HistoryMessage
+	for _, m := range msgs {
+		if m.ID == upTo {
+			break
+		}
+		switch m.Role {
+		case store.RoleUser:
+			text, recs := transcript.ResolveUserMessageContext(m.Text, m.Context)
+			out = append(out, agent.HistoryMessage{Role: "user", Text: contextref.Project(text, recs)})
+		case store.RoleAssistant:
+			if m.Text != "" {
+				out = append(out, agent.HistoryMessage{Role: "assistant", Text: m.Text})
+			}
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -74,4 +75,19 @@ func TestStatusLineShowsElapsedAndSpinner(t *testing.T) {
 		t.Fatalf("status line:\n%s", h.plain())
 	}
 	h.press("esc")
+}
+
+func TestThreadHistoryProjectsEarlierMessages(t *testing.T) {
+	e := newTestEnv(t)
+	p, _ := e.st.Project("/x")
+	th, _ := e.st.CreateThread(p.ID)
+	skill := &contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, "s1", "$review"), Name: "review"}
+	u1, _ := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: store.RoleUser, Text: "use " + contextref.LinkFor(skill),
+		Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{skill}}})
+	_, _ = e.st.AddMessage(store.Message{ThreadID: th.ID, Role: store.RoleAssistant, Text: "done"})
+	u2, _ := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: store.RoleUser, Text: "next"})
+	h := threadHistory(e.st, th.ID, u2.ID)
+	if len(h) != 2 || h[0].Role != "user" || h[0].Text != "use [Skill: $review; ref=s1]" || h[1].Text != "done" {
+		t.Fatalf("history %+v (first user message %s)", h, u1.ID)
+	}
 }
