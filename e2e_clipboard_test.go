@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,4 +53,72 @@ func TestEndToEndCopyPasteAcrossThreads(t *testing.T) {
 	}
 	s.keys("C-q")
 	s.waitFor("EXITED=0")
+}
+
+// Two chipchat processes with two data dirs: A copies a sent message that
+// holds a terminal-excerpt chip and an image chip; B pastes it. Both chips
+// resolve in B (the fragment comes through the shared fragment cache, the
+// image bytes are fetched from A's asset store into B's).
+func TestEndToEndPasteBetweenProcesses(t *testing.T) {
+	bin := chipchatBinary(t)
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "shot.png"), "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde")
+	home := filepath.Join(root, "home")
+	env := fmt.Sprintf("env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q SHELL=/bin/sh PS1='$ ' TERM=xterm-256color",
+		home, filepath.Join(home, ".config"), filepath.Join(home, ".state"))
+	dataA, dataB := filepath.Join(root, "dataA"), filepath.Join(root, "dataB")
+	a := startTmux(t, fmt.Sprintf("cd %q && %s %q --data-dir %q; echo EXITED=$?; sleep 600", proj, env, bin, dataA))
+	a.run("set-option", "-g", "set-clipboard", "on")
+	a.waitFor("agent echo", "enter send")
+
+	// A: an image chip and a terminal excerpt, sent.
+	a.keys("C-o")
+	a.waitFor("Attach a file")
+	a.text("shot.png")
+	a.keys("Enter")
+	a.waitFor("attached shot.png")
+	a.text(" and ")
+	a.keys("C-t")
+	a.waitFor("Terminal 1")
+	a.text("echo excerpt-line")
+	a.keys("Enter")
+	a.waitFor("excerpt-line\n")
+	a.keys("M-o") // capture the last command's output
+	a.waitFor("captured Terminal 1")
+	a.keys("Enter")
+	a.waitFor("Echo agent", `<context kind="terminal"`)
+	// A: copy the sent message from the transcript.
+	a.keys("Tab", "Up", "Up", "y")
+	a.waitFor("copied")
+	if buf := a.run("show-buffer"); !strings.Contains(buf, "t3-context://v1/image/") || !strings.Contains(buf, "t3-context://v1/terminal/") {
+		t.Fatalf("A's copy in tmux's buffer: %q", buf)
+	}
+
+	// B: another process, another data dir, pastes it (bracketed paste).
+	b := startTmux(t, fmt.Sprintf("cd %q && %s %q --data-dir %q; echo EXITED=$?; sleep 600", proj, env, bin, dataB))
+	b.waitFor("agent echo", "enter send")
+	buf := a.run("show-buffer")
+	b.run("set-buffer", "--", buf)
+	b.run("paste-buffer", "-p", "-t", b.name)
+	b.waitFor("shot.png", "Terminal 1")
+	b.keys("Enter")
+	scr := b.waitFor("Echo agent", `<context kind="image"`, `<context kind="terminal"`, "excerpt-line", "shot.png (image/png")
+	if strings.Contains(scr, `unavailable="true"`) {
+		t.Fatalf("a pasted chip did not resolve in B:\n%s", scr)
+	}
+	// The image bytes now live in B's asset store.
+	found := false
+	_ = filepath.WalkDir(filepath.Join(dataB, "assets"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), ".tmp") {
+			found = true
+		}
+		return nil
+	})
+	if !found {
+		t.Fatal("B's asset store holds no image bytes")
+	}
+	a.keys("C-q")
+	b.keys("C-q")
+	b.waitFor("EXITED=0")
 }
