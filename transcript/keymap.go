@@ -18,6 +18,7 @@ type KeyMap struct {
 	Close    key.Binding // close the popover
 	Open     key.Binding // open the chip's file, image, path or URL
 	Copy     key.Binding // copy the focused message
+	Fork     key.Binding // a new thread from the start up to the focused message
 }
 
 func bind(help string, keys ...string) key.Binding {
@@ -41,6 +42,7 @@ func DefaultKeyMap() KeyMap {
 		Close:    bind("close", "esc"),
 		Open:     bind("open file or image", "o"),
 		Copy:     bind("copy the message (in details: the chip alone)", "y"),
+		Fork:     bind("fork: a new thread with the messages up to this one", "f"),
 	}
 }
 
@@ -53,6 +55,6 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextChip, k.PrevChip, k.Details, k.Close, k.Open, k.Copy},
+		{k.NextChip, k.PrevChip, k.Details, k.Close, k.Open, k.Copy, k.Fork},
 	}
 }

@@ -43,9 +43,15 @@ type OpenMsg struct {
 	Record contextref.Record
 }
 
+// ForkMsg asks the app for a new thread holding the thread's messages up
+// to and including this one.
+type ForkMsg struct {
+	MessageID string // the last message the new thread keeps
+}
+
 // CopyMsg asks the app to copy a message: its canonical Markdown and the
 // records its references point at (the clipboard layer writes the text and
-// the fragment).
+// the fragment). From the details popover it is one chip alone.
 type CopyMsg struct {
 	MessageID string
 	Markdown  string

@@ -116,6 +116,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Copy):
 		return m.copyCmd()
+	case key.Matches(msg, k.Fork):
+		if m.sel >= 0 && m.sel < len(m.ents) {
+			fm := ForkMsg{MessageID: m.ents[m.sel].msg.ID}
+			return func() tea.Msg { return fm }
+		}
 	}
 	return nil
 }

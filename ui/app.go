@@ -416,6 +416,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.notify(msg.Text, msg.Err)
 	case transcript.OpenMsg:
 		return a, a.open(msg.Record)
+	case transcript.ForkMsg:
+		return a, a.fork(msg.MessageID)
 	case transcript.CopyMsg:
 		return a, a.copyMessage(msg)
 	case copiedMsg:

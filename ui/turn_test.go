@@ -91,3 +91,28 @@ func TestThreadHistoryProjectsEarlierMessages(t *testing.T) {
 		t.Fatalf("history %+v (first user message %s)", h, u1.ID)
 	}
 }
+
+func TestForkCopiesMessagesUpToTheChosenOne(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	from := h.app.thread.ID
+	for _, w := range []string{"one", "two"} {
+		h.typeText(w)
+		h.press("enter")
+		n := len(e.messages(from)) + 2
+		h.pumpUntil("the reply", func() bool {
+			msgs := e.messages(from)
+			return len(msgs) == n && msgs[n-1].Status == store.StatusDone && h.app.turnID == ""
+		})
+	}
+	// Focus the first reply (second message) and fork there.
+	h.press("tab", "home", "down", "f")
+	h.pumpUntil("the fork", func() bool { return h.app.thread.ID != from })
+	msgs := e.messages(h.app.thread.ID)
+	if len(msgs) != 2 || msgs[0].Text != "one" || msgs[1].Role != store.RoleAssistant {
+		t.Fatalf("the fork holds %+v", msgs)
+	}
+	if len(e.messages(from)) != 4 {
+		t.Fatal("the original thread is unchanged")
+	}
+}
