@@ -183,22 +183,57 @@ func (o *OpenAI) Messages(t Turn) ([]fragment.Message, error) {
 	} else {
 		// Nothing in memory for this thread (a restart): the stored
 		// conversation, as the app handed it over.
-		for _, h := range t.History {
-			role := fragment.RoleUser
-			if h.Role == "assistant" {
-				role = fragment.RoleAssistant
-			}
-			if strings.TrimSpace(h.Text) != "" {
-				history = append(history, fragment.Message{Role: role, Parts: []string{h.Text}})
-			}
-		}
+		history = storedHistory(t)
 	}
 	o.mu.Unlock()
 	msgs, err := reg.Fork(history, frags)
 	if err != nil {
 		return nil, err
 	}
+	if t.Compact {
+		return append(msgs, fragment.Message{Role: fragment.RoleUser, Parts: []string{CompactInstruction}}), nil
+	}
 	return append(msgs, fragment.Message{Role: fragment.RoleUser, Parts: o.promptParts(t)}), nil
+}
+
+// storedHistory is Turn.History as conversation messages.
+func storedHistory(t Turn) []fragment.Message {
+	var history []fragment.Message
+	for _, h := range t.History {
+		role := fragment.RoleUser
+		if h.Role == "assistant" {
+			role = fragment.RoleAssistant
+		}
+		if strings.TrimSpace(h.Text) != "" {
+			history = append(history, fragment.Message{Role: role, Parts: []string{h.Text}})
+		}
+	}
+	return history
+}
+
+// compact replaces the thread's history by the user's words and the
+// summary (the current fragments are assembled afresh at every turn).
+func (o *OpenAI) compact(t Turn, summary string) error {
+	reg := o.registry() // before the lock: registry takes it too
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.threads == nil {
+		o.threads = map[string]*openAIThread{}
+	}
+	th := o.threads[t.ThreadID]
+	base := storedHistory(t)
+	if th != nil {
+		base = th.history
+	} else {
+		th = &openAIThread{}
+		o.threads[t.ThreadID] = th
+	}
+	h, err := reg.Compact(base, summary, nil)
+	if err != nil {
+		return fmt.Errorf("openai: compact: %w", err)
+	}
+	th.history, th.aborted = h, false
+	return nil
 }
 
 // promptParts splits the projected prompt into the user's words and the
@@ -261,6 +296,12 @@ func (o *OpenAI) Stream(ctx context.Context, t Turn, emit func(delta string)) er
 		err = ctx.Err()
 	} else if err != nil {
 		err = fmt.Errorf("openai: %w", err)
+	}
+	if t.Compact {
+		if err == nil && t.ThreadID != "" && strings.TrimSpace(reply.String()) != "" {
+			return o.compact(t, reply.String())
+		}
+		return err
 	}
 	o.record(t, msgs[len(msgs)-1], reply.String(), errors.Is(err, context.Canceled))
 	return err

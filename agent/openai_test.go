@@ -431,3 +431,51 @@ func TestOpenAIUsesStoredHistoryAfterRestart(t *testing.T) {
 		t.Fatalf("conversation tail %v", tail)
 	}
 }
+
+// /compact: the model is asked for a summary (streamed as the reply); then
+// the history is the user's words and the summary, the assistant's earlier
+// replies and stale fragments gone, the current fragments re-injected.
+func TestOpenAICompact(t *testing.T) {
+	f := newOpenAIFixture(t)
+	s := newChatServer(t, "first answer")
+	o := f.backend(s)
+	first := Prepare("question one", nil, nil)
+	first.Dir, first.ThreadID = f.dir, "th"
+	if err := o.Stream(context.Background(), first, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.reply = []string{"SUMMARY: asked one."}
+	s.mu.Unlock()
+	compact := Prepare(CompactCommand, nil, nil)
+	compact.Dir, compact.ThreadID, compact.Compact = f.dir, "th", true
+	var got strings.Builder
+	if err := o.Stream(context.Background(), compact, func(d string) { got.WriteString(d) }); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != "SUMMARY: asked one." {
+		t.Fatalf("the summary is the reply: %q", got.String())
+	}
+	req := messagesOf(t, s.request(1))
+	if last := req[len(req)-1]; last.role != "user" || last.texts[0] != CompactInstruction {
+		t.Fatalf("the model is asked to summarize: %+v", last)
+	}
+	s.mu.Lock()
+	s.reply = []string{"ok"}
+	s.mu.Unlock()
+	next := Prepare("question two", nil, nil)
+	next.Dir, next.ThreadID = f.dir, "th"
+	if err := o.Stream(context.Background(), next, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, m := range messagesOf(t, s.request(2)) {
+		all = append(all, m.role+":"+strings.Join(m.texts, "|"))
+	}
+	joined := strings.Join(all, "\n")
+	if strings.Contains(joined, "first answer") || !strings.Contains(joined, "question one") ||
+		!strings.Contains(joined, "<conversation_summary>\nSUMMARY: asked one.\n</conversation_summary>") ||
+		!strings.HasSuffix(joined, "user:question two") || strings.Count(joined, "<environment_context>") != 1 {
+		t.Fatalf("after compaction the conversation is:\n%s", joined)
+	}
+}

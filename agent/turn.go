@@ -35,7 +35,19 @@ type Turn struct {
 	// that say they need it (HistoryUser): a harness that keeps no session
 	// of its own gets the conversation back after a restart.
 	History []HistoryMessage
+	// Compact asks a harness backend (HistoryUser) to summarize the thread
+	// instead of answering: the reply is the summary, and the backend's
+	// history becomes the user's words plus that summary (the /compact
+	// command).
+	Compact bool
 }
+
+// CompactCommand is what the user sends to compact a thread.
+const CompactCommand = "/compact"
+
+// CompactInstruction is what the model is asked when a thread is compacted.
+const CompactInstruction = "Summarize our conversation so far so that it can continue without the earlier messages: " +
+	"the goal, decisions made, files and code discussed, what is done and what is open. Reply with the summary only."
 
 // HistoryMessage is one earlier message of a thread: for a user message,
 // its provider projection; for a reply, its text.

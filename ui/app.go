@@ -756,6 +756,7 @@ func (a *App) startReply(user store.Message) tea.Cmd {
 		turn.ThreadID, turn.Dir = threadID, dir
 		if h, ok := backend.(agent.HistoryUser); ok && h.WantsHistory() {
 			turn.History = threadHistory(st, threadID, user.ID)
+			turn.Compact = strings.TrimSpace(user.Text) == agent.CompactCommand
 		}
 		return replyReadyMsg{user: user, reply: reply, turn: turn}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/fragment"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/transcript"
 )
@@ -158,9 +159,28 @@ func threadHistory(st *store.Store, threadID, upTo string) []agent.HistoryMessag
 		return nil
 	}
 	var out []agent.HistoryMessage
+	compacting := false
 	for _, m := range msgs {
 		if m.ID == upTo {
 			break
+		}
+		if compacting && m.Role == store.RoleAssistant && m.Status == store.StatusDone && strings.TrimSpace(m.Text) != "" {
+			// A /compact's reply is the summary: what came before is now
+			// the user's words and that summary.
+			var kept []agent.HistoryMessage
+			for _, h := range out {
+				if h.Role == "user" {
+					kept = append(kept, h)
+				}
+			}
+			out = append(kept, agent.HistoryMessage{Role: "user", Text: fragment.Render(fragment.ConversationSummary{Text: m.Text})})
+			compacting = false
+			continue
+		}
+		compacting = false
+		if m.Role == store.RoleUser && strings.TrimSpace(m.Text) == agent.CompactCommand {
+			compacting = true
+			continue
 		}
 		switch m.Role {
 		case store.RoleUser:

@@ -116,3 +116,33 @@ func TestForkCopiesMessagesUpToTheChosenOne(t *testing.T) {
 		t.Fatal("the original thread is unchanged")
 	}
 }
+
+// After a restart, a thread that was compacted hands the harness the
+// user's words and the summary, not the replies the summary replaced.
+func TestThreadHistoryAfterCompact(t *testing.T) {
+	e := newTestEnv(t)
+	p, _ := e.st.Project("/x")
+	th, _ := e.st.CreateThread(p.ID)
+	add := func(role, text string) store.Message {
+		m, err := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: role, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	add(store.RoleUser, "question one")
+	add(store.RoleAssistant, "long answer one")
+	add(store.RoleUser, agent.CompactCommand)
+	add(store.RoleAssistant, "SUMMARY")
+	add(store.RoleUser, "question two")
+	add(store.RoleAssistant, "answer two")
+	next := add(store.RoleUser, "question three")
+	var got []string
+	for _, h := range threadHistory(e.st, th.ID, next.ID) {
+		got = append(got, h.Role+":"+h.Text)
+	}
+	want := "user:question one|user:<conversation_summary>\nSUMMARY\n</conversation_summary>|user:question two|assistant:answer two"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("history\n got %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}
