@@ -46,6 +46,7 @@ Environment:
 
 Config file (%s), every setting optional:
   agent = "echo"                  # backend when --agent is not given
+  openai_api_key = "sk-…"         # for openai: backends (else $OPENAI_API_KEY)
   [limits]
   attachment_bytes = 20971520     # largest file ctrl+o attaches
   composer_rows = 10              # rows the composer grows to, then scrolls
@@ -145,6 +146,9 @@ func runApp(f flags) error {
 	backend, err := agent.New(spec)
 	if err != nil {
 		return err
+	}
+	if o, ok := backend.(*agent.OpenAI); ok && o.APIKey == "" {
+		o.APIKey = cfg.OpenAIAPIKey // $OPENAI_API_KEY still wins when this is empty
 	}
 	dir := f.dataDir
 	if dir == "" {

@@ -685,6 +685,12 @@ func randomID(prefix string) string {
 // limits, an attachment whose bytes are gone) stays in the composer and a
 // toast says why.
 func (a *App) send(m composer.SubmitMsg) tea.Cmd {
+	if strings.TrimSpace(m.Markdown) == "/fork" {
+		// /fork: the message to fork from is chosen in the transcript.
+		a.ed.Draft().Clear()
+		a.setFocus(paneTranscript)
+		return tea.Batch(a.afterComposer(), a.notify("choose the message to fork from (↑↓) and press f", false))
+	}
 	if a.sending || a.turnID != "" {
 		return a.notify("wait for the running turn to finish (esc cancels it)", true)
 	}

@@ -33,10 +33,11 @@ import (
 //	send = ["enter"]
 //	undo = ["ctrl+z"]
 type Config struct {
-	Agent  string              `toml:"agent"`
-	Limits Limits              `toml:"limits"`
-	Keys   map[string][]string `toml:"keys"`
-	Path   string              `toml:"-"` // the file it came from, when any
+	Agent        string              `toml:"agent"`
+	OpenAIAPIKey string              `toml:"openai_api_key"`
+	Limits       Limits              `toml:"limits"`
+	Keys         map[string][]string `toml:"keys"`
+	Path         string              `toml:"-"` // the file it came from, when any
 }
 
 // Limits bound what the app accepts.

@@ -146,3 +146,24 @@ func TestThreadHistoryAfterCompact(t *testing.T) {
 		t.Fatalf("history\n got %q\nwant %q", strings.Join(got, "|"), want)
 	}
 }
+
+func TestSlashForkChoosesInTheTranscript(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.typeText("/fork")
+	h.press("enter")
+	h.pumpUntil("the transcript focus", func() bool { return h.app.focus == paneTranscript })
+	if !strings.Contains(h.app.toast, "press f") || !h.app.ed.Draft().IsEmpty() {
+		t.Fatalf("toast %q, draft %q", h.app.toast, h.app.ed.Draft().Markdown())
+	}
+	if n := len(e.messages(h.app.thread.ID)); n != 0 {
+		t.Fatalf("/fork is not sent to the agent (%d messages)", n)
+	}
+}
+
+func TestConfigOpenAIKey(t *testing.T) {
+	c, err := LoadConfig(writeConfig(t, "agent = \"openai:http://localhost:1/v1#m\"\nopenai_api_key = \"sk-from-config\"\n"))
+	if err != nil || c.OpenAIAPIKey != "sk-from-config" {
+		t.Fatalf("%+v %v", c, err)
+	}
+}
