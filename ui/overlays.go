@@ -314,10 +314,39 @@ func openPath(p, name string) tea.Msg {
 
 // ---- threads ----
 
+// filterList is a fuzzy list the user narrows by typing: the thread
+// switcher and the stash list.
+type filterList struct {
+	picker *composer.Picker
+	query  []rune
+}
+
+// key moves the selection or edits the filter; it reports whether the key
+// was one of those.
+func (f *filterList) key(msg tea.KeyPressMsg) bool {
+	switch msg.String() {
+	case "down", "ctrl+n":
+		f.picker.Move(1)
+	case "up", "ctrl+p":
+		f.picker.Move(-1)
+	case "backspace", "ctrl+h":
+		if len(f.query) > 0 {
+			f.query = f.query[:len(f.query)-1]
+			f.picker.SetQuery(string(f.query))
+		}
+	default:
+		if msg.Text == "" {
+			return false
+		}
+		f.query = append(f.query, []rune(msg.Text)...)
+		f.picker.SetQuery(string(f.query))
+	}
+	return true
+}
+
 type threadSwitcher struct {
-	picker   *composer.Picker
+	filterList
 	threads  []store.Thread
-	query    []rune
 	renaming []rune
 	rename   string // id of the thread being renamed
 }
@@ -347,7 +376,7 @@ func (a *App) newThread() tea.Cmd {
 }
 
 func (a *App) openThreads() tea.Cmd {
-	a.switcher = &threadSwitcher{picker: composer.NewPicker("threads")}
+	a.switcher = &threadSwitcher{filterList: filterList{picker: composer.NewPicker("threads")}}
 	a.switcher.picker.SetLoading(true)
 	a.ov = overlayThreads
 	return a.listThreads()
@@ -405,10 +434,6 @@ func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc", "ctrl+l":
 		a.ov = overlayNone
-	case "down", "ctrl+n":
-		s.picker.Move(1)
-	case "up", "ctrl+p":
-		s.picker.Move(-1)
 	case "enter":
 		if ok {
 			a.ov = overlayNone
@@ -429,16 +454,8 @@ func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 				return func() tea.Msg { return threadChangedMsg{err: st.DeleteThread(id), reload: true, what: "deleted:" + id} }
 			}, overlayThreads)
 		}
-	case "backspace", "ctrl+h":
-		if len(s.query) > 0 {
-			s.query = s.query[:len(s.query)-1]
-			s.picker.SetQuery(string(s.query))
-		}
 	default:
-		if msg.Text != "" {
-			s.query = append(s.query, []rune(msg.Text)...)
-			s.picker.SetQuery(string(s.query))
-		}
+		s.filterList.key(msg)
 	}
 	return nil
 }

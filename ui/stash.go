@@ -34,9 +34,8 @@ type stashListedMsg struct {
 type stashDroppedMsg struct{ err error }
 
 type stashList struct {
-	picker  *composer.Picker
+	filterList
 	entries []store.StashEntry
-	query   []rune
 }
 
 func (a *App) stash() tea.Cmd {
@@ -63,7 +62,7 @@ func (a *App) stashed(m stashedMsg) tea.Cmd {
 }
 
 func (a *App) openStash() tea.Cmd {
-	a.stashes = &stashList{picker: composer.NewPicker("stash")}
+	a.stashes = &stashList{filterList: filterList{picker: composer.NewPicker("stash")}}
 	a.stashes.picker.SetLoading(true)
 	a.ov = overlayStash
 	return a.listStash()
@@ -116,10 +115,6 @@ func (s *stashList) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case msg.String() == "esc" || msg.String() == a.keys.StashList.Help().Key:
 		a.ov = overlayNone
-	case msg.String() == "down" || msg.String() == "ctrl+n":
-		s.picker.Move(1)
-	case msg.String() == "up" || msg.String() == "ctrl+p":
-		s.picker.Move(-1)
 	case msg.String() == "enter":
 		if e, found := s.entry(item.Value); ok && found {
 			a.ov = overlayNone
@@ -131,16 +126,8 @@ func (s *stashList) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 			st := a.st
 			return tea.Sequence(func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }, a.listStash())
 		}
-	case msg.String() == "backspace" || msg.String() == "ctrl+h":
-		if len(s.query) > 0 {
-			s.query = s.query[:len(s.query)-1]
-			s.picker.SetQuery(string(s.query))
-		}
 	default:
-		if msg.Text != "" {
-			s.query = append(s.query, []rune(msg.Text)...)
-			s.picker.SetQuery(string(s.query))
-		}
+		s.filterList.key(msg)
 	}
 	return nil
 }
