@@ -15,6 +15,7 @@ require (
 	github.com/charmbracelet/x/term v0.2.2
 	github.com/charmbracelet/x/vt v0.1.0
 	github.com/creack/pty v1.1.24
+	github.com/jezek/xgb v1.1.1
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/sahilm/fuzzy v0.1.3
 	modernc.org/sqlite v1.62.0

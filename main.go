@@ -21,6 +21,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui"
@@ -103,6 +104,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		case "codec":
 			return runCodec(args[1:], stdin, stdout, stderr)
+		case clipboard.ServeCommand:
+			// internal: hold the X11 clipboard after a copy (see clipboard)
+			return clipboard.ServeMain(stdin, stderr)
 		}
 		if !strings.HasPrefix(args[0], "-") {
 			fmt.Fprintf(stderr, "chipchat: unknown command %s (run \"chipchat --help\" for usage)\n", quoteArg(args[0]))

@@ -15,22 +15,35 @@
 //     dropped, the cached text equals the pasted text, and every link whose
 //     id has a record agrees with that record's kind. Otherwise the paste is
 //     plain text and Lookup says why.
-//   - the system clipboard (System): text through xclip / wl-copy run
+//   - the system clipboard (System): on X11 (DISPLAY set, xclip on PATH)
+//     a copy with chips goes to chipchat's own selection owner (ServeX11,
+//     github.com/jezek/xgb), which serves every target at once: the text
+//     (UTF8_STRING, STRING, TEXT, text/plain, text/plain;charset=utf-8),
+//     the HTML carrier under text/html and the fragment JSON under
+//     FragmentMIME, so a browser-based T3 Code takes the fragment. It runs
+//     as the hidden subcommand "chipchat __clipboard-serve" (ServeMain,
+//     started detached in its own session by StartX11Owner, which waits
+//     until the process owns CLIPBOARD), so the selection outlives the
+//     chipchat that copied, like xclip's daemon; it exits when another
+//     client takes the clipboard (SelectionClear) or the X server goes
+//     away. It answers TARGETS, TIMESTAMP and the targets above, refuses
+//     anything else (MULTIPLE included) with property None, and sends a
+//     payload larger than one X request with INCR. Plain copies, and any
+//     copy when the owner cannot start, go through xclip / wl-copy run
 //     directly (their arguments are known, so tests use fake programs on
-//     PATH), else github.com/atotto/clipboard, else the caller writes OSC 52
-//     (tea.SetClipboard); inside tmux or SSH OSC 52 is asked for as well.
-//     Reading (ctrl+v) lists the clipboard's targets and takes the fragment
-//     from the FragmentMIME target or the text/html carrier when offered
-//     (what T3 Code's web app writes).
+//     PATH), else github.com/atotto/clipboard, else the caller writes OSC
+//     52 (tea.SetClipboard); inside tmux or SSH OSC 52 is asked for as
+//     well. Reading (ctrl+v) lists the clipboard's targets and takes the
+//     fragment from the FragmentMIME target or the text/html carrier when
+//     offered (what T3 Code's web app writes).
 //
 // Decision (a limit of the command-line tools): xclip and wl-copy own one
-// target per selection, and each new write replaces the last one, so
-// chipchat cannot offer text/plain, text/html and the FragmentMIME target at
-// once without an in-process selection owner. System.Write therefore writes
-// the text as text/plain (what terminals and editors paste) unless
-// System.RichTarget names text/html or FragmentMIME, in which case that one
-// target is written instead. Between chipchat processes the cache carries
-// the fragment either way.
+// target per selection, and each new write replaces the last one. On
+// Wayland (wl-copy), and on X11 when the owner cannot start, System.Write
+// therefore writes the text as text/plain (what terminals and editors
+// paste) unless System.RichTarget names text/html or FragmentMIME, in which
+// case that one target is written instead. Between chipchat processes the
+// cache carries the fragment either way.
 //
 // The environment registry (Registry) maps environment ids to data
 // directories in $XDG_STATE_HOME/chipchat/environments.json, so a paste can

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	atotto "github.com/atotto/clipboard"
@@ -25,11 +26,75 @@ const toolTimeout = 3 * time.Second
 type System struct {
 	// RichTarget, when HTMLMIME or contextref.FragmentMIME, makes Write put
 	// that one target on the clipboard instead of the plain text when a
-	// fragment is written (see the package doc for why only one).
+	// fragment is written through a one-target tool (wl-copy, or xclip
+	// when the X11 owner cannot start; see the package doc). The X11 owner
+	// serves all three targets and ignores it.
 	RichTarget string
 	// Getenv and LookPath default to the os and os/exec functions.
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
+	// Exe is the program started as "Exe __clipboard-serve" to own the X11
+	// selection with every target (StartX11Owner). "" means
+	// os.Executable(), except in a Go test binary (name ending in ".test"),
+	// which has no such subcommand: there the owner is not used unless
+	// Exe is set. "-" never uses the owner.
+	Exe string
+
+	serveArgs []string                  // tests: the arguments given to Exe
+	lastOwner atomic.Pointer[ownerProc] // tests: the last owner started
+}
+
+// exe is the program to run as the X11 owner, "" for none.
+func (s *System) exe() string {
+	switch s.Exe {
+	case "-":
+		return ""
+	case "":
+		p, err := os.Executable()
+		if err != nil || strings.HasSuffix(p, ".test") {
+			return ""
+		}
+		return p
+	}
+	return s.Exe
+}
+
+// writeOwner starts an X11 selection owner serving text, the HTML carrier
+// and the fragment JSON at once, and reports the targets it serves.
+func (s *System) writeOwner(text string, f *contextref.Fragment) ([]string, error) {
+	exe := s.exe()
+	if exe == "" {
+		return nil, errors.New("no executable to serve the selection")
+	}
+	js, jerr := f.Marshal()
+	h, herr := contextref.FragmentHTML(text, f)
+	if jerr != nil && herr != nil {
+		return nil, jerr
+	}
+	if jerr != nil {
+		js = nil
+	}
+	if herr != nil {
+		h = ""
+	}
+	items := x11Items(text, h, js)
+	args := s.serveArgs
+	if args == nil {
+		args = []string{ServeCommand}
+	}
+	p, err := startOwner(exe, args, s.getenv("DISPLAY"), items)
+	if err != nil {
+		return nil, err
+	}
+	s.lastOwner.Store(p)
+	targets := []string{"text/plain"}
+	if h != "" {
+		targets = append(targets, HTMLMIME)
+	}
+	if js != nil {
+		targets = append(targets, contextref.FragmentMIME)
+	}
+	return targets, nil
 }
 
 func (s *System) getenv(k string) string {
@@ -71,10 +136,11 @@ func (s *System) Remote() bool {
 
 // WriteResult says which carriers took a copy.
 type WriteResult struct {
-	Cached    bool   // the fragment went to the cache
-	System    string // the tool that took the text ("xclip", "wl-copy", "atotto"), "" when none
-	Target    string // the target the tool was given (text/plain, text/html or FragmentMIME)
-	NeedOSC52 bool   // the caller should also write the text with OSC 52 (tea.SetClipboard)
+	Cached    bool     // the fragment went to the cache
+	System    string   // the tool that took the text ("x11" for chipchat's own selection owner, "xclip", "wl-copy", "atotto"), "" when none
+	Target    string   // the target the tool was given (text/plain, text/html or FragmentMIME); "text/plain" for "x11"
+	Targets   []string // every target offered: all of text/plain, text/html and FragmentMIME for "x11", else Target
+	NeedOSC52 bool     // the caller should also write the text with OSC 52 (tea.SetClipboard)
 	Errs      []error
 }
 
@@ -119,18 +185,28 @@ func (c *Clipboard) Write(text string, f *contextref.Fragment) WriteResult {
 			}
 		}
 	}
-	switch tool := sys.Tool(); tool {
-	case "wl-copy", "xclip":
+	tool, owned := sys.Tool(), false
+	if tool == "xclip" && f != nil && len(f.Records) > 0 {
+		// Every target at once through chipchat's own selection owner;
+		// xclip (one target) when it cannot start.
+		if targets, err := sys.writeOwner(text, f); err == nil {
+			r.System, r.Target, r.Targets = "x11", "text/plain", targets
+			owned = true
+		}
+	}
+	switch {
+	case owned:
+	case tool == "wl-copy" || tool == "xclip":
 		if err := sys.copyWith(tool, target, payload); err != nil {
 			r.Errs = append(r.Errs, err)
 			r.NeedOSC52 = true
 		} else {
-			r.System, r.Target = tool, target
+			r.System, r.Target, r.Targets = tool, target, []string{target}
 		}
 	default:
 		if !atotto.Unsupported && !sys.Remote() {
 			if err := atotto.WriteAll(text); err == nil {
-				r.System, r.Target = "atotto", "text/plain"
+				r.System, r.Target, r.Targets = "atotto", "text/plain", []string{"text/plain"}
 			} else {
 				r.NeedOSC52 = true
 			}
