@@ -23,6 +23,12 @@ type tmuxSession struct {
 // server. Without tmux the test is skipped, except in CI where it fails.
 func startTmux(t *testing.T, command string) *tmuxSession {
 	t.Helper()
+	return startTmuxSize(t, command, 120, 40)
+}
+
+// startTmuxSize is startTmux with another window size.
+func startTmuxSize(t *testing.T, command string, w, h int) *tmuxSession {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is not installed; .ci/run installs it")
@@ -30,7 +36,7 @@ func startTmux(t *testing.T, command string) *tmuxSession {
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("chipchat-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "e2e"}
-	s.run("new-session", "-d", "-x", "120", "-y", "40", "-s", s.name, command)
+	s.run("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-s", s.name, command)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	return s
 }
@@ -168,7 +174,9 @@ func TestEndToEndTerminalExcerpt(t *testing.T) {
 	home := filepath.Join(root, "home")
 	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q SHELL=/bin/sh PS1='$ ' TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
 		proj, home, filepath.Join(home, ".config"), bin, filepath.Join(root, "data"))
-	s := startTmux(t, command)
+	// Tall enough that the transcript, sharing the height with the pane,
+	// shows the whole echo reply.
+	s := startTmuxSize(t, command, 120, 60)
 	s.waitFor("agent echo", "enter send")
 
 	// Open the pane, run a command.
