@@ -620,6 +620,7 @@ func (d *Draft) RemoveShelfImage(id string, confirmed bool) error {
 		shelfChanged: true, shelfBefore: d.shelf, shelfAfter: slices.Delete(slices.Clone(d.shelf), at, at+1)}
 	d.shelf = e.shelfAfter
 	delete(d.records, id)
+	d.version++
 	d.caret, d.anchor = caret, anchor
 	d.undo = append(d.undo, e)
 	d.redo = nil

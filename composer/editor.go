@@ -389,6 +389,10 @@ func (e *Editor) syncPicker() {
 	}
 	d := e.draft
 	c := d.caret
+	if e.pickAt.Line >= len(d.lines) { // the draft changed under the picker
+		e.closePicker()
+		return
+	}
 	line := d.lines[e.pickAt.Line].atoms
 	trigger := '@'
 	if e.pickKind == pickSkill {
@@ -464,7 +468,11 @@ func writeDraftFile(md string) tea.Cmd {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return editorFileMsg{path: f.Name(), err: err}
+		if err != nil {
+			os.Remove(f.Name())
+			return editorFileMsg{err: err}
+		}
+		return editorFileMsg{path: f.Name()}
 	}
 }
 

@@ -610,9 +610,11 @@ func splitRecords(raw json.RawMessage, max int) ([]json.RawMessage, error) {
 	if len(items) > max {
 		return nil, fmt.Errorf("%w: more than %d records (%d)", ErrContext, max, len(items))
 	}
-	// Cheap bound first: the compact JavaScript encoding is never longer
-	// than the raw bytes, so only a large input pays for the exact count.
-	if len(t) > MaxContextJSONLen {
+	// Cheap bound first: JavaScript's compact encoding of a JSON text is at
+	// most about 5.25 times its bytes (a number such as 9e20 is written out
+	// as 21 digits; everything else only shrinks), so only an input past a
+	// sixth of the limit pays for the exact count.
+	if len(t) > MaxContextJSONLen/6 {
 		s, err := JSStringify(t)
 		if err != nil {
 			return nil, fmt.Errorf("%w: records: %v", ErrContext, err)

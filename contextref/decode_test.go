@@ -258,3 +258,14 @@ func TestToContextIDMintsValidIDs(t *testing.T) {
 		t.Error("different producer ids share a context id")
 	}
 }
+
+// Numbers in exponent form grow when JavaScript writes them out: a
+// records array of 4 MB of 9e20 values encodes to about 21 MB and fails
+// the 16,000,000-character limit, as it does in T3 Code.
+func TestContextLimitCountsJavaScriptEncoding(t *testing.T) {
+	n := 1_000_000
+	raw := `{"version":1,"records":[` + strings.Repeat(`[9e20,`, 1) + strings.Repeat(`9e20,`, n-1) + `9e20]]}`
+	if _, _, err := DecodeContext([]byte(raw)); !errors.Is(err, ErrContext) || !strings.Contains(err.Error(), "16000000") {
+		t.Fatalf("want the length limit, got %v", err)
+	}
+}

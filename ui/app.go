@@ -84,11 +84,12 @@ type App struct {
 	width, height int
 
 	// the running turn: its id is the assistant message's id
-	turnID    string
-	turnUser  store.Message // the message the running turn answers
-	turnText  strings.Builder
-	lastFlush time.Time
-	sending   bool // a user message is being stored
+	turnID      string
+	turnUser    store.Message // the message the running turn answers
+	turnText    strings.Builder
+	lastFlush   time.Time
+	sending     bool   // a user message is being stored
+	sendVersion uint64 // the draft's version when it was sent
 
 	// the draft on disk
 	savedVersion uint64
@@ -215,6 +216,7 @@ func OpenThread(st *store.Store, cwd, threadID string, newThread bool) (Options,
 // loadThread shows a thread's messages and restores its draft.
 func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 	a.thread = t
+	a.retryUser = store.Message{} // a retry belongs to the thread it failed in
 	a.tr.SetMessages(toTranscript(msgs))
 	if d != nil {
 		draft := composer.FromMarkdown(d.Markdown, d.Records)
@@ -332,11 +334,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case draftTickMsg:
-		// A send being stored owns the draft (it clears it once stored).
-		if msg.seq == a.saveSeq && !a.sending {
-			return a, a.saveDraft()
+		if msg.seq != a.saveSeq {
+			return a, nil
 		}
-		return a, nil
+		if a.sending {
+			// A send being stored owns the draft (it clears it once
+			// stored): save after it.
+			return a, tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return msg })
+		}
+		return a, a.saveDraft()
 	case draftSavedMsg:
 		if msg.err != nil {
 			return a, a.notify("draft not saved: "+msg.err.Error(), true)
@@ -612,7 +618,8 @@ func (a *App) interrupt() tea.Cmd {
 	}
 	if !a.ed.Draft().IsEmpty() {
 		a.setFocus(paneComposer)
-		a.ed.Draft().ClearAll() // undo gives the caret back, not a selection ctrl+c would copy
+		a.ed.Draft().ClearAll()     // undo gives the caret back, not a selection ctrl+c would copy
+		a.ed.SetDraft(a.ed.Draft()) // an open picker goes with the text it was for
 		return tea.Batch(a.afterComposer(), a.notify("draft cleared — ctrl+z brings it back", false))
 	}
 	if a.ctrlCArmed {
@@ -633,11 +640,12 @@ func (a *App) quit() tea.Cmd {
 	a.quitting = true
 	switch {
 	case a.turnID != "":
-		// Cancel, keep what the agent wrote that no chunk delivered yet,
-		// save it as interrupted with the draft, and go.
+		// Cancel; the wait that is always pending delivers what the agent
+		// wrote, then the end (turnDone saves it all and finishes the
+		// quit); the deadline covers a runner that never answers, taking
+		// what is left.
 		a.runner.Cancel(a.turnID)
-		a.turnText.WriteString(a.runner.Take(a.turnID))
-		return a.finishQuit()
+		return quitDeadline()
 	case a.sending:
 		return quitDeadline() // turnStored finishes the quit
 	}
@@ -655,6 +663,7 @@ func quitDeadline() tea.Cmd {
 func (a *App) finishQuit() tea.Cmd {
 	var cmds []tea.Cmd
 	if a.turnID != "" {
+		a.turnText.WriteString(a.runner.Take(a.turnID))
 		id, text, st := a.turnID, a.turnText.String(), a.st
 		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, store.StatusInterrupted)} })
 		a.turnID = ""
@@ -695,6 +704,7 @@ func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 		return a.notify("wait for the running turn to finish (esc cancels it)", true)
 	}
 	a.sending = true
+	a.sendVersion = a.ed.Draft().Version()
 	st, threadID, assetStore, maxAge := a.st, a.thread.ID, a.assets, a.opt.Config.Limits.ExcerptAge()
 	return func() tea.Msg {
 		records, dropped := DropExpired(m.Records, func(r contextref.Record) bool {
@@ -743,13 +753,13 @@ func DropExpired(records []contextref.Record, expired func(contextref.Record) bo
 // startReply creates the reply to stream into and prepares the turn (the
 // provider projection and the attachments' paths), in a command.
 func (a *App) startReply(user store.Message) tea.Cmd {
-	st, threadID, dir, assetStore := a.st, a.thread.ID, a.opt.Dir, a.assets
+	st, threadID, dir, assetStore := a.st, user.ThreadID, a.opt.Dir, a.assets
 	backend := a.opt.Backend
 	return func() tea.Msg {
 		resumeSession(st, backend, threadID)
 		reply, err := st.AddMessage(store.Message{ThreadID: threadID, Role: store.RoleAssistant, Status: store.StatusStreaming})
 		if err != nil {
-			return replyReadyMsg{err: fmt.Errorf("reply not started: %w", err)}
+			return replyReadyMsg{user: user, err: fmt.Errorf("reply not started: %w", err)}
 		}
 		var recs []contextref.Record
 		if user.Context != nil {
@@ -861,28 +871,36 @@ func NormalizeAttachments(recs []contextref.Record, resolve func(localID string)
 // cannot change while a send is being stored (see busy), so the result is
 // this thread's.
 func (a *App) turnStored(m storedTurnMsg) tea.Cmd {
+	var notes []tea.Cmd
 	if m.user.ID != "" {
-		a.ed.Reset()
-		a.savedVersion = a.ed.Draft().Version()
+		if a.ed.Draft().Version() == a.sendVersion {
+			a.ed.Reset()
+			a.savedVersion = a.ed.Draft().Version()
+		} else {
+			// Typed on while the message was being stored: the draft stays
+			// (the send cleared it on disk, so save it again).
+			a.savedVersion = 0
+			notes = append(notes, a.notify("sent; what you typed since is still in the composer", false))
+		}
 		a.tr.Append(transcript.Message{ID: m.user.ID, Role: m.user.Role, Text: m.user.Text, Context: m.user.Context, RawContext: m.user.RawContext, Status: m.user.Status})
 	}
-	if m.err != nil || a.quitting {
+	if m.err != nil {
+		notes = append(notes, a.notify(m.err.Error(), true))
+	}
+	if m.note != "" {
+		notes = append(notes, a.notify(m.note, false))
+	}
+	if m.user.ID == "" || a.quitting {
+		// Not stored (the draft stays), or the user is leaving.
 		a.sending = false
-		var note tea.Cmd
-		if m.err != nil {
-			note = a.notify(m.err.Error(), true)
-		}
 		if a.quitting {
 			return a.finishQuit()
 		}
-		return tea.Batch(note, a.refreshThread())
+		return tea.Batch(append(notes, a.afterComposer(), a.refreshThread())...)
 	}
+	// Stored: the reply starts even when clearing the draft on disk failed.
 	a.layout()
-	var note tea.Cmd
-	if m.note != "" {
-		note = a.notify(m.note, false)
-	}
-	return tea.Batch(a.startReply(m.user), a.refreshThread(), note)
+	return tea.Batch(append(notes, a.startReply(m.user), a.afterComposer(), a.refreshThread())...)
 }
 
 // replyReady starts the agent once the user's message and its reply exist.
@@ -892,7 +910,8 @@ func (a *App) replyReady(m replyReadyMsg) tea.Cmd {
 		if a.quitting {
 			return a.finishQuit()
 		}
-		return a.notify(m.err.Error(), true)
+		a.retryUser = m.user // the message is stored: alt+r asks again
+		return a.notify(m.err.Error()+" — alt+r retries", true)
 	}
 	a.tr.Append(transcript.Message{ID: m.reply.ID, Role: m.reply.Role, Status: store.StatusStreaming})
 	a.turnID = m.reply.ID

@@ -285,6 +285,12 @@ func (a *App) pasteReady(m pasteReadyMsg) tea.Cmd {
 	}
 	d := a.ed.Draft()
 	d.InsertMarkdown(m.imp.Text, m.imp.Records)
+	// Images no link shows (a stashed draft's shelf) go back on the shelf.
+	for _, r := range m.imp.Records {
+		if r.RecordBase().Kind == contextref.KindImage && d.References(r.RecordBase().ContextID) == 0 {
+			d.AddImage(r)
+		}
+	}
 	a.ed.SetDraft(d)
 	note := fmt.Sprintf("%s with %d chip record(s)", m.what, len(m.imp.Records))
 	if len(m.imp.Notes) > 0 {

@@ -144,6 +144,10 @@ func (a *App) restoreStash(e store.StashEntry) tea.Cmd {
 	return func() tea.Msg {
 		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: st.EnvironmentID()}, Records: e.Records}
 		imp := clipboard.Import(e.Markdown, f, held, st.EnvironmentID(), reg.Lookup, localAssets{st, as})
-		return pasteReadyMsg{imp: imp, what: "stash entry restored", after: func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }}
+		m := pasteReadyMsg{imp: imp, what: "stash entry restored"}
+		if len(imp.Notes) == 0 { // keep the entry when something did not come back
+			m.after = func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }
+		}
+		return m
 	}
 }
