@@ -797,3 +797,37 @@ func TestAgentSessions(t *testing.T) {
 		t.Fatal("deleting the thread forgets its sessions")
 	}
 }
+
+func TestForkThreadCopiesRawContextsAtomically(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, _ := s.Project("/p")
+	th, _ := s.CreateThread(p.ID)
+	u, _ := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "one"})
+	r, _ := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "partial", Status: StatusStreaming})
+	_, _ = s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "later"})
+	// A context this version cannot decode is copied as stored.
+	if _, err := s.db.Exec(`UPDATE messages SET context = '{"version":9}' WHERE id = ?`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.ForkThread(p.ID, th.ID, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := s.MessagesRaw(f.ID)
+	if len(msgs) != 2 || msgs[0].Text != "one" || string(msgs[0].RawContext) != `{"version":9}` || msgs[1].Status != StatusInterrupted {
+		t.Fatalf("fork holds %+v", msgs)
+	}
+	if f.Title != "one" {
+		t.Fatalf("fork title %q", f.Title)
+	}
+	if _, err := s.ForkThread(p.ID, th.ID, "msg_nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown message: %v", err)
+	}
+	if ts, _ := s.Threads(p.ID); len(ts) != 2 {
+		t.Fatalf("a failed fork left a thread: %d threads", len(ts))
+	}
+}

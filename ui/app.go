@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -262,9 +263,25 @@ func (a *App) setFocus(p pane) {
 	a.pane.Focused = p == paneTerminal
 }
 
-// Close ends every terminal's process group and the agent's process (for
-// the command's exit path).
+// Close is the command's exit path, however the program ended (a signal
+// ends it without a quit): a running turn is cancelled (its process group
+// killed) and its reply saved as interrupted, the draft saved unless a
+// send owns it, every terminal's process group and the agent's process
+// ended. It does I/O: never call it from Update.
 func (a *App) Close() {
+	if a.turnID != "" {
+		id := a.turnID
+		a.runner.Cancel(id)
+		a.turnText.WriteString(a.runner.Take(id))
+		_ = a.st.UpdateMessage(id, a.turnText.String(), store.StatusInterrupted)
+		a.turnID = ""
+		time.Sleep(200 * time.Millisecond) // let the backend see the cancel and kill its processes
+	}
+	if !a.quitting && !a.sending {
+		if msg, ok := a.saveDraft()().(draftSavedMsg); ok && msg.err != nil {
+			fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.err)
+		}
+	}
 	a.pane.CloseAll()
 	if c, ok := a.opt.Backend.(io.Closer); ok {
 		_ = c.Close()

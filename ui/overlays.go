@@ -617,43 +617,10 @@ func (a *App) fork(upTo string) tea.Cmd {
 	}
 	st, project, from := a.st, a.opt.Project.ID, a.thread.ID
 	return tea.Sequence(a.saveDraft(), func() tea.Msg {
-		t, err := ForkThread(st, project, from, upTo)
+		t, err := st.ForkThread(project, from, upTo)
 		if err != nil {
 			return threadOpenedMsg{err: err}
 		}
 		return loadThread(st, t.ID)
 	}, a.notify("forked: a new thread with the messages up to the chosen one", false))
-}
-
-// ForkThread copies the messages of thread from, up to and including upTo,
-// into a new thread of the project. A reply that was still streaming is
-// copied as interrupted.
-func ForkThread(st *store.Store, project int64, from, upTo string) (store.Thread, error) {
-	msgs, err := st.Messages(from)
-	if err != nil {
-		return store.Thread{}, err
-	}
-	end := -1
-	for i, m := range msgs {
-		if m.ID == upTo {
-			end = i
-		}
-	}
-	if end < 0 {
-		return store.Thread{}, fmt.Errorf("fork: no message %s in the thread", upTo)
-	}
-	t, err := st.CreateThread(project)
-	if err != nil {
-		return store.Thread{}, err
-	}
-	for _, m := range msgs[:end+1] {
-		c := store.Message{ThreadID: t.ID, Role: m.Role, Text: m.Text, Context: m.Context, Status: m.Status}
-		if c.Status == store.StatusStreaming {
-			c.Status = store.StatusInterrupted
-		}
-		if _, err := st.AddMessage(c); err != nil {
-			return store.Thread{}, err
-		}
-	}
-	return st.Thread(t.ID)
 }

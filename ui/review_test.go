@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -94,5 +95,27 @@ func TestRetryDoesNotFollowToAnotherThread(t *testing.T) {
 	h.pumpFor(100_000_000)
 	if n := len(e.messages(h.app.thread.ID)); n != 0 {
 		t.Fatalf("the retry wrote %d messages into the new thread", n)
+	}
+}
+
+// The exit path after a signal: the running turn's reply is saved as
+// interrupted with what the agent wrote, and the draft is saved.
+func TestCloseSavesRunningTurnAndDraft(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = agent.Echo{ChunkDelay: 50_000_000}
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+	h.typeText("question")
+	h.press("enter")
+	h.pumpUntil("the turn", func() bool { return h.app.turnID != "" })
+	h.typeText("half")
+	h.app.Close()
+	msgs := e.messages(threadID)
+	if len(msgs) != 2 || msgs[1].Status != store.StatusInterrupted {
+		t.Fatalf("after Close: %+v", msgs)
+	}
+	if d, ok := e.draft(threadID); !ok || d.Markdown != "half" {
+		t.Fatalf("draft after Close: %+v %v", d, ok)
 	}
 }

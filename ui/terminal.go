@@ -58,6 +58,8 @@ func (a *App) terminalKey(msg tea.KeyPressMsg) tea.Cmd {
 // the composer and records when the excerpt was taken (for expiry).
 func (a *App) captured(rec *contextref.TerminalRecord) tea.Cmd {
 	a.setFocus(paneComposer)
+	d := a.ed.Draft()
+	d.SetCaret(d.Caret(), false) // at the caret: never over a selection
 	a.ed.InsertContext(rec, "")
 	st, id, at := a.st, rec.ContextID, time.Now()
 	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{st.NoteExcerpt(id, at)} },

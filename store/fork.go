@@ -1,0 +1,73 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// ForkThread makes a new thread of the project holding copies of thread
+// from's messages up to and including upTo, in one transaction: the copy
+// is whole or not at all, and each message's context is copied as stored
+// (a context this version cannot decode is kept, not dropped). A reply
+// that was still streaming is copied as interrupted. The title is the
+// original's.
+func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
+	now := nowNS()
+	t := Thread{ID: newID("thr_"), ProjectID: projectID, Created: fromNS(now), Updated: fromNS(now)}
+	err := s.write(false, func(tx *sql.Tx) error {
+		var upSeq int64
+		if err := tx.QueryRow(`SELECT seq FROM messages WHERE id = ? AND thread_id = ?`, upTo, from).Scan(&upSeq); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("message %s in thread %s: %w", upTo, from, ErrNotFound)
+			}
+			return err
+		}
+		if err := tx.QueryRow(`SELECT title FROM threads WHERE id = ?`, from).Scan(&t.Title); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO threads(id, project_id, title, created_ns, updated_ns) VALUES (?, ?, ?, ?, ?)`,
+			t.ID, projectID, t.Title, now, now); err != nil {
+			return err
+		}
+		rows, err := tx.Query(`SELECT seq, role, text, context, status, created_ns FROM messages
+			WHERE thread_id = ? AND seq <= ? ORDER BY seq`, from, upSeq)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			seq        int64
+			role, text string
+			ctx        sql.NullString
+			status     string
+			created    int64
+		}
+		var copies []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.seq, &r.role, &r.text, &r.ctx, &r.status, &r.created); err != nil {
+				rows.Close()
+				return err
+			}
+			copies = append(copies, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, r := range copies {
+			if r.status == StatusStreaming {
+				r.status = StatusInterrupted
+			}
+			if _, err := tx.Exec(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, newID("msg_"), t.ID, r.seq, r.role, r.text, r.ctx, r.status, r.created); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Thread{}, fmt.Errorf("store: fork %s: %w", from, err)
+	}
+	return t, nil
+}
