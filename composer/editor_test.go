@@ -11,6 +11,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
 func press(e *Editor, keys ...string) tea.Cmd {
@@ -22,36 +23,7 @@ func press(e *Editor, keys ...string) tea.Cmd {
 }
 
 // keyMsg builds the key press a terminal would report for a key name.
-func keyMsg(k string) tea.KeyPressMsg {
-	var mod tea.KeyMod
-	for {
-		switch {
-		case strings.HasPrefix(k, "ctrl+") && len(k) > 5:
-			mod |= tea.ModCtrl
-			k = k[5:]
-			continue
-		case strings.HasPrefix(k, "alt+") && len(k) > 4:
-			mod |= tea.ModAlt
-			k = k[4:]
-			continue
-		case strings.HasPrefix(k, "shift+") && len(k) > 6:
-			mod |= tea.ModShift
-			k = k[6:]
-			continue
-		}
-		break
-	}
-	codes := map[string]rune{"enter": tea.KeyEnter, "left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
-		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace, "delete": tea.KeyDelete, "esc": tea.KeyEscape, "tab": tea.KeyTab}
-	if c, ok := codes[k]; ok {
-		return tea.KeyPressMsg{Code: c, Mod: mod}
-	}
-	r := []rune(k)[0]
-	if mod == 0 || mod == tea.ModShift {
-		return tea.KeyPressMsg{Code: r, Text: k, Mod: mod}
-	}
-	return tea.KeyPressMsg{Code: r, Mod: mod}
-}
+func keyMsg(k string) tea.KeyPressMsg { return vtscreen.Key(k) }
 
 func typeKeys(e *Editor, s string) {
 	for _, r := range s {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
 func newTest(w, h int) *Model {
@@ -38,21 +39,7 @@ func agentMsg(id, text string) Message {
 }
 
 // keyMsg builds the key press a terminal would report for a key name.
-func keyMsg(k string) tea.KeyPressMsg {
-	var mod tea.KeyMod
-	if strings.HasPrefix(k, "shift+") && len(k) > 6 {
-		mod = tea.ModShift
-		k = k[6:]
-	}
-	codes := map[string]rune{"enter": tea.KeyEnter, "left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp,
-		"down": tea.KeyDown, "home": tea.KeyHome, "end": tea.KeyEnd, "esc": tea.KeyEscape, "tab": tea.KeyTab,
-		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown}
-	if c, ok := codes[k]; ok {
-		return tea.KeyPressMsg{Code: c, Mod: mod}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k, Mod: mod}
-}
+func keyMsg(k string) tea.KeyPressMsg { return vtscreen.Key(k) }
 
 // press sends keys and returns the messages their commands produced.
 func press(m *Model, keys ...string) []tea.Msg {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/internal/vtscreen"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -324,40 +325,7 @@ func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w,
 func displayWidth(s string) int { return ansi.StringWidth(s) }
 
 // keyPress builds the key press a terminal would report for a key name.
-func keyPress(k string) tea.KeyPressMsg {
-	var mod tea.KeyMod
-	for {
-		switch {
-		case strings.HasPrefix(k, "ctrl+") && len(k) > 5:
-			mod |= tea.ModCtrl
-			k = k[5:]
-			continue
-		case strings.HasPrefix(k, "alt+") && len(k) > 4:
-			mod |= tea.ModAlt
-			k = k[4:]
-			continue
-		case strings.HasPrefix(k, "shift+") && len(k) > 6:
-			mod |= tea.ModShift
-			k = k[6:]
-			continue
-		}
-		break
-	}
-	codes := map[string]rune{"enter": tea.KeyEnter, "left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp,
-		"down": tea.KeyDown, "home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace,
-		"delete": tea.KeyDelete, "esc": tea.KeyEscape, "tab": tea.KeyTab, "f1": tea.KeyF1, "space": tea.KeySpace}
-	if c, ok := codes[k]; ok {
-		if c == tea.KeySpace && mod == 0 {
-			return tea.KeyPressMsg{Code: c, Text: " "}
-		}
-		return tea.KeyPressMsg{Code: c, Mod: mod}
-	}
-	r := []rune(k)[0]
-	if mod == 0 || mod == tea.ModShift {
-		return tea.KeyPressMsg{Code: r, Text: k, Mod: mod}
-	}
-	return tea.KeyPressMsg{Code: r, Mod: mod}
-}
+func keyPress(k string) tea.KeyPressMsg { return vtscreen.Key(k) }
 
 // messages reads a thread's stored messages.
 func (e *testEnv) messages(threadID string) []store.Message {
