@@ -1,8 +1,9 @@
 // Package vtscreen runs a Bubble Tea model as a whole program in tests and
 // reads what a terminal would show: teatest v2 drives the program, its
 // output goes through an x/vt emulator, and tests assert on the screen's
-// text and looks, or compare it with golden files. Test support only: it
-// imports nothing of the project.
+// text and looks, or compare it with golden files; Key builds the key
+// presses a terminal reports. Test support only: it imports nothing of the
+// project.
 package vtscreen
 
 import (
