@@ -51,6 +51,10 @@ Config file (%s), every setting optional:
   [limits]
   attachment_bytes = 20971520     # largest file ctrl+o attaches
   composer_rows = 10              # rows the composer grows to, then scrolls
+  scrollback = 10000              # lines of history per terminal
+  excerpt_max_age = "24h"         # older terminal excerpts are dropped at send ("0": never)
+  paste_chip_chars = 2000         # a longer paste becomes a pasted-text chip (-1: never)
+  paste_chip_lines = 20           # so does one with more lines
   [keys]                          # rebind any key by name, e.g.:
   send = ["enter"]
   newline = ["shift+enter", "ctrl+j"]
@@ -80,7 +84,7 @@ func newFlagSet(f *flags, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("chipchat", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&f.dataDir, "data-dir", "", "keep the store and attachments in `DIR`")
-	fs.StringVar(&f.agent, "agent", "", "the agent backend: `NAME` (echo)")
+	fs.StringVar(&f.agent, "agent", "", "the agent backend: `SPEC` — echo, exec:<command>, acp:<command> or openai:<base-url>#<model>")
 	fs.StringVar(&f.threadID, "thread", "", "open the thread with this `ID`")
 	fs.BoolVar(&f.newTh, "new", false, "start a new thread")
 	return fs
