@@ -28,7 +28,16 @@
 //     client takes the clipboard (SelectionClear) or the X server goes
 //     away. It answers TARGETS, TIMESTAMP and the targets above, refuses
 //     anything else (MULTIPLE included) with property None, and sends a
-//     payload larger than one X request with INCR. Plain copies, and any
+//     payload larger than one X request with INCR. On Wayland
+//     (WAYLAND_DISPLAY set, wl-copy on PATH) the same subcommand in
+//     "wayland" mode (ServeWayland, started by StartWaylandOwner) sets the
+//     clipboard through wlr-data-control (zwlr_data_control_manager_v1,
+//     spoken over the Wayland wire protocol in pure Go: no libwayland, no
+//     cgo) with the same MIME types, writes each paste to the file
+//     descriptor the compositor sends, and exits when its source is
+//     cancelled (another client took the clipboard) or the compositor goes
+//     away; compositors without data-control (GNOME's Mutter) make it fail
+//     to start. Plain copies, and any
 //     copy when the owner cannot start, go through xclip / wl-copy run
 //     directly (their arguments are known, so tests use fake programs on
 //     PATH), else github.com/atotto/clipboard, else the caller writes OSC
@@ -38,8 +47,8 @@
 //     offered (what T3 Code's web app writes).
 //
 // Decision (a limit of the command-line tools): xclip and wl-copy own one
-// target per selection, and each new write replaces the last one. On
-// Wayland (wl-copy), and on X11 when the owner cannot start, System.Write
+// target per selection, and each new write replaces the last one. When
+// chipchat's own owner (X11 or Wayland) cannot start, System.Write
 // therefore writes the text as text/plain (what terminals and editors
 // paste) unless System.RichTarget names text/html or FragmentMIME, in which
 // case that one target is written instead. Between chipchat processes the

@@ -26,15 +26,16 @@ const toolTimeout = 3 * time.Second
 type System struct {
 	// RichTarget, when HTMLMIME or contextref.FragmentMIME, makes Write put
 	// that one target on the clipboard instead of the plain text when a
-	// fragment is written through a one-target tool (wl-copy, or xclip
-	// when the X11 owner cannot start; see the package doc). The X11 owner
-	// serves all three targets and ignores it.
+	// fragment is written through a one-target tool (wl-copy or xclip when
+	// chipchat's own owner cannot start; see the package doc). The X11 and
+	// Wayland owners serve all three targets and ignore it.
 	RichTarget string
 	// Getenv and LookPath default to the os and os/exec functions.
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
 	// Exe is the program started as "Exe __clipboard-serve" to own the X11
-	// selection with every target (StartX11Owner). "" means
+	// or Wayland selection with every target (StartX11Owner,
+	// StartWaylandOwner). "" means
 	// os.Executable(), except in a Go test binary (name ending in ".test"),
 	// which has no such subcommand: there the owner is not used unless
 	// Exe is set. "-" never uses the owner.
@@ -59,9 +60,10 @@ func (s *System) exe() string {
 	return s.Exe
 }
 
-// writeOwner starts an X11 selection owner serving text, the HTML carrier
-// and the fragment JSON at once, and reports the targets it serves.
-func (s *System) writeOwner(text string, f *contextref.Fragment) ([]string, error) {
+// writeOwner starts a selection owner (X11, or Wayland when wayland is
+// true) serving text, the HTML carrier and the fragment JSON at once, and
+// reports the targets it serves.
+func (s *System) writeOwner(wayland bool, text string, f *contextref.Fragment) ([]string, error) {
 	exe := s.exe()
 	if exe == "" {
 		return nil, errors.New("no executable to serve the selection")
@@ -82,7 +84,11 @@ func (s *System) writeOwner(text string, f *contextref.Fragment) ([]string, erro
 	if args == nil {
 		args = []string{ServeCommand}
 	}
-	p, err := startOwner(exe, args, s.getenv("DISPLAY"), items)
+	doc := serveDoc{Display: s.getenv("DISPLAY"), Items: items}
+	if wayland {
+		doc = serveDoc{Mode: serveWayland, Display: s.getenv("WAYLAND_DISPLAY"), RuntimeDir: s.getenv("XDG_RUNTIME_DIR"), Items: items}
+	}
+	p, err := startServe(exe, args, doc)
 	if err != nil {
 		return nil, err
 	}
@@ -137,9 +143,9 @@ func (s *System) Remote() bool {
 // WriteResult says which carriers took a copy.
 type WriteResult struct {
 	Cached    bool     // the fragment went to the cache
-	System    string   // the tool that took the text ("x11" for chipchat's own selection owner, "xclip", "wl-copy", "atotto"), "" when none
-	Target    string   // the target the tool was given (text/plain, text/html or FragmentMIME); "text/plain" for "x11"
-	Targets   []string // every target offered: all of text/plain, text/html and FragmentMIME for "x11", else Target
+	System    string   // the tool that took the text ("x11" or "wayland" for chipchat's own selection owner, "xclip", "wl-copy", "atotto"), "" when none
+	Target    string   // the target the tool was given (text/plain, text/html or FragmentMIME); "text/plain" for "x11" and "wayland"
+	Targets   []string // every target offered: all of text/plain, text/html and FragmentMIME for "x11" and "wayland", else Target
 	NeedOSC52 bool     // the caller should also write the text with OSC 52 (tea.SetClipboard)
 	Errs      []error
 }
@@ -186,11 +192,15 @@ func (c *Clipboard) Write(text string, f *contextref.Fragment) WriteResult {
 		}
 	}
 	tool, owned := sys.Tool(), false
-	if tool == "xclip" && f != nil && len(f.Records) > 0 {
+	if (tool == "xclip" || tool == "wl-copy") && f != nil && len(f.Records) > 0 {
 		// Every target at once through chipchat's own selection owner;
-		// xclip (one target) when it cannot start.
-		if targets, err := sys.writeOwner(text, f); err == nil {
+		// xclip or wl-copy (one target) when it cannot start.
+		wayland := tool == "wl-copy"
+		if targets, err := sys.writeOwner(wayland, text, f); err == nil {
 			r.System, r.Target, r.Targets = "x11", "text/plain", targets
+			if wayland {
+				r.System = "wayland"
+			}
 			owned = true
 		}
 	}

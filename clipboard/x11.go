@@ -379,10 +379,15 @@ func (o *x11Owner) pruneIncr() {
 
 // serveDoc is what StartX11Owner writes to the serving process's stdin.
 type serveDoc struct {
-	Display string            `json:"display"`
-	Items   map[string][]byte `json:"items"`   // base64 in JSON
-	ReadyFD int               `json:"readyFd"` // when > 2: write "ok\n" (or "error: …\n") there
+	Mode       string            `json:"mode,omitempty"` // "wayland" (ServeWayland), else X11 (ServeX11)
+	Display    string            `json:"display"`        // DISPLAY, or WAYLAND_DISPLAY in "wayland" mode
+	RuntimeDir string            `json:"runtimeDir,omitempty"`
+	Items      map[string][]byte `json:"items"`   // base64 in JSON
+	ReadyFD    int               `json:"readyFd"` // when > 2: write "ok\n" (or "error: …\n") there
 }
+
+// serveWayland is serveDoc.Mode for the Wayland owner.
+const serveWayland = "wayland"
 
 // maxServeDoc bounds the document ServeMain reads: a fragment is at most
 // contextref.MaxFragmentLen characters and travels three times, base64.
@@ -391,7 +396,9 @@ const maxServeDoc = 256 << 20
 // ServeMain is the "__clipboard-serve" subcommand: it reads a JSON document
 // {"display": ":0", "items": {target: base64}, "readyFd": 3} from stdin,
 // owns the X11 CLIPBOARD with those targets (ServeX11) and returns 0 when
-// another client takes it. When readyFd is set it writes "ok\n" to that
+// another client takes it. With "mode": "wayland" (and "display" the
+// WAYLAND_DISPLAY, "runtimeDir" the XDG_RUNTIME_DIR) it sets the Wayland
+// clipboard instead (ServeWayland). When readyFd is set it writes "ok\n" to that
 // file descriptor once it owns the selection, or "error: …\n" when it
 // cannot. Errors also go to stderr; the exit code is then 1 (2 for a bad
 // document).
@@ -421,7 +428,11 @@ func ServeMain(stdin io.Reader, stderr io.Writer) int {
 		report("error: " + err.Error() + "\n")
 		return 2
 	}
-	err = ServeX11(doc.Display, doc.Items, func() { report("ok\n") })
+	if doc.Mode == serveWayland {
+		err = ServeWayland(doc.Display, doc.RuntimeDir, doc.Items, func() { report("ok\n") })
+	} else {
+		err = ServeX11(doc.Display, doc.Items, func() { report("ok\n") })
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "chipchat %s: %v\n", ServeCommand, err)
 		report("error: " + err.Error() + "\n")
@@ -450,12 +461,28 @@ type ownerProc struct {
 }
 
 func startOwner(exe string, args []string, display string, items map[string][]byte) (*ownerProc, error) {
+	return startServe(exe, args, serveDoc{Display: display, Items: items})
+}
+
+// StartWaylandOwner is StartX11Owner for Wayland: the process sets the
+// clipboard of the compositor at display (WAYLAND_DISPLAY) in runtimeDir
+// (XDG_RUNTIME_DIR) with items through wlr-data-control (ServeWayland) and
+// serves it until another client takes it.
+func StartWaylandOwner(exe, display, runtimeDir string, items map[string][]byte) error {
+	_, err := startServe(exe, []string{ServeCommand}, serveDoc{Mode: serveWayland, Display: display, RuntimeDir: runtimeDir, Items: items})
+	return err
+}
+
+// startServe starts "exe args..." detached with doc on its stdin and waits
+// for its readiness line.
+func startServe(exe string, args []string, sd serveDoc) (*ownerProc, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	doc, err := json.Marshal(serveDoc{Display: display, Items: items, ReadyFD: 3})
+	sd.ReadyFD = 3
+	doc, err := json.Marshal(sd)
 	if err != nil {
 		w.Close()
 		return nil, err
