@@ -169,6 +169,10 @@ func runApp(f flags) error {
 		return err
 	}
 	defer st.Close()
+	// This data dir's environment, for pastes in other chipchat processes
+	// that fetch images and files from it (best effort: a copy registers it
+	// again).
+	_ = clipboard.DefaultRegistry().Register(st.EnvironmentID(), st.Dir())
 	as, err := assets.Open(filepath.Join(dir, "assets"), cfg.Limits.AttachmentBytes)
 	if err != nil {
 		return err
