@@ -147,27 +147,7 @@ func TestWaylandOwnerServesEveryTarget(t *testing.T) {
 			t.Errorf("%s = %q, want %q", target, got, text)
 		}
 	}
-	back, err := contextref.DecodeFragmentHTML(string(wlPaste(t, "--no-newline", "--type", HTMLMIME)))
-	if err != nil {
-		t.Fatalf("text/html: %v", err)
-	}
-	if got, _ := back.Marshal(); string(got) != string(want) {
-		t.Errorf("text/html fragment:\n got %s\nwant %s", got, want)
-	}
-	back, err = contextref.DecodeFragmentJSON(wlPaste(t, "--no-newline", "--type", contextref.FragmentMIME))
-	if err != nil {
-		t.Fatalf("%s: %v", contextref.FragmentMIME, err)
-	}
-	if got, _ := back.Marshal(); string(got) != string(want) {
-		t.Errorf("fragment target:\n got %s\nwant %s", got, want)
-	}
-	clip, err := (&System{}).Read()
-	if err != nil || clip.Fragment == nil || clip.Text != text {
-		t.Fatalf("System.Read: %+v, %v", clip, err)
-	}
-	if got, _ := clip.Fragment.Marshal(); string(got) != string(want) {
-		t.Errorf("System.Read fragment:\n got %s\nwant %s", got, want)
-	}
+	checkServedFragment(t, func(target string) []byte { return wlPaste(t, "--no-newline", "--type", target) }, text, want)
 
 	// A second copy replaces the first owner, which exits.
 	text2 := "again " + contextref.LinkFor(rec)

@@ -167,27 +167,7 @@ func TestX11OwnerServesEveryTarget(t *testing.T) {
 			t.Errorf("%s = %q, want %q", target, got, text)
 		}
 	}
-	back, err := contextref.DecodeFragmentHTML(string(xclipOut(t, HTMLMIME)))
-	if err != nil {
-		t.Fatalf("text/html: %v", err)
-	}
-	if got, _ := back.Marshal(); string(got) != string(want) {
-		t.Errorf("text/html fragment:\n got %s\nwant %s", got, want)
-	}
-	back, err = contextref.DecodeFragmentJSON(xclipOut(t, contextref.FragmentMIME))
-	if err != nil {
-		t.Fatalf("%s: %v", contextref.FragmentMIME, err)
-	}
-	if got, _ := back.Marshal(); string(got) != string(want) {
-		t.Errorf("fragment target:\n got %s\nwant %s", got, want)
-	}
-	clip, err := (&System{}).Read()
-	if err != nil || clip.Fragment == nil || clip.Text != text {
-		t.Fatalf("System.Read: %+v, %v", clip, err)
-	}
-	if got, _ := clip.Fragment.Marshal(); string(got) != string(want) {
-		t.Errorf("System.Read fragment:\n got %s\nwant %s", got, want)
-	}
+	checkServedFragment(t, func(target string) []byte { return xclipOut(t, target) }, text, want)
 
 	// A second copy replaces the first owner, which exits.
 	text2 := "again " + contextref.LinkFor(rec)
@@ -243,5 +223,33 @@ func TestServeX11LargePayloadINCR(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("ServeX11 kept running after losing the selection")
+	}
+}
+
+// checkServedFragment reads the owner's text/html and fragment targets
+// with the platform's paste tool (read) and through System.Read: each
+// must give back the fragment that was written (want, its JSON).
+func checkServedFragment(t *testing.T, read func(target string) []byte, text string, want []byte) {
+	t.Helper()
+	back, err := contextref.DecodeFragmentHTML(string(read(HTMLMIME)))
+	if err != nil {
+		t.Fatalf("text/html: %v", err)
+	}
+	if got, _ := back.Marshal(); string(got) != string(want) {
+		t.Errorf("text/html fragment:\n got %s\nwant %s", got, want)
+	}
+	back, err = contextref.DecodeFragmentJSON(read(contextref.FragmentMIME))
+	if err != nil {
+		t.Fatalf("%s: %v", contextref.FragmentMIME, err)
+	}
+	if got, _ := back.Marshal(); string(got) != string(want) {
+		t.Errorf("fragment target:\n got %s\nwant %s", got, want)
+	}
+	clip, err := (&System{}).Read()
+	if err != nil || clip.Fragment == nil || clip.Text != text {
+		t.Fatalf("System.Read: %+v, %v", clip, err)
+	}
+	if got, _ := clip.Fragment.Marshal(); string(got) != string(want) {
+		t.Errorf("System.Read fragment:\n got %s\nwant %s", got, want)
 	}
 }
