@@ -21,6 +21,10 @@ type Draft struct {
 	Records  []contextref.Record
 	Caret    Caret
 	Updated  time.Time
+	// Rev is the stored draft's revision: the stamp of the save that wrote
+	// it (its updated_ns, unique per save, also across processes). LoadDraft
+	// fills it in; SaveDraftOver compares it.
+	Rev int64
 }
 
 // SaveDraft stores a thread's draft, replacing the one before. A draft with
@@ -73,7 +77,118 @@ func (s *Store) LoadDraft(threadID string) (Draft, bool, error) {
 	}
 	d.Records = unmarshalRecords(recs)
 	d.Updated = fromNS(updated)
+	d.Rev = updated
 	return d, true, nil
+}
+
+// DraftSave is what SaveDraftOver did.
+type DraftSave struct {
+	// Rev is the revision now stored: the one to pass as seen to the next
+	// save. 0 when the draft was empty and the row is gone.
+	Rev int64
+	// Other is another process's version of the draft that this save would
+	// have replaced (one this process had not seen): it was put in the
+	// thread's project stash instead (nil when there was none).
+	Other *StashEntry
+}
+
+// SaveDraftOver stores a thread's draft over revision seen: the revision
+// this process last loaded or saved (0: none). When the stored draft has
+// another revision — another chipchat process saved it since — that
+// version is not lost: it goes to the project's stash, in the same
+// transaction, and Other says so. into is the stash entry an earlier such
+// save of this process made for this thread (0: none): it is updated in
+// place while it exists, so two processes typing in one thread at once
+// keep one stash entry each rather than one per save. A draft with no
+// Markdown and no records deletes the stored one (still keeping an unseen
+// version in the stash). d.Updated is ignored: the revision stamp is the
+// time of the save.
+func (s *Store) SaveDraftOver(d Draft, seen, into int64) (DraftSave, error) {
+	empty := d.Markdown == "" && len(d.Records) == 0
+	recs := "[]"
+	if !empty {
+		var err error
+		if recs, err = marshalRecords(d.Records); err != nil {
+			return DraftSave{}, fmt.Errorf("store: save draft of %s: %w", d.ThreadID, err)
+		}
+	}
+	var res DraftSave
+	err := s.write(false, func(tx *sql.Tx) error {
+		res = DraftSave{}
+		var cur int64
+		var md string
+		var curRecs []byte
+		err := tx.QueryRow(`SELECT updated_ns, markdown, records FROM drafts WHERE thread_id = ?`, d.ThreadID).Scan(&cur, &md, &curRecs)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			cur = 0
+		case err != nil:
+			return err
+		}
+		if cur != 0 && cur != seen && (md != d.Markdown || string(curRecs) != recs) {
+			other, err := stashOther(tx, d.ThreadID, md, curRecs, into)
+			if err != nil {
+				return err
+			}
+			res.Other = other
+		}
+		if empty {
+			_, err := tx.Exec(`DELETE FROM drafts WHERE thread_id = ?`, d.ThreadID)
+			return err
+		}
+		rev := nowNS()
+		if rev <= cur {
+			rev = cur + 1
+		}
+		if rev == seen { // never hand out a revision the caller already holds
+			rev++
+		}
+		_, err = tx.Exec(`INSERT INTO drafts(thread_id, markdown, records, caret_line, caret_col, updated_ns)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT(thread_id) DO UPDATE SET markdown = excluded.markdown, records = excluded.records,
+				caret_line = excluded.caret_line, caret_col = excluded.caret_col, updated_ns = excluded.updated_ns`,
+			d.ThreadID, d.Markdown, recs, d.Caret.Line, d.Caret.Col, rev)
+		res.Rev = rev
+		return err
+	})
+	if isFKError(err) {
+		return DraftSave{}, fmt.Errorf("store: save draft: thread %s: %w", d.ThreadID, ErrNotFound)
+	}
+	if err != nil {
+		return DraftSave{}, fmt.Errorf("store: save draft of %s: %w", d.ThreadID, err)
+	}
+	return res, nil
+}
+
+// stashOther puts another process's draft in the thread's project stash:
+// into the entry into when it still exists, else a new one.
+func stashOther(tx *sql.Tx, threadID, md string, recs []byte, into int64) (*StashEntry, error) {
+	var project int64
+	if err := tx.QueryRow(`SELECT project_id FROM threads WHERE id = ?`, threadID).Scan(&project); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("thread %s: %w", threadID, ErrNotFound)
+		}
+		return nil, err
+	}
+	e := &StashEntry{ProjectID: project, Markdown: md, Records: unmarshalRecords(recs)}
+	created := nowNS()
+	e.Created = fromNS(created)
+	if into != 0 {
+		r, err := tx.Exec(`UPDATE stash SET markdown = ?, records = ?, created_ns = ? WHERE id = ? AND project_id = ?`,
+			md, string(recs), created, into, project)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := r.RowsAffected(); n == 1 {
+			e.ID = into
+			return e, nil
+		}
+	}
+	if err := tx.QueryRow(`INSERT INTO stash(project_id, markdown, records, created_ns) VALUES (?, ?, ?, ?) RETURNING id`,
+		project, md, string(recs), created).Scan(&e.ID); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // StashEntry is a draft moved out of the composer to the project's stash.
