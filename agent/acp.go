@@ -215,8 +215,25 @@ func (a *ACP) Close() error {
 	return nil
 }
 
-// Stream sends t to the thread's session and streams the reply.
-func (a *ACP) Stream(ctx context.Context, t Turn, emit func(delta string)) error {
+// Capabilities: sessions, cancel, images and files (as the agent accepts
+// them), modes and commands.
+func (a *ACP) Capabilities() Capabilities {
+	return Capabilities{Sessions: true, Cancel: true, Images: true, Files: true, Modes: true, Commands: true}
+}
+
+// Run sends t to the thread's session and streams the reply.
+func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
+	if t.SessionID != "" && a.SessionID(t.ThreadID) == "" {
+		a.SetSessionID(t.ThreadID, t.SessionID)
+	}
+	err := a.stream(ctx, t, func(s string) { emit(TextDelta{s}) })
+	if sid := a.SessionID(t.ThreadID); sid != "" && sid != t.SessionID {
+		emit(SessionStarted{sid})
+	}
+	return err
+}
+
+func (a *ACP) stream(ctx context.Context, t Turn, emit func(delta string)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

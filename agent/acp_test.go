@@ -278,7 +278,7 @@ func (h *acpHarness) turn(thread, prompt string, atts ...Attachment) (string, er
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var b strings.Builder
-	err := h.a.Stream(ctx, Turn{ThreadID: thread, Prompt: prompt, Attachments: atts, Dir: h.dir}, func(s string) { b.WriteString(s) })
+	err := h.a.stream(ctx, Turn{ThreadID: thread, Prompt: prompt, Attachments: atts, Dir: h.dir}, func(s string) { b.WriteString(s) })
 	return b.String(), err
 }
 
@@ -555,7 +555,7 @@ func TestACPCancel(t *testing.T) {
 	got := make(chan string, 16)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- h.a.Stream(ctx, Turn{ThreadID: "a", Prompt: "[wait]", Dir: h.dir}, func(s string) { got <- s })
+		errc <- h.a.stream(ctx, Turn{ThreadID: "a", Prompt: "[wait]", Dir: h.dir}, func(s string) { got <- s })
 	}()
 	select {
 	case s := <-got:
@@ -598,7 +598,7 @@ func TestACPCancelGraceWhenAgentIgnoresCancel(t *testing.T) {
 	got := make(chan string, 16)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- h.a.Stream(ctx, Turn{ThreadID: "a", Prompt: "[hang]", Dir: h.dir}, func(s string) { got <- s })
+		errc <- h.a.stream(ctx, Turn{ThreadID: "a", Prompt: "[hang]", Dir: h.dir}, func(s string) { got <- s })
 	}()
 	select {
 	case <-got:
@@ -732,7 +732,7 @@ func TestACPCancelWhileAskingPermission(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		errc <- h.a.Stream(ctx, Turn{ThreadID: "a", Prompt: "[permission]", Dir: h.dir}, func(string) {})
+		errc <- h.a.stream(ctx, Turn{ThreadID: "a", Prompt: "[permission]", Dir: h.dir}, func(string) {})
 	}()
 	select {
 	case <-asking:

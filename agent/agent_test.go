@@ -134,7 +134,7 @@ func TestEchoStreamsWholeReply(t *testing.T) {
 	turn := Prepare(text, recs, nil)
 	var chunks []string
 	e := Echo{ChunkDelay: time.Microsecond, ChunkSize: 7}
-	if err := e.Stream(context.Background(), turn, func(d string) { chunks = append(chunks, d) }); err != nil {
+	if err := e.stream(context.Background(), turn, func(d string) { chunks = append(chunks, d) }); err != nil {
 		t.Fatal(err)
 	}
 	want := EchoReply(turn)
@@ -154,7 +154,7 @@ func TestEchoStreamsWholeReply(t *testing.T) {
 	}
 	// Defaults: no delay configured still streams in 24-rune chunks.
 	chunks = nil
-	if err := (Echo{ChunkDelay: -1}).Stream(context.Background(), Turn{Prompt: strings.Repeat("é", 100)}, func(d string) { chunks = append(chunks, d) }); err != nil {
+	if err := (Echo{ChunkDelay: -1}).stream(context.Background(), Turn{Prompt: strings.Repeat("é", 100)}, func(d string) { chunks = append(chunks, d) }); err != nil {
 		t.Fatal(err)
 	}
 	if len([]rune(chunks[0])) != 24 {
@@ -167,7 +167,7 @@ func TestEchoHonoursCancel(t *testing.T) {
 	var n atomic.Int32
 	done := make(chan error, 1)
 	go func() {
-		done <- Echo{ChunkDelay: time.Hour}.Stream(ctx, Turn{Prompt: strings.Repeat("x", 1000)}, func(string) { n.Add(1) })
+		done <- Echo{ChunkDelay: time.Hour}.stream(ctx, Turn{Prompt: strings.Repeat("x", 1000)}, func(string) { n.Add(1) })
 	}()
 	time.Sleep(10 * time.Millisecond)
 	start := time.Now()
@@ -185,7 +185,7 @@ func TestEchoHonoursCancel(t *testing.T) {
 	}
 	// Already cancelled: nothing emitted.
 	n.Store(0)
-	if err := (Echo{}).Stream(ctx, Turn{Prompt: "x"}, func(string) { n.Add(1) }); !errors.Is(err, context.Canceled) || n.Load() != 0 {
+	if err := (Echo{}).stream(ctx, Turn{Prompt: "x"}, func(string) { n.Add(1) }); !errors.Is(err, context.Canceled) || n.Load() != 0 {
 		t.Fatalf("pre-cancelled: %v, %d", err, n.Load())
 	}
 }
@@ -332,7 +332,9 @@ func TestRunnerCancel(t *testing.T) {
 type stuck struct{ release chan struct{} }
 
 func (stuck) Name() string { return "stuck" }
-func (s stuck) Stream(ctx context.Context, t Turn, emit func(string)) error {
+func (stuck) Capabilities() Capabilities { return Capabilities{Cancel: true} }
+func (s stuck) Run(ctx context.Context, t Turn, ev func(Event)) error {
+	emit := func(s string) { ev(TextDelta{Text: s}) }
 	emit("partial")
 	<-s.release
 	emit(" too late")
@@ -352,7 +354,9 @@ func TestRunnerCancelDoesNotWaitForBackend(t *testing.T) {
 type failing struct{ panics bool }
 
 func (failing) Name() string { return "failing" }
-func (f failing) Stream(ctx context.Context, t Turn, emit func(string)) error {
+func (failing) Capabilities() Capabilities { return Capabilities{Cancel: true} }
+func (f failing) Run(ctx context.Context, t Turn, ev func(Event)) error {
+	emit := func(s string) { ev(TextDelta{Text: s}) }
 	emit("half")
 	if f.panics {
 		panic("boom")

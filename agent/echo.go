@@ -27,9 +27,15 @@ const EchoIntro = "Echo agent — this is exactly what a model would receive:"
 // Name is "echo".
 func (Echo) Name() string { return "echo" }
 
-// Stream emits EchoReply(t) in chunks of ChunkSize runes, ChunkDelay apart,
-// and returns ctx.Err() as soon as ctx is cancelled.
-func (e Echo) Stream(ctx context.Context, t Turn, emit func(delta string)) error {
+// Capabilities: echo can be cancelled and "reads" images and files (it
+// names them).
+func (Echo) Capabilities() Capabilities {
+	return Capabilities{Cancel: true, Images: true, Files: true}
+}
+
+// Run emits EchoReply(t) as text in chunks of ChunkSize runes, ChunkDelay
+// apart, and returns ctx.Err() as soon as ctx is cancelled.
+func (e Echo) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	delay, size := e.ChunkDelay, e.ChunkSize
 	if delay == 0 {
 		delay = defaultChunkDelay
@@ -53,7 +59,7 @@ func (e Echo) Stream(ctx context.Context, t Turn, emit func(delta string)) error
 			_, w := utf8.DecodeRuneInString(rest[cut:])
 			cut += w
 		}
-		emit(rest[:cut])
+		emit(TextDelta{rest[:cut]})
 		rest = rest[cut:]
 		if rest == "" || timer == nil {
 			continue

@@ -51,7 +51,16 @@ const (
 func (e Exec) Name() string { return "exec:" + e.Command }
 
 // Stream runs the command for the turn.
-func (e Exec) Stream(ctx context.Context, t Turn, emit func(delta string)) (err error) {
+// Capabilities: a command per turn, cancelled by killing its process
+// group; attachments are files in $CHIPCHAT_ATTACHMENTS.
+func (Exec) Capabilities() Capabilities { return Capabilities{Cancel: true, Files: true, Images: true} }
+
+// Run answers t with the command's stdout as text deltas.
+func (e Exec) Run(ctx context.Context, t Turn, emit func(Event)) error {
+	return e.stream(ctx, t, func(s string) { emit(TextDelta{s}) })
+}
+
+func (e Exec) stream(ctx context.Context, t Turn, emit func(delta string)) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

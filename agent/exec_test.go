@@ -40,7 +40,7 @@ func (c *collect) text() string {
 func TestExecCatsThePrompt(t *testing.T) {
 	prompt := "héllo [File: a; ref=f]\n\n<t3_context version=\"1\">\n</t3_context>"
 	var c collect
-	err := Exec{Command: "cat"}.Stream(context.Background(), Turn{Prompt: prompt}, c.emit)
+	err := Exec{Command: "cat"}.stream(context.Background(), Turn{Prompt: prompt}, c.emit)
 	if err != nil || c.text() != prompt {
 		t.Fatalf("err %v, got %q", err, c.text())
 	}
@@ -52,7 +52,7 @@ func TestExecCatsThePrompt(t *testing.T) {
 func TestExecStreamsAsItArrives(t *testing.T) {
 	var c collect
 	start := time.Now()
-	err := Exec{Command: "printf one; sleep 0.3; printf two; sleep 0.3; printf three"}.Stream(context.Background(), Turn{}, c.emit)
+	err := Exec{Command: "printf one; sleep 0.3; printf two; sleep 0.3; printf three"}.stream(context.Background(), Turn{}, c.emit)
 	end := time.Now()
 	if err != nil || c.text() != "onetwothree" {
 		t.Fatalf("err %v, got %q", err, c.text())
@@ -88,7 +88,7 @@ func TestExecRunsInTheTurnDirWithAttachments(t *testing.T) {
 	}
 	script := `pwd; cd "$CHIPCHAT_ATTACHMENTS" && ls -A | sort; cat notes.txt; echo x >> notes.txt; echo "$CHIPCHAT_ATTACHMENTS" >&2; echo "$CHIPCHAT_ATTACHMENTS"`
 	var c collect
-	if err := (Exec{Command: script}).Stream(context.Background(), Turn{Dir: dir, Attachments: atts}, c.emit); err != nil {
+	if err := (Exec{Command: script}).stream(context.Background(), Turn{Dir: dir, Attachments: atts}, c.emit); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(c.text()), "\n")
@@ -113,7 +113,7 @@ func TestExecRunsInTheTurnDirWithAttachments(t *testing.T) {
 
 func TestExecNonZeroExitShowsStderrTail(t *testing.T) {
 	var c collect
-	err := Exec{Command: `echo partial; for i in $(seq 1 50); do echo "problem $i" >&2; done; exit 3`}.Stream(context.Background(), Turn{}, c.emit)
+	err := Exec{Command: `echo partial; for i in $(seq 1 50); do echo "problem $i" >&2; done; exit 3`}.stream(context.Background(), Turn{}, c.emit)
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -126,17 +126,17 @@ func TestExecNonZeroExitShowsStderrTail(t *testing.T) {
 		t.Fatalf("stdout %q", c.text())
 	}
 	// One huge line: at most ~2 KB of it, cut on a rune boundary.
-	err = Exec{Command: `i=0; while [ $i -lt 3000 ]; do printf 'é' >&2; i=$((i+1)); done; echo ' END' >&2; exit 1`}.Stream(context.Background(), Turn{}, func(string) {})
+	err = Exec{Command: `i=0; while [ $i -lt 3000 ]; do printf 'é' >&2; i=$((i+1)); done; echo ' END' >&2; exit 1`}.stream(context.Background(), Turn{}, func(string) {})
 	if err == nil || !strings.HasSuffix(err.Error(), "é END") || len(err.Error()) > 2100 || !utf8.ValidString(err.Error()) {
 		t.Fatalf("long line: %d bytes, %q…", len(err.Error()), err.Error()[:60])
 	}
 	// Not found: the shell's complaint is shown.
-	err = Exec{Command: "chipchat-no-such-command-xyz"}.Stream(context.Background(), Turn{}, func(string) {})
+	err = Exec{Command: "chipchat-no-such-command-xyz"}.stream(context.Background(), Turn{}, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "status 127") || !strings.Contains(err.Error(), "chipchat-no-such-command-xyz") {
 		t.Fatalf("not found: %v", err)
 	}
 	// A signal.
-	err = Exec{Command: "kill -TERM $$"}.Stream(context.Background(), Turn{}, func(string) {})
+	err = Exec{Command: "kill -TERM $$"}.stream(context.Background(), Turn{}, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "killed by signal terminated") {
 		t.Fatalf("signal: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestExecCancelKillsTheProcessGroup(t *testing.T) {
 	var once sync.Once
 	go func() {
 		// A grandchild in the background and a child in the foreground.
-		done <- Exec{Command: `sleep 60 & echo $$; sleep 60; echo never`}.Stream(ctx, Turn{Prompt: "x"}, func(d string) {
+		done <- Exec{Command: `sleep 60 & echo $$; sleep 60; echo never`}.stream(ctx, Turn{Prompt: "x"}, func(d string) {
 			once.Do(func() {
 				n, _ := strconv.Atoi(strings.TrimSpace(d))
 				pgidc <- n
@@ -212,7 +212,7 @@ func TestExecCancelKillsTheProcessGroup(t *testing.T) {
 	}
 	// Already cancelled: nothing runs.
 	var ran bool
-	if err := (Exec{Command: "echo hi"}).Stream(ctx, Turn{}, func(string) { ran = true }); !errors.Is(err, context.Canceled) || ran {
+	if err := (Exec{Command: "echo hi"}).stream(ctx, Turn{}, func(string) { ran = true }); !errors.Is(err, context.Canceled) || ran {
 		t.Fatalf("pre-cancelled: %v %v", err, ran)
 	}
 }
@@ -222,7 +222,7 @@ func TestExecLeftoversDoNotHoldTheTurn(t *testing.T) {
 	start := time.Now()
 	// The background sleep keeps stdout open; the turn still ends when the
 	// command does, and the sleep is killed with its group.
-	err := Exec{Command: `sleep 60 & echo $$; echo done`}.Stream(context.Background(), Turn{}, c.emit)
+	err := Exec{Command: `sleep 60 & echo $$; echo done`}.stream(context.Background(), Turn{}, c.emit)
 	if err != nil || time.Since(start) > 3*time.Second {
 		t.Fatalf("err %v after %v", err, time.Since(start))
 	}
@@ -241,11 +241,11 @@ func TestExecLeftoversDoNotHoldTheTurn(t *testing.T) {
 }
 
 func TestExecIgnoresUnreadStdin(t *testing.T) {
-	err := Exec{Command: "echo ok"}.Stream(context.Background(), Turn{Prompt: strings.Repeat("x", 4<<20)}, func(string) {})
+	err := Exec{Command: "echo ok"}.stream(context.Background(), Turn{Prompt: strings.Repeat("x", 4<<20)}, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (Exec{Command: "  "}).Stream(context.Background(), Turn{}, func(string) {}); err == nil {
+	if err := (Exec{Command: "  "}).stream(context.Background(), Turn{}, func(string) {}); err == nil {
 		t.Fatal("blank command")
 	}
 }

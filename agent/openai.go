@@ -167,6 +167,12 @@ func (o *OpenAI) timezone(now time.Time) string {
 // when this process has none of its own for the thread.
 func (o *OpenAI) WantsHistory() bool { return true }
 
+// Capabilities: the harness keeps no session (it wants the history), can
+// be cancelled, sends images and compacts.
+func (o *OpenAI) Capabilities() Capabilities {
+	return Capabilities{History: true, Cancel: true, Images: true, Compact: true}
+}
+
 // Messages builds the conversation for turn t: the assembled fragments,
 // the thread's history stripped of runtime fragments, and the user's
 // message (text parts only; images are added on the wire).
@@ -255,7 +261,12 @@ func (o *OpenAI) promptParts(t Turn) []string {
 }
 
 // Stream sends the turn and streams the reply.
-func (o *OpenAI) Stream(ctx context.Context, t Turn, emit func(delta string)) error {
+// Run answers t with text deltas.
+func (o *OpenAI) Run(ctx context.Context, t Turn, emit func(Event)) error {
+	return o.stream(ctx, t, func(s string) { emit(TextDelta{s}) })
+}
+
+func (o *OpenAI) stream(ctx context.Context, t Turn, emit func(delta string)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -191,7 +191,7 @@ func TestOpenAIStreamsWithFragments(t *testing.T) {
 	s := newChatServer(t, "Hel", "lo, ", "wörld")
 	o := f.backend(s)
 	var c collect
-	if err := o.Stream(context.Background(), f.turn, c.emit); err != nil {
+	if err := o.stream(context.Background(), f.turn, c.emit); err != nil {
 		t.Fatal(err)
 	}
 	if c.text() != "Hello, wörld" || len(c.chunks) != 3 {
@@ -236,7 +236,7 @@ func TestOpenAIThreadHistoryAndAbort(t *testing.T) {
 	f := newOpenAIFixture(t)
 	s := newChatServer(t, "first ", "reply")
 	o := f.backend(s)
-	if err := o.Stream(context.Background(), f.turn, func(string) {}); err != nil {
+	if err := o.stream(context.Background(), f.turn, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	// Second turn: the fragments are fresh at the head, the history has
@@ -251,7 +251,7 @@ func TestOpenAIThreadHistoryAndAbort(t *testing.T) {
 	done := make(chan error, 1)
 	var c collect
 	go func() {
-		done <- o.Stream(ctx, second, func(d string) { c.emit(d); cancel() })
+		done <- o.stream(ctx, second, func(d string) { c.emit(d); cancel() })
 	}()
 	select {
 	case err := <-done:
@@ -288,7 +288,7 @@ func TestOpenAIThreadHistoryAndAbort(t *testing.T) {
 	s.mu.Unlock()
 	third := Prepare("go on", nil, nil)
 	third.Dir, third.ThreadID = f.dir, "th1"
-	if err := o.Stream(context.Background(), third, func(string) {}); err != nil {
+	if err := o.stream(context.Background(), third, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	msgs = messagesOf(t, s.request(2))
@@ -302,7 +302,7 @@ func TestOpenAIThreadHistoryAndAbort(t *testing.T) {
 	// Another thread starts clean.
 	other := Prepare("hi", nil, nil)
 	other.ThreadID = "th2"
-	if err := o.Stream(context.Background(), other, func(string) {}); err != nil {
+	if err := o.stream(context.Background(), other, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	if msgs := messagesOf(t, s.request(3)); len(msgs) != 2 {
@@ -315,28 +315,28 @@ func TestOpenAIErrorsAndKey(t *testing.T) {
 	s := newChatServer(t)
 	s.fail = http.StatusUnauthorized
 	o := f.backend(s)
-	err := o.Stream(context.Background(), Turn{Prompt: "hi"}, func(string) {})
+	err := o.stream(context.Background(), Turn{Prompt: "hi"}, func(string) {})
 	if err == nil || !strings.Contains(err.Error(), "401") || !strings.HasPrefix(err.Error(), "openai: ") {
 		t.Fatalf("err %v", err)
 	}
 	// No key anywhere: no Authorization header at all.
 	s.fail = 0
 	delete(f.env, "OPENAI_API_KEY")
-	if err := o.Stream(context.Background(), Turn{Prompt: "hi"}, func(string) {}); err != nil {
+	if err := o.stream(context.Background(), Turn{Prompt: "hi"}, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	if s.auth[1] != "" {
 		t.Fatalf("auth %q", s.auth[1])
 	}
 	o.APIKey = "sk-config"
-	_ = o.Stream(context.Background(), Turn{Prompt: "hi"}, func(string) {})
+	_ = o.stream(context.Background(), Turn{Prompt: "hi"}, func(string) {})
 	if s.auth[2] != "Bearer sk-config" {
 		t.Fatalf("auth %q", s.auth[2])
 	}
 	// Pre-cancelled: no request.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := o.Stream(ctx, Turn{Prompt: "hi"}, func(string) {}); !errors.Is(err, context.Canceled) || len(s.bodies) != 3 {
+	if err := o.stream(ctx, Turn{Prompt: "hi"}, func(string) {}); !errors.Is(err, context.Canceled) || len(s.bodies) != 3 {
 		t.Fatalf("pre-cancelled: %v", err)
 	}
 	if o.Name() != "openai:test-model" {
@@ -419,7 +419,7 @@ func TestOpenAIUsesStoredHistoryAfterRestart(t *testing.T) {
 	turn := Prepare("and now?", nil, nil)
 	turn.Dir, turn.ThreadID = f.dir, "restarted"
 	turn.History = []HistoryMessage{{Role: "user", Text: "first question"}, {Role: "assistant", Text: "first answer"}, {Role: "assistant", Text: " "}}
-	if err := o.Stream(context.Background(), turn, func(string) {}); err != nil {
+	if err := o.stream(context.Background(), turn, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	msgs := messagesOf(t, s.request(0))
@@ -441,7 +441,7 @@ func TestOpenAICompact(t *testing.T) {
 	o := f.backend(s)
 	first := Prepare("question one", nil, nil)
 	first.Dir, first.ThreadID = f.dir, "th"
-	if err := o.Stream(context.Background(), first, func(string) {}); err != nil {
+	if err := o.stream(context.Background(), first, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	s.mu.Lock()
@@ -450,7 +450,7 @@ func TestOpenAICompact(t *testing.T) {
 	compact := Prepare(CompactCommand, nil, nil)
 	compact.Dir, compact.ThreadID, compact.Compact = f.dir, "th", true
 	var got strings.Builder
-	if err := o.Stream(context.Background(), compact, func(d string) { got.WriteString(d) }); err != nil {
+	if err := o.stream(context.Background(), compact, func(d string) { got.WriteString(d) }); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != "SUMMARY: asked one." {
@@ -465,7 +465,7 @@ func TestOpenAICompact(t *testing.T) {
 	s.mu.Unlock()
 	next := Prepare("question two", nil, nil)
 	next.Dir, next.ThreadID = f.dir, "th"
-	if err := o.Stream(context.Background(), next, func(string) {}); err != nil {
+	if err := o.stream(context.Background(), next, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	var all []string

@@ -86,7 +86,11 @@ func (r *Runner) Start(turnID string, t Turn) tea.Cmd {
 			ru.finish(err, false)
 			cancel()
 		}()
-		err = r.backend.Stream(ctx, t, ru.emit)
+		err = r.backend.Run(ctx, t, func(e Event) {
+			if d, ok := e.(TextDelta); ok {
+				ru.emit(d.Text)
+			}
+		})
 	}()
 	return r.Next(turnID)
 }

@@ -40,6 +40,9 @@ type Turn struct {
 	// history becomes the user's words plus that summary (the /compact
 	// command).
 	Compact bool
+	// SessionID is the agent session this thread had, for backends with
+	// Capabilities.Sessions (empty: none yet).
+	SessionID string
 }
 
 // CompactCommand is what the user sends to compact a thread.
@@ -56,10 +59,6 @@ type HistoryMessage struct {
 	Text string
 }
 
-// HistoryUser is a backend that wants Turn.History filled.
-type HistoryUser interface {
-	WantsHistory() bool
-}
 
 // Prepare builds a turn from a message: the provider projection and one
 // attachment per image or file record the text references, in
@@ -112,14 +111,18 @@ func Prepare(text string, records []contextref.Record, resolve func(attachmentID
 	return t
 }
 
-// Backend is an agent: it answers a turn by streaming text.
+// Backend is an agent: it answers a turn by streaming typed events.
 type Backend interface {
 	// Name is the short name shown to the user ("echo").
 	Name() string
-	// Stream answers t, calling emit with each piece of the reply as it
-	// comes (any number of times, from Stream's goroutine). It returns
-	// ctx.Err() when ctx is cancelled, promptly.
-	Stream(ctx context.Context, t Turn, emit func(delta string)) error
+	// Capabilities says what the backend can do.
+	Capabilities() Capabilities
+	// Run answers t, calling emit with each event as it comes (any number
+	// of times, from Run's goroutine or the backend's own, never
+	// concurrently). It returns ctx.Err() when ctx is cancelled, promptly;
+	// a failure is its error (an *Error when the agent's stderr explains
+	// it).
+	Run(ctx context.Context, t Turn, emit func(Event)) error
 }
 
 // New chooses a backend from a spec: "" or "echo" is the echo backend;

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 func benchStore(b *testing.B) (*Store, Thread) {
@@ -33,7 +34,7 @@ func BenchmarkAddMessage(b *testing.B) {
 	ctx := benchContext()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "a reply of some length", Context: ctx}); err != nil {
+		if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "a reply of some length", Context: ctx}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -46,7 +47,7 @@ func BenchmarkAddMessageUser(b *testing.B) {
 	ctx := benchContext()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "a question " + contextref.LinkFor(ctx.Records[0]), Context: ctx}); err != nil {
+		if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "a question " + contextref.LinkFor(ctx.Records[0]), Context: ctx}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -81,9 +82,9 @@ func benchLoad(b *testing.B, withContext, raw bool) {
 		}
 		defer stmt.Close()
 		for i := range 10000 {
-			role := RoleUser
+			role := message.RoleUser
 			if i%2 == 1 {
-				role = RoleAssistant
+				role = message.RoleAssistant
 			}
 			if _, err := stmt.Exec(newID("msg_"), th.ID, i+1, role, fmt.Sprintf("message %d with some words in it", i), ctxArg, nowNS()); err != nil {
 				return err

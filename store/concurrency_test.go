@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // perWriter is how many messages each concurrent writer adds, each in its
@@ -77,9 +78,9 @@ func splitSpec(s string) []string {
 
 func addMany(s *Store, thread, name string) error {
 	for i := range perWriter {
-		role := RoleAssistant
+		role := message.RoleAssistant
 		if i%2 == 0 {
-			role = RoleUser
+			role = message.RoleUser
 		}
 		ctx := &contextref.MessageContext{Version: 1, Records: []contextref.Record{
 			&contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, "s", "skill"), Name: name},
@@ -261,7 +262,7 @@ func TestWriteWaitsForAnotherWriter(t *testing.T) {
 	release := holdWriteLock(t, dir)
 	time.AfterFunc(300*time.Millisecond, release)
 	start := time.Now()
-	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "waited"}); err != nil {
+	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "waited"}); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d < 250*time.Millisecond {
@@ -285,7 +286,7 @@ func TestLockHeldTooLongIsErrBusy(t *testing.T) {
 	defer func() { retryFor = old }()
 	release := holdWriteLock(t, dir)
 	defer release()
-	_, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "x"})
+	_, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "x"})
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("AddMessage under a held lock: %v", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/chipchat/chipchat/message"
 )
 
 // ForkThread makes a new thread of the project holding copies of thread
@@ -39,7 +41,7 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 			seq        int64
 			role, text string
 			ctx        sql.NullString
-			status     string
+			status     message.Status
 			created    int64
 		}
 		var copies []row
@@ -56,8 +58,8 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 			return err
 		}
 		for _, r := range copies {
-			if r.status == StatusStreaming {
-				r.status = StatusInterrupted
+			if r.status == message.StatusStreaming {
+				r.status = message.StatusInterrupted
 			}
 			if _, err := tx.Exec(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, newID("msg_"), t.ID, r.seq, r.role, r.text, r.ctx, r.status, r.created); err != nil {

@@ -12,20 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/contextref"
-)
-
-// Message roles.
-const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-)
-
-// Message statuses.
-const (
-	StatusDone        = "done"
-	StatusStreaming   = "streaming"
-	StatusInterrupted = "interrupted"
-	StatusError       = "error"
+	"github.com/chipchat/chipchat/message"
 )
 
 // MaxTitleLen is the length, in characters, a derived thread title is cut to.
@@ -36,7 +23,7 @@ type Message struct {
 	ID       string
 	ThreadID string
 	Seq      int64 // 1, 2, … in the thread
-	Role     string
+	Role     message.Role
 	Text     string
 	// Context is the structured context, decoded (nil: none, or left
 	// undecoded by MessagesRaw). AddMessage stores it.
@@ -45,18 +32,8 @@ type Message struct {
 	// MessagesRaw and AddMessage fill it; AddMessage ignores it on input.
 	// It may not decode: it was written by some other version.
 	RawContext []byte
-	Status     string
+	Status     message.Status
 	Created    time.Time
-}
-
-func validRole(r string) bool { return r == RoleUser || r == RoleAssistant }
-
-func validStatus(s string) bool {
-	switch s {
-	case StatusDone, StatusStreaming, StatusInterrupted, StatusError:
-		return true
-	}
-	return false
 }
 
 // AddMessage appends a message to its thread and returns it as stored: ID
@@ -65,13 +42,13 @@ func validStatus(s string) bool {
 // title is derived from a user message (see TitleFromText). When AddMessage
 // returns, the message is committed; a user message is also synced to disk.
 func (s *Store) AddMessage(m Message) (Message, error) {
-	if !validRole(m.Role) {
+	if !m.Role.Valid() {
 		return Message{}, fmt.Errorf("store: add message: unknown role %q", m.Role)
 	}
 	if m.Status == "" {
-		m.Status = StatusDone
+		m.Status = message.StatusDone
 	}
-	if !validStatus(m.Status) {
+	if !m.Status.Valid() {
 		return Message{}, fmt.Errorf("store: add message: unknown status %q", m.Status)
 	}
 	if m.ID == "" {
@@ -88,7 +65,7 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 	}
 	created := toNS(m.Created)
 	m.Created = fromNS(created)
-	err := s.write(m.Role == RoleUser, func(tx *sql.Tx) error {
+	err := s.write(m.Role == message.RoleUser, func(tx *sql.Tx) error {
 		var title string
 		if err := tx.QueryRow(`SELECT title FROM threads WHERE id = ?`, m.ThreadID).Scan(&title); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
@@ -102,7 +79,7 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 			m.ID, m.ThreadID, m.Role, m.Text, ctxJSON, m.Status, created, m.ThreadID).Scan(&m.Seq); err != nil {
 			return err
 		}
-		if title == "" && m.Role == RoleUser {
+		if title == "" && m.Role == message.RoleUser {
 			title = TitleFromText(m.Text)
 		}
 		_, err := tx.Exec(`UPDATE threads SET updated_ns = ?, title = ? WHERE id = ?`, nowNS(), title, m.ThreadID)
@@ -141,8 +118,8 @@ func TitleFromText(text string) string {
 
 // UpdateMessage replaces a message's text and status (a streaming reply
 // growing, then finishing) and moves its thread's Updated time to now.
-func (s *Store) UpdateMessage(id, text, status string) error {
-	if !validStatus(status) {
+func (s *Store) UpdateMessage(id, text string, status message.Status) error {
+	if !status.Valid() {
 		return fmt.Errorf("store: update message %s: unknown status %q", id, status)
 	}
 	var n int64

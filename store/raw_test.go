@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // MessagesRaw hands out the stored context JSON undecoded; Messages fills
@@ -18,7 +19,7 @@ func TestMessagesRaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m1, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "with " + contextref.LinkFor(ctx.Records[0]), Context: ctx,
+	m1, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "with " + contextref.LinkFor(ctx.Records[0]), Context: ctx,
 		RawContext: []byte("ignored on input")})
 	if err != nil {
 		t.Fatal(err)
@@ -26,14 +27,14 @@ func TestMessagesRaw(t *testing.T) {
 	if !bytes.Equal(m1.RawContext, want) {
 		t.Fatalf("AddMessage RawContext = %s, want %s", m1.RawContext, want)
 	}
-	m2, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "no context", RawContext: []byte(`{"version":1,"records":[]}`)})
+	m2, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "no context", RawContext: []byte(`{"version":1,"records":[]}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m2.RawContext != nil {
 		t.Fatalf("AddMessage without Context stored a raw context: %s", m2.RawContext)
 	}
-	m3, _ := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "broken"})
+	m3, _ := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "broken"})
 	const broken = `{"version":1,"records":[`
 	if _, err := s.db.Exec(`UPDATE messages SET context = ? WHERE id = ?`, broken, m3.ID); err != nil {
 		t.Fatal(err)
@@ -47,14 +48,14 @@ func TestMessagesRaw(t *testing.T) {
 		if m.Context != nil {
 			t.Fatalf("MessagesRaw decoded message %d", i)
 		}
-		if m.ThreadID != th.ID || m.Seq != int64(i+1) || m.Status != StatusDone {
+		if m.ThreadID != th.ID || m.Seq != int64(i+1) || m.Status != message.StatusDone {
 			t.Fatalf("message %d: %+v", i, m)
 		}
 	}
 	if raw[0].ID != m1.ID || raw[0].Text != m1.Text || !raw[0].Created.Equal(m1.Created) || !bytes.Equal(raw[0].RawContext, want) {
 		t.Fatalf("message 1: %+v", raw[0])
 	}
-	if raw[1].RawContext != nil || raw[1].Role != RoleAssistant {
+	if raw[1].RawContext != nil || raw[1].Role != message.RoleAssistant {
 		t.Fatalf("message 2 raw context %q, want nil", raw[1].RawContext)
 	}
 	if string(raw[2].RawContext) != broken {

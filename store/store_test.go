@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 func open(t testing.TB, dir string) *Store {
@@ -93,21 +94,21 @@ func TestReopenKeepsEverything(t *testing.T) {
 	recs := sampleRecords()
 	text := "Look at " + contextref.LinkFor(recs[1]) + " and " + contextref.LinkFor(recs[0]) + "\nsecond line"
 	ctx := &contextref.MessageContext{Version: 1, Records: recs}
-	m1, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: text, Context: ctx})
+	m1, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: text, Context: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(m1.ID, "msg_") || len(m1.ID) != 20 || m1.Seq != 1 || m1.Status != StatusDone || m1.Created.IsZero() {
+	if !strings.HasPrefix(m1.ID, "msg_") || len(m1.ID) != 20 || m1.Seq != 1 || m1.Status != message.StatusDone || m1.Created.IsZero() {
 		t.Fatalf("message %+v", m1)
 	}
-	m2, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "", Status: StatusStreaming})
+	m2, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "", Status: message.StatusStreaming})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m2.Seq != 2 {
 		t.Fatalf("seq %d", m2.Seq)
 	}
-	if err := s.UpdateMessage(m2.ID, "Sure: <done>", StatusDone); err != nil {
+	if err := s.UpdateMessage(m2.ID, "Sure: <done>", message.StatusDone); err != nil {
 		t.Fatal(err)
 	}
 	draftRecs := []contextref.Record{recs[2], recs[4]}
@@ -142,13 +143,13 @@ func TestReopenKeepsEverything(t *testing.T) {
 	if err != nil || len(msgs) != 2 {
 		t.Fatalf("messages %+v, %v", msgs, err)
 	}
-	if msgs[0].ID != m1.ID || msgs[0].Text != text || msgs[0].Role != RoleUser || msgs[0].Seq != 1 || !msgs[0].Created.Equal(m1.Created) {
+	if msgs[0].ID != m1.ID || msgs[0].Text != text || msgs[0].Role != message.RoleUser || msgs[0].Seq != 1 || !msgs[0].Created.Equal(m1.Created) {
 		t.Fatalf("message 1 %+v", msgs[0])
 	}
 	if got, want := contextJSON(t, msgs[0].Context), contextJSON(t, ctx); got != want {
 		t.Fatalf("context round trip:\n got %s\nwant %s", got, want)
 	}
-	if msgs[1].Text != "Sure: <done>" || msgs[1].Status != StatusDone || msgs[1].Context != nil || msgs[1].Role != RoleAssistant {
+	if msgs[1].Text != "Sure: <done>" || msgs[1].Status != message.StatusDone || msgs[1].Context != nil || msgs[1].Role != message.RoleAssistant {
 		t.Fatalf("message 2 %+v", msgs[1])
 	}
 	if n, err := s.MessageCount(th.ID); err != nil || n != 2 {
@@ -261,17 +262,17 @@ func TestThreadsOrdering(t *testing.T) {
 	if got, want := ids(), []string{c.ID, b.ID, a.ID}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("new threads: %v, want %v", got, want)
 	}
-	m, err := s.AddMessage(Message{ThreadID: a.ID, Role: RoleUser, Text: "hi"})
+	m, err := s.AddMessage(Message{ThreadID: a.ID, Role: message.RoleUser, Text: "hi"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ids(), []string{a.ID, c.ID, b.ID}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("after a message in a: %v, want %v", got, want)
 	}
-	if _, err := s.AddMessage(Message{ThreadID: b.ID, Role: RoleAssistant, Text: "x"}); err != nil {
+	if _, err := s.AddMessage(Message{ThreadID: b.ID, Role: message.RoleAssistant, Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateMessage(m.ID, "hi!", StatusDone); err != nil {
+	if err := s.UpdateMessage(m.ID, "hi!", message.StatusDone); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ids(), []string{a.ID, b.ID, c.ID}; fmt.Sprint(got) != fmt.Sprint(want) {
@@ -289,7 +290,7 @@ func TestDeleteCascades(t *testing.T) {
 	b, _ := s.CreateThread(p.ID)
 	for _, th := range []Thread{a, b} {
 		for i := range 3 {
-			if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: fmt.Sprint(i),
+			if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: fmt.Sprint(i),
 				Context: &contextref.MessageContext{Version: 1, Records: sampleRecords()}}); err != nil {
 				t.Fatal(err)
 			}
@@ -332,10 +333,10 @@ func TestNotFound(t *testing.T) {
 	if err := s.RenameThread("thr_nope", "x"); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
 	}
-	if _, err := s.AddMessage(Message{ThreadID: "thr_nope", Role: RoleUser, Text: "x"}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.AddMessage(Message{ThreadID: "thr_nope", Role: message.RoleUser, Text: "x"}); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
 	}
-	if err := s.UpdateMessage("msg_nope", "x", StatusDone); !errors.Is(err, ErrNotFound) {
+	if err := s.UpdateMessage("msg_nope", "x", message.StatusDone); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
 	}
 	p, _ := s.Project("/p")
@@ -343,7 +344,7 @@ func TestNotFound(t *testing.T) {
 	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: "system", Text: "x"}); err == nil {
 		t.Fatal("unknown role accepted")
 	}
-	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "x", Status: "weird"}); err == nil {
+	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "x", Status: "weird"}); err == nil {
 		t.Fatal("unknown status accepted")
 	}
 	if _, err := s.Project(" "); err == nil {
@@ -355,7 +356,7 @@ func TestTitleDerivation(t *testing.T) {
 	s := open(t, t.TempDir())
 	p, _ := s.Project("/p")
 	th, _ := s.CreateThread(p.ID)
-	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "Hello from the agent"}); err != nil {
+	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "Hello from the agent"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Thread(th.ID); got.Title != "" {
@@ -363,13 +364,13 @@ func TestTitleDerivation(t *testing.T) {
 	}
 	term := sampleRecords()[0]
 	text := "  Fix " + contextref.FormatLink(term.RecordBase().Kind, "ctx_t", "the [failing] test") + " please  \nmore"
-	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: text}); err != nil {
+	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: text}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Thread(th.ID); got.Title != "Fix the failing test please" {
 		t.Fatalf("title %q", got.Title)
 	}
-	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "second"}); err != nil {
+	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "second"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Thread(th.ID); got.Title != "Fix the failing test please" {
@@ -400,14 +401,14 @@ func TestBadStoredDataLoads(t *testing.T) {
 	s := open(t, t.TempDir())
 	p, _ := s.Project("/p")
 	th, _ := s.CreateThread(p.ID)
-	m, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "kept", Context: &contextref.MessageContext{Version: 1, Records: sampleRecords()}})
+	m, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "kept", Context: &contextref.MessageContext{Version: 1, Records: sampleRecords()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.db.Exec(`UPDATE messages SET context = '{"version":2,"records":[]}' WHERE id = ?`, m.ID); err != nil {
 		t.Fatal(err)
 	}
-	m2, _ := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "one bad record"})
+	m2, _ := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "one bad record"})
 	if _, err := s.db.Exec(`UPDATE messages SET context = '{"version":1,"records":[{"version":1,"contextId":"ok","label":"","kind":"skill","name":"go"},{"kind":"terminal"}]}' WHERE id = ?`, m2.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -479,7 +480,7 @@ func TestDamagedFilesAreRefused(t *testing.T) {
 	p, _ := s.Project("/p")
 	th, _ := s.CreateThread(p.ID)
 	for i := range 300 {
-		s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: strings.Repeat(fmt.Sprint(i), 100)})
+		s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: strings.Repeat(fmt.Sprint(i), 100)})
 	}
 	s.Close()
 	healthy := readFile(t, filepath.Join(good, FileName))
@@ -633,7 +634,7 @@ func TestCreatedTimesKept(t *testing.T) {
 	p, _ := s.Project("/p")
 	th, _ := s.CreateThread(p.ID)
 	at := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.UTC)
-	m, err := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "x", Created: at})
+	m, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "x", Created: at})
 	if err != nil || !m.Created.Equal(at) {
 		t.Fatalf("%v %v", m.Created, err)
 	}
@@ -691,9 +692,9 @@ func TestConnectionsKeepPragmas(t *testing.T) {
 	p, _ := s.Project("/p")
 	th, _ := s.CreateThread(p.ID)
 	for i := range 10 {
-		role := RoleAssistant
+		role := message.RoleAssistant
 		if i%2 == 0 {
-			role = RoleUser
+			role = message.RoleUser
 		}
 		if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: role, Text: "x"}); err != nil {
 			t.Fatal(err)
@@ -806,9 +807,9 @@ func TestForkThreadCopiesRawContextsAtomically(t *testing.T) {
 	defer s.Close()
 	p, _ := s.Project("/p")
 	th, _ := s.CreateThread(p.ID)
-	u, _ := s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "one"})
-	r, _ := s.AddMessage(Message{ThreadID: th.ID, Role: RoleAssistant, Text: "partial", Status: StatusStreaming})
-	_, _ = s.AddMessage(Message{ThreadID: th.ID, Role: RoleUser, Text: "later"})
+	u, _ := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "one"})
+	r, _ := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "partial", Status: message.StatusStreaming})
+	_, _ = s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "later"})
 	// A context this version cannot decode is copied as stored.
 	if _, err := s.db.Exec(`UPDATE messages SET context = '{"version":9}' WHERE id = ?`, u.ID); err != nil {
 		t.Fatal(err)
@@ -818,7 +819,7 @@ func TestForkThreadCopiesRawContextsAtomically(t *testing.T) {
 		t.Fatal(err)
 	}
 	msgs, _ := s.MessagesRaw(f.ID)
-	if len(msgs) != 2 || msgs[0].Text != "one" || string(msgs[0].RawContext) != `{"version":9}` || msgs[1].Status != StatusInterrupted {
+	if len(msgs) != 2 || msgs[0].Text != "one" || string(msgs[0].RawContext) != `{"version":9}` || msgs[1].Status != message.StatusInterrupted {
 		t.Fatalf("fork holds %+v", msgs)
 	}
 	if f.Title != "one" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // benchThread is a realistic thread of n messages: user prose with chips
@@ -155,7 +156,7 @@ func BenchmarkSetMessages10k(b *testing.B) {
 // grows by one token per op (SetText + View).
 func BenchmarkStreamingToken(b *testing.B) {
 	msgs := benchThread(10000)
-	msgs = append(msgs, Message{ID: "s", Role: RoleAssistant, Status: StatusStreaming})
+	msgs = append(msgs, Message{ID: "s", Role: message.RoleAssistant, Status: message.StatusStreaming})
 	m := benchModel(b)
 	m.SetMessages(msgs)
 	m.View()
@@ -166,7 +167,7 @@ func BenchmarkStreamingToken(b *testing.B) {
 			text = ""
 		}
 		text += "word "
-		m.SetText("s", text, StatusStreaming)
+		m.SetText("s", text, message.StatusStreaming)
 		_ = m.View()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/vtscreen"
+	"github.com/chipchat/chipchat/message"
 )
 
 func newTest(w, h int) *Model {
@@ -30,12 +31,12 @@ func skillRec(id, name string) *contextref.SkillRecord {
 }
 
 func userMsg(id, text string, recs ...contextref.Record) Message {
-	return Message{ID: id, Role: RoleUser, Text: text, Status: StatusDone,
+	return Message{ID: id, Role: message.RoleUser, Text: text, Status: message.StatusDone,
 		Context: &contextref.MessageContext{Version: 1, Records: recs}}
 }
 
 func agentMsg(id, text string) Message {
-	return Message{ID: id, Role: RoleAssistant, Text: text, Status: StatusDone}
+	return Message{ID: id, Role: message.RoleAssistant, Text: text, Status: message.StatusDone}
 }
 
 // keyMsg builds the key press a terminal would report for a key name.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // rawThread is msgs as a store hands them out undecoded: each structured
@@ -129,7 +130,7 @@ func TestRawContextDecodedOnDemand(t *testing.T) {
 	if ctx == nil || !e.decoded {
 		t.Fatal("the last user message is not decoded")
 	}
-	m.SetText("u199", e.msg.Text+" again", StatusDone)
+	m.SetText("u199", e.msg.Text+" again", message.StatusDone)
 	plain(m)
 	if e.msg.Context != ctx {
 		t.Fatal("the context was decoded again")
@@ -152,8 +153,8 @@ func TestInvalidRawContextIsNoContext(t *testing.T) {
 		text := "see [a.go](t3-context://v1/file/fa) now"
 		legacy := "legacy\n\n<terminal_context>\n- Terminal 1 lines 12-13:\n  12 | $ go test\n  13 | FAIL\n</terminal_context>"
 		m.SetMessages([]Message{
-			{ID: "u1", Role: RoleUser, Text: legacy, RawContext: []byte(raw)},
-			{ID: "u2", Role: RoleUser, Text: text, RawContext: []byte(raw)},
+			{ID: "u1", Role: message.RoleUser, Text: legacy, RawContext: []byte(raw)},
+			{ID: "u2", Role: message.RoleUser, Text: text, RawContext: []byte(raw)},
 		})
 		m.Focus()
 		v := plain(m)

@@ -2,27 +2,14 @@ package transcript
 
 import (
 	"github.com/chipchat/chipchat/contextref"
-)
-
-// Roles of a message.
-const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-)
-
-// Statuses of a message.
-const (
-	StatusDone        = "done"
-	StatusStreaming   = "streaming"
-	StatusInterrupted = "interrupted"
-	StatusError       = "error"
+	"github.com/chipchat/chipchat/message"
 )
 
 // Message is one message of a thread as the transcript shows it.
 type Message struct {
 	ID string
-	// Role is "user" or "assistant"; any other role is drawn as the agent's.
-	Role string
+	// Role is user or assistant; any other role is drawn as the agent's.
+	Role message.Role
 	// Text is the canonical Markdown of the message.
 	Text string
 	// Context is the structured context of a user message; nil for an older
@@ -33,8 +20,11 @@ type Message struct {
 	// only when the message is first drawn or its chips are needed, and
 	// keeps the result. One that does not decode counts as no context.
 	RawContext []byte
-	// Status is "done", "streaming", "interrupted" or "error" ("" is done).
-	Status string
+	// Status is the message's status ("" is done).
+	Status message.Status
+	// Items are an assistant reply's items, in order (DESIGN.md section 9).
+	// A reply with items is drawn from them, and Text is not used.
+	Items []message.Item
 }
 
 // OpenMsg asks the app to open what a chip points at (a file, an image, a

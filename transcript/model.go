@@ -6,6 +6,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // entry is one message with its caches. Nothing in it is computed before
@@ -201,7 +202,7 @@ func (m *Model) Append(msg Message) {
 // SetText updates the text and status of the message with that id (a
 // streaming update). Only that message is rendered again, and only when it
 // is drawn. An unknown id is ignored.
-func (m *Model) SetText(id, text, status string) {
+func (m *Model) SetText(id, text string, status message.Status) {
 	i, ok := m.index(id)
 	if !ok {
 		return

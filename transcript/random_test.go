@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/chipchat/chipchat/message"
 )
 
 // TestRandomOperations drives the model with random keys, wheel steps,
@@ -48,8 +49,8 @@ func TestRandomOperations(t *testing.T) {
 				if n := m.Len(); n > 0 {
 					id := m.ents[r.IntN(n)].msg.ID
 					msg, _ := m.Message(id)
-					if msg.Role == RoleAssistant {
-						m.SetText(id, msg.Text+strings.Repeat(" more", r.IntN(30))+"\n\n- item", StatusStreaming)
+					if msg.Role == message.RoleAssistant {
+						m.SetText(id, msg.Text+strings.Repeat(" more", r.IntN(30))+"\n\n- item", message.StatusStreaming)
 					}
 				}
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // gutterWidth is the columns left of every message for the focus marker.
@@ -74,7 +75,7 @@ func (m *Model) resolve(e *entry) {
 	}
 	e.rok, e.rgen = true, e.gen
 	e.chips = nil
-	if e.msg.Role != RoleUser {
+	if e.msg.Role != message.RoleUser {
 		e.text, e.records = e.msg.Text, nil
 		return
 	}
@@ -126,7 +127,7 @@ func baseOf(r contextref.Record) (b *contextref.Base) {
 func (m *Model) render(e *entry, cw, selChip int) ([]string, []int) {
 	m.renders++
 	out := []string{m.header(e, cw)}
-	if e.msg.Role == RoleUser {
+	if e.msg.Role == message.RoleUser {
 		body, rows := m.renderUser(e, cw, selChip)
 		for k := range rows {
 			rows[k]++
@@ -138,22 +139,22 @@ func (m *Model) render(e *entry, cw, selChip int) ([]string, []int) {
 
 func (m *Model) header(e *entry, cw int) string {
 	var name string
-	if e.msg.Role == RoleUser {
+	if e.msg.Role == message.RoleUser {
 		name = m.sty.user.Render("You")
 	} else {
 		name = m.sty.agent.Render("Agent")
 	}
 	var st string
 	switch e.msg.Status {
-	case StatusStreaming:
+	case message.StatusStreaming:
 		st = m.sty.status.Render("… streaming")
-	case StatusInterrupted:
+	case message.StatusInterrupted:
 		st = m.sty.status.Render("interrupted")
-	case StatusError:
+	case message.StatusError:
 		st = m.sty.bad.Render("error")
-	case "", StatusDone:
+	case "", message.StatusDone:
 	default:
-		st = m.sty.status.Render(chips.SanitizeLine(e.msg.Status))
+		st = m.sty.status.Render(chips.SanitizeLine(string(e.msg.Status)))
 	}
 	h := name
 	if st != "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/internal/vtscreen"
+	"github.com/chipchat/chipchat/message"
 )
 
 // host runs a transcript as a whole program for screen tests.
@@ -54,7 +55,7 @@ func reversedText(s *vtscreen.Screen) string {
 func TestScreen(t *testing.T) {
 	m := New(chips.Default(chips.NoColorTheme()), WithNoColor())
 	thread := navThread()
-	thread = append(thread, Message{ID: "a3", Role: RoleAssistant, Status: StatusStreaming,
+	thread = append(thread, Message{ID: "a3", Role: message.RoleAssistant, Status: message.StatusStreaming,
 		Text: "Working on it 漢字 😀 with `code` and **bold**\x1b]0;title\x07."})
 	m.SetMessages(thread)
 	m.Focus()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 func TestResolveStructured(t *testing.T) {
@@ -50,7 +51,7 @@ func TestResolveLegacy(t *testing.T) {
 
 	// The transcript draws the upgraded chip, and copies the upgraded text.
 	m := newTest(60, 10)
-	m.SetMessages([]Message{{ID: "u", Role: RoleUser, Text: text}})
+	m.SetMessages([]Message{{ID: "u", Role: message.RoleUser, Text: text}})
 	v := plain(m)
 	if !strings.Contains(v, "Why does this fail?") || strings.Contains(v, "terminal_context") || !strings.Contains(v, "Terminal 1") {
 		t.Fatalf("legacy message view:\n%s", v)
@@ -102,9 +103,9 @@ func TestControlSequencesNeverReachView(t *testing.T) {
 	rec.Label = lbl
 	msgs := []Message{
 		userMsg("u1", "hi "+evil+" there ["+"x"+"](t3-context://v1/file/f1)\n"+evil, rec),
-		{ID: "a1", Role: RoleAssistant, Text: "# Title " + evil + "\n\nbody " + evil + "\n\n```\ncode " + evil + "\n```\n- [link](http://x/" + evil + ")", Status: StatusStreaming},
-		{ID: "a2", Role: RoleAssistant, Text: "ok", Status: "weird" + evil},
-		{ID: "u2", Role: RoleUser, Text: "legacy\n\n<terminal_context>\n- T" + "\x1b]0;t\x07" + " line 1:\n  1 | " + evil + "\n</terminal_context>"},
+		{ID: "a1", Role: message.RoleAssistant, Text: "# Title " + evil + "\n\nbody " + evil + "\n\n```\ncode " + evil + "\n```\n- [link](http://x/" + evil + ")", Status: message.StatusStreaming},
+		{ID: "a2", Role: message.RoleAssistant, Text: "ok", Status: "weird" + evil},
+		{ID: "u2", Role: message.RoleUser, Text: "legacy\n\n<terminal_context>\n- T" + "\x1b]0;t\x07" + " line 1:\n  1 | " + evil + "\n</terminal_context>"},
 	}
 	for _, noColor := range []bool{true, false} {
 		var m *Model
@@ -126,7 +127,7 @@ func TestControlSequencesNeverReachView(t *testing.T) {
 			}
 		}
 		check("plain")
-		m.SetText("a1", "more "+evil, StatusStreaming)
+		m.SetText("a1", "more "+evil, message.StatusStreaming)
 		check("streamed")
 		// Details and expanded views of the hostile chip.
 		m.ensureVisible(0)
@@ -146,7 +147,7 @@ func TestFrameShape(t *testing.T) {
 		userMsg("u1", "漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字 😀😀😀👩‍👩‍👧‍👦 e\u0301 wide [漢字ファイル.go](t3-context://v1/file/f1) end",
 			fileRec("f1", "漢字ファイル.go")),
 		agentMsg("a1", "## 見出し 😀\n\nText with 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字 and a very_long_identifier_that_never_ends_anywhere_at_all.\n\n```\nconst s = \"漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字\" // long line of code that overflows\n```\n\n| a | b |\n|---|---|\n| 漢字 | 😀 |\n"),
-		{ID: "a2", Role: RoleAssistant, Text: "", Status: StatusStreaming},
+		{ID: "a2", Role: message.RoleAssistant, Text: "", Status: message.StatusStreaming},
 		userMsg("u2", strings.Repeat("x", 300)),
 	}
 	for _, noColor := range []bool{true, false} {
@@ -383,7 +384,7 @@ func TestStreamingRendersOnlyThatMessage(t *testing.T) {
 		userMsg("u1", "hello [a.go](t3-context://v1/file/fa)", fileRec("fa", "a.go")),
 		agentMsg("a1", "# one\n\nsome *markdown*"),
 		userMsg("u2", "again"),
-		{ID: "a2", Role: RoleAssistant, Status: StatusStreaming},
+		{ID: "a2", Role: message.RoleAssistant, Status: message.StatusStreaming},
 	})
 	m.View()
 	if m.renders != 4 {
@@ -396,7 +397,7 @@ func TestStreamingRendersOnlyThatMessage(t *testing.T) {
 	text := ""
 	for i, tok := range []string{"Hello", ", ", "**world**", "\n\n```go\nx := 1\n```"} {
 		text += tok
-		m.SetText("a2", text, StatusStreaming)
+		m.SetText("a2", text, message.StatusStreaming)
 		v := plain(m)
 		if m.renders != 5+i {
 			t.Fatalf("token %d: %d renders, want %d", i, m.renders, 5+i)
@@ -405,22 +406,22 @@ func TestStreamingRendersOnlyThatMessage(t *testing.T) {
 			t.Fatalf("no streaming status:\n%s", v)
 		}
 	}
-	m.SetText("a2", text, StatusDone) // status only: re-rendered once more
+	m.SetText("a2", text, message.StatusDone) // status only: re-rendered once more
 	v := plain(m)
 	if m.renders != 9 || strings.Contains(v, "streaming") || !strings.Contains(v, "world") || !strings.Contains(v, "x := 1") {
 		t.Fatalf("done: renders %d\n%s", m.renders, v)
 	}
-	m.SetText("a2", text, StatusDone) // no change: nothing
+	m.SetText("a2", text, message.StatusDone) // no change: nothing
 	m.View()
 	if m.renders != 9 {
 		t.Fatalf("unchanged SetText re-rendered: %d", m.renders)
 	}
-	m.SetText("nope", "x", StatusDone) // unknown id: ignored
-	m.SetText("a2", text, StatusInterrupted)
+	m.SetText("nope", "x", message.StatusDone) // unknown id: ignored
+	m.SetText("a2", text, message.StatusInterrupted)
 	if v := plain(m); !strings.Contains(v, "interrupted") {
 		t.Fatalf("interrupted:\n%s", v)
 	}
-	m.SetText("a2", text, StatusError)
+	m.SetText("a2", text, message.StatusError)
 	if v := plain(m); !strings.Contains(v, "error") {
 		t.Fatalf("error:\n%s", v)
 	}
@@ -488,8 +489,8 @@ func TestAppendStickiness(t *testing.T) {
 		t.Fatalf("append at bottom not shown:\n%s", v)
 	}
 	// Streaming into the last message keeps the bottom in view.
-	m.Append(Message{ID: "s", Role: RoleAssistant, Status: StatusStreaming})
-	m.SetText("s", "line one\n\nline two\n\nline three\n\nline four", StatusStreaming)
+	m.Append(Message{ID: "s", Role: message.RoleAssistant, Status: message.StatusStreaming})
+	m.SetText("s", "line one\n\nline two\n\nline three\n\nline four", message.StatusStreaming)
 	if v := plain(m); !strings.Contains(v, "line four") {
 		t.Fatalf("streaming at bottom not followed:\n%s", v)
 	}
@@ -501,7 +502,7 @@ func TestAppendStickiness(t *testing.T) {
 	}
 	before := plain(m)
 	m.Append(agentMsg("new2", "unseen"))
-	m.SetText("s", "line one\n\nline two\n\nline three\n\nline four\n\nfive", StatusStreaming)
+	m.SetText("s", "line one\n\nline two\n\nline three\n\nline four\n\nfive", message.StatusStreaming)
 	after := plain(m)
 	if after != before {
 		t.Fatalf("scrolled-up view moved on append:\n%s\n---\n%s", before, after)

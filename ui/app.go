@@ -20,6 +20,7 @@ import (
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
@@ -273,7 +274,7 @@ func (a *App) Close() {
 		id := a.turnID
 		a.runner.Cancel(id)
 		a.turnText.WriteString(a.runner.Take(id))
-		_ = a.st.UpdateMessage(id, a.turnText.String(), store.StatusInterrupted)
+		_ = a.st.UpdateMessage(id, a.turnText.String(), message.StatusInterrupted)
 		a.turnID = ""
 		time.Sleep(200 * time.Millisecond) // let the backend see the cancel and kill its processes
 	}
@@ -682,7 +683,7 @@ func (a *App) finishQuit() tea.Cmd {
 	if a.turnID != "" {
 		a.turnText.WriteString(a.runner.Take(a.turnID))
 		id, text, st := a.turnID, a.turnText.String(), a.st
-		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, store.StatusInterrupted)} })
+		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, message.StatusInterrupted)} })
 		a.turnID = ""
 	}
 	if !a.sending {
@@ -774,7 +775,7 @@ func (a *App) startReply(user store.Message) tea.Cmd {
 	backend := a.opt.Backend
 	return func() tea.Msg {
 		resumeSession(st, backend, threadID)
-		reply, err := st.AddMessage(store.Message{ThreadID: threadID, Role: store.RoleAssistant, Status: store.StatusStreaming})
+		reply, err := st.AddMessage(store.Message{ThreadID: threadID, Role: message.RoleAssistant, Status: message.StatusStreaming})
 		if err != nil {
 			return replyReadyMsg{user: user, err: fmt.Errorf("reply not started: %w", err)}
 		}
@@ -787,7 +788,7 @@ func (a *App) startReply(user store.Message) tea.Cmd {
 			return p, err == nil
 		})
 		turn.ThreadID, turn.Dir = threadID, dir
-		if h, ok := backend.(agent.HistoryUser); ok && h.WantsHistory() {
+		if backend.Capabilities().History {
 			turn.History = threadHistory(st, threadID, user.ID)
 			turn.Compact = strings.TrimSpace(user.Text) == agent.CompactCommand
 		}
@@ -816,7 +817,7 @@ func BuildMessage(threadID, markdown string, records []contextref.Record, resolv
 	if strings.TrimSpace(markdown) == "" && len(recs) == 0 {
 		return store.Message{}, errors.New("nothing to send: write something, or put a chip of the shelf image in the text")
 	}
-	msg := store.Message{ThreadID: threadID, Role: store.RoleUser, Text: markdown}
+	msg := store.Message{ThreadID: threadID, Role: message.RoleUser, Text: markdown}
 	if len(recs) > 0 {
 		msg.Context = &contextref.MessageContext{Version: 1, Records: recs}
 	}
@@ -930,7 +931,7 @@ func (a *App) replyReady(m replyReadyMsg) tea.Cmd {
 		a.retryUser = m.user // the message is stored: alt+r asks again
 		return a.notify(m.err.Error()+" — alt+r retries", true)
 	}
-	a.tr.Append(transcript.Message{ID: m.reply.ID, Role: m.reply.Role, Status: store.StatusStreaming})
+	a.tr.Append(transcript.Message{ID: m.reply.ID, Role: m.reply.Role, Status: message.StatusStreaming})
 	a.turnID = m.reply.ID
 	a.turnText.Reset()
 	a.lastFlush = time.Now()
@@ -985,12 +986,12 @@ func (a *App) chunk(m agent.ChunkMsg) tea.Cmd {
 		return nil
 	}
 	a.turnText.WriteString(m.Delta)
-	a.tr.SetText(a.turnID, a.turnText.String(), store.StatusStreaming)
+	a.tr.SetText(a.turnID, a.turnText.String(), message.StatusStreaming)
 	cmds := []tea.Cmd{a.runner.Next(a.turnID)}
 	if !a.quitting && time.Since(a.lastFlush) > 500*time.Millisecond {
 		a.lastFlush = time.Now()
 		id, text, st := a.turnID, a.turnText.String(), a.st
-		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, store.StatusStreaming)} })
+		cmds = append(cmds, func() tea.Msg { return replySavedMsg{st.UpdateMessage(id, text, message.StatusStreaming)} })
 	}
 	return tea.Batch(cmds...)
 }
@@ -999,13 +1000,13 @@ func (a *App) turnDone(m agent.DoneMsg) tea.Cmd {
 	if m.TurnID != a.turnID {
 		return nil
 	}
-	status := store.StatusDone
+	status := message.StatusDone
 	var note tea.Cmd
 	switch {
 	case m.Interrupted:
-		status = store.StatusInterrupted
+		status = message.StatusInterrupted
 	case m.Err != nil:
-		status = store.StatusError
+		status = message.StatusError
 		note = a.notify("agent: "+m.Err.Error()+" — alt+r retries", true)
 		// The error shows in the reply itself, and alt+r asks again.
 		a.turnText.WriteString("\n\n> **error:** " + strings.ReplaceAll(strings.TrimSpace(m.Err.Error()), "\n", "\n> ") + "\n>\n> alt+r retries")

@@ -13,6 +13,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -35,7 +36,7 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 	h.pumpUntil("the turn to end", func() bool { return h.app.turnID == "" })
 	h.pumpUntil("the reply to be saved done", func() bool {
 		msgs := e.messages(threadID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusDone && msgs[1].Text != ""
+		return len(msgs) == 2 && msgs[1].Status == message.StatusDone && msgs[1].Text != ""
 	})
 
 	// The agent started with the user's message already on disk.
@@ -47,7 +48,7 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 	if st0.err != nil {
 		t.Fatal(st0.err)
 	}
-	if len(st0.stored) == 0 || st0.stored[0].Role != store.RoleUser || st0.stored[0].Text != "hello world" {
+	if len(st0.stored) == 0 || st0.stored[0].Role != message.RoleUser || st0.stored[0].Text != "hello world" {
 		t.Fatalf("when the turn started the store held %+v, want the user's message first", st0.stored)
 	}
 	if st0.turn.Text != "hello world" || st0.turn.ThreadID != threadID || st0.turn.Dir != e.dir {
@@ -55,11 +56,11 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 	}
 
 	msgs := e.messages(threadID)
-	if msgs[0].Role != store.RoleUser || msgs[0].Text != "hello world" || msgs[0].Status != store.StatusDone || msgs[0].Context != nil {
+	if msgs[0].Role != message.RoleUser || msgs[0].Text != "hello world" || msgs[0].Status != message.StatusDone || msgs[0].Context != nil {
 		t.Errorf("user message = %+v", msgs[0])
 	}
 	want := agent.EchoReply(st0.turn)
-	if msgs[1].Role != store.RoleAssistant || msgs[1].Text != want {
+	if msgs[1].Role != message.RoleAssistant || msgs[1].Text != want {
 		t.Errorf("reply = %q (%s), want %q", msgs[1].Text, msgs[1].Role, want)
 	}
 
@@ -128,7 +129,7 @@ func TestEscCancelsRunningTurnKeepingPartialReply(t *testing.T) {
 			return false
 		}
 		reply = msgs[1]
-		return reply.Status == store.StatusInterrupted
+		return reply.Status == message.StatusInterrupted
 	})
 	full := agent.EchoReply(agent.Prepare("please stop early", nil, nil))
 	if reply.Text == "" || !strings.HasPrefix(full, reply.Text) || len(reply.Text) >= len(full) {
@@ -228,7 +229,7 @@ func TestCtrlCCancelsRunningTurn(t *testing.T) {
 	}
 	h.pumpUntil("the reply saved interrupted", func() bool {
 		msgs := e.messages(h.app.thread.ID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusInterrupted
+		return len(msgs) == 2 && msgs[1].Status == message.StatusInterrupted
 	})
 }
 
@@ -263,7 +264,7 @@ func TestCtrlQDuringTurnSavesPartialReplyInterrupted(t *testing.T) {
 	h.press("ctrl+q")
 	h.pumpUntil("quit", h.sawQuit)
 	msgs := e.messages(threadID)
-	if len(msgs) != 2 || msgs[1].Status != store.StatusInterrupted || !strings.HasPrefix(msgs[1].Text, partial) || msgs[1].Text == "" {
+	if len(msgs) != 2 || msgs[1].Status != message.StatusInterrupted || !strings.HasPrefix(msgs[1].Text, partial) || msgs[1].Text == "" {
 		t.Fatalf("stored at quit: %+v, want the partial reply %q marked interrupted", msgs, partial)
 	}
 }
@@ -437,8 +438,8 @@ func TestHelpDescriptionsNotCutAt100Columns(t *testing.T) {
 
 func TestTabCyclesFocusAndFooterHints(t *testing.T) {
 	e := newTestEnv(t)
-	e.newThread("", store.Message{Role: store.RoleUser, Text: "earlier question"},
-		store.Message{Role: store.RoleAssistant, Text: "earlier answer"})
+	e.newThread("", store.Message{Role: message.RoleUser, Text: "earlier question"},
+		store.Message{Role: message.RoleAssistant, Text: "earlier answer"})
 	h := e.open("")
 	composerHints, transcriptHints := "enter send", "↑↓ messages"
 	check := func(step string, wantFocus pane, hint string) {
@@ -658,7 +659,7 @@ func TestBuildMessageKeepsOnlyReferencedRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg.ThreadID != "thr_1" || msg.Role != store.RoleUser || msg.Text != md {
+	if msg.ThreadID != "thr_1" || msg.Role != message.RoleUser || msg.Text != md {
 		t.Errorf("message = %+v", msg)
 	}
 	if msg.Context == nil || msg.Context.Version != 1 {
@@ -739,9 +740,9 @@ func TestHostileStoredTextNeverReachesScreen(t *testing.T) {
 	rec := &contextref.MentionRecord{Base: contextref.NewBase(contextref.KindMention, "m1", "lab"+hostileOSC+"el"), Path: "src/" + hostileCSI + "x.go"}
 	chipText := "see [evil" + hostileCSI + "chip](t3-context://v1/mention/m1) now"
 	th := e.newThread("title"+hostileCSI+hostileOSC,
-		store.Message{Role: store.RoleUser, Text: "user " + hostile},
-		store.Message{Role: store.RoleAssistant, Text: "agent " + hostile + "\n\n```\n" + hostile + "\n```"},
-		store.Message{Role: store.RoleUser, Text: chipText, Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{rec}}})
+		store.Message{Role: message.RoleUser, Text: "user " + hostile},
+		store.Message{Role: message.RoleAssistant, Text: "agent " + hostile + "\n\n```\n" + hostile + "\n```"},
+		store.Message{Role: message.RoleUser, Text: chipText, Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{rec}}})
 	h := e.open(th.ID)
 	checkNoControls(t, "thread", h.view())
 	if !strings.Contains(h.plain(), "before") || !strings.Contains(h.plain(), "after") {
@@ -761,7 +762,7 @@ func TestHostileStoredTextNeverReachesScreen(t *testing.T) {
 	h.press("enter")
 	h.pumpUntil("the echo reply", func() bool {
 		msgs := e.messages(th.ID)
-		return len(msgs) == 5 && msgs[4].Status == store.StatusDone
+		return len(msgs) == 5 && msgs[4].Status == message.StatusDone
 	})
 	checkNoControls(t, "echo reply", h.view())
 	// A toast quoting hostile text.
@@ -774,7 +775,9 @@ type hostileBackend struct{}
 
 func (hostileBackend) Name() string { return "hostile" }
 
-func (hostileBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+func (hostileBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
+func (hostileBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
+	emit := func(s string) { ev(agent.TextDelta{Text: s}) }
 	emit("agent " + hostileCSI + "says")
 	emit(hostileOSC + " more\n\n```\n" + hostileCSI + "in code\n```\n")
 	emit("\x1b[31mred\x1b[0m \x1bP1$r\x1b\\ \x9b2J done")
@@ -790,7 +793,7 @@ func TestHostileAgentOutputNeverReachesScreen(t *testing.T) {
 	h.press("enter")
 	h.pumpUntil("the reply", func() bool {
 		msgs := e.messages(h.app.thread.ID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusDone
+		return len(msgs) == 2 && msgs[1].Status == message.StatusDone
 	})
 	checkNoControls(t, "reply", h.view())
 	if !strings.Contains(h.plain(), "says") || !strings.Contains(h.plain(), "done") {
@@ -860,7 +863,7 @@ func TestConfigComposerRows(t *testing.T) {
 
 func TestScreenFitsTheWindow(t *testing.T) {
 	e := newTestEnv(t)
-	e.newThread("", store.Message{Role: store.RoleUser, Text: strings.Repeat("word ", 400)})
+	e.newThread("", store.Message{Role: message.RoleUser, Text: strings.Repeat("word ", 400)})
 	h := e.open("")
 	for _, size := range [][2]int{{100, 30}, {40, 12}, {20, 8}} {
 		h.update(windowSize(size[0], size[1]))

@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/fragment"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/transcript"
 )
@@ -164,7 +165,7 @@ func threadHistory(st *store.Store, threadID, upTo string) []agent.HistoryMessag
 		if m.ID == upTo {
 			break
 		}
-		if compacting && m.Role == store.RoleAssistant && m.Status == store.StatusDone && strings.TrimSpace(m.Text) != "" {
+		if compacting && m.Role == message.RoleAssistant && m.Status == message.StatusDone && strings.TrimSpace(m.Text) != "" {
 			// A /compact's reply is the summary: what came before is now
 			// the user's words and that summary.
 			var kept []agent.HistoryMessage
@@ -178,15 +179,15 @@ func threadHistory(st *store.Store, threadID, upTo string) []agent.HistoryMessag
 			continue
 		}
 		compacting = false
-		if m.Role == store.RoleUser && strings.TrimSpace(m.Text) == agent.CompactCommand {
+		if m.Role == message.RoleUser && strings.TrimSpace(m.Text) == agent.CompactCommand {
 			compacting = true
 			continue
 		}
 		switch m.Role {
-		case store.RoleUser:
+		case message.RoleUser:
 			text, recs := transcript.ResolveUserMessageContext(m.Text, m.Context)
 			out = append(out, agent.HistoryMessage{Role: "user", Text: contextref.Project(text, recs)})
-		case store.RoleAssistant:
+		case message.RoleAssistant:
 			if m.Text != "" {
 				out = append(out, agent.HistoryMessage{Role: "assistant", Text: m.Text})
 			}

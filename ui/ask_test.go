@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/agent"
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/message"
 )
 
 // askingBackend asks one permission question per turn and replies with
@@ -21,7 +21,9 @@ func (b *askingBackend) SetAsk(f func(context.Context, agent.Question) (agent.An
 	b.ask = f
 }
 
-func (b *askingBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+func (*askingBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
+func (b *askingBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
+	emit := func(s string) { ev(agent.TextDelta{Text: s}) }
 	ans, err := b.ask(ctx, agent.Question{Kind: agent.QuestionPermission, Title: "Run \x1b[2Jrm -rf build?",
 		Options: []agent.QuestionOption{{ID: "once", Label: "Allow once", Kind: "allow_once"}, {ID: "never", Label: "Reject", Kind: "reject_once"}}})
 	if err != nil {
@@ -47,7 +49,7 @@ func TestAgentQuestionIsAKeyboardPrompt(t *testing.T) {
 	h.press("2")
 	h.pumpUntil("the reply", func() bool {
 		msgs := e.messages(threadID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusDone
+		return len(msgs) == 2 && msgs[1].Status == message.StatusDone
 	})
 	if got := e.messages(threadID)[1].Text; got != "chose never" {
 		t.Fatalf("the agent got %q", got)
@@ -76,7 +78,9 @@ func (b *sessionBackend) SetSessionID(th, id string) {
 	b.loaded = append(b.loaded, id)
 	b.sessions[th] = id
 }
-func (b *sessionBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+func (*sessionBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
+func (b *sessionBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
+	emit := func(s string) { ev(agent.TextDelta{Text: s}) }
 	b.mu.Lock()
 	if b.sessions[t.ThreadID] == "" {
 		b.sessions[t.ThreadID] = "sess-" + t.ThreadID

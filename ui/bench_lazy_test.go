@@ -15,6 +15,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/transcript"
 )
@@ -72,9 +73,9 @@ func TestOpenThreadLazyContexts(t *testing.T) {
 		return out
 	}
 	text1 := "look at " + contextref.LinkFor(f) + " and " + contextref.LinkFor(men)
-	add(store.Message{Role: store.RoleUser, Text: text1, Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{f, men}}})
-	add(store.Message{Role: store.RoleAssistant, Text: "done"})
-	broken := add(store.Message{Role: store.RoleUser, Text: "and " + contextref.LinkFor(f) + " again",
+	add(store.Message{Role: message.RoleUser, Text: text1, Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{f, men}}})
+	add(store.Message{Role: message.RoleAssistant, Text: "done"})
+	broken := add(store.Message{Role: message.RoleUser, Text: "and " + contextref.LinkFor(f) + " again",
 		Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{f}}})
 	db, err := sql.Open("sqlite", filepath.Join(st.Dir(), "chipchat.db"))
 	if err != nil {
@@ -93,7 +94,7 @@ func TestOpenThreadLazyContexts(t *testing.T) {
 		t.Fatalf("opened %s with %d messages", opt.Thread.ID, len(opt.Messages))
 	}
 	for i, m := range opt.Messages {
-		if m.Context != nil || (m.RawContext != nil) != (m.Role == store.RoleUser) {
+		if m.Context != nil || (m.RawContext != nil) != (m.Role == message.RoleUser) {
 			t.Fatalf("message %d: context %v, raw %q", i, m.Context, m.RawContext)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -69,10 +70,10 @@ func benchAgentText(i int) string {
 func benchFill(b *testing.B, st *store.Store, threadID string, n int) {
 	b.Helper()
 	for i := range n {
-		m := store.Message{ThreadID: threadID, Role: store.RoleAssistant, Text: benchAgentText(i)}
+		m := store.Message{ThreadID: threadID, Role: message.RoleAssistant, Text: benchAgentText(i)}
 		if i%2 == 0 {
 			recs := benchRecords(i)
-			m = store.Message{ThreadID: threadID, Role: store.RoleUser, Text: benchUserText(i, recs),
+			m = store.Message{ThreadID: threadID, Role: message.RoleUser, Text: benchUserText(i, recs),
 				Context: &contextref.MessageContext{Version: 1, Records: recs}}
 		}
 		if _, err := st.AddMessage(m); err != nil {

@@ -385,12 +385,13 @@ type probeStart struct {
 	err    error
 }
 
-func (p *probeBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+func (*probeBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
+func (p *probeBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
 	msgs, err := p.st.Messages(t.ThreadID)
 	p.mu.Lock()
 	p.started = append(p.started, probeStart{turn: t, stored: msgs, err: err})
 	p.mu.Unlock()
-	return p.Echo.Stream(ctx, t, emit)
+	return p.Echo.Run(ctx, t, ev)
 }
 
 func (p *probeBackend) starts() []probeStart {

@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -366,7 +367,7 @@ func TestShelfOnlyDraftSendsNoEmptyMessage(t *testing.T) {
 	h.press("enter")
 	h.pumpFor(100 * time.Millisecond)
 	for _, m := range e.messages(h.app.thread.ID) {
-		if m.Role == store.RoleUser && strings.TrimSpace(m.Text) == "" && m.Context == nil {
+		if m.Role == message.RoleUser && strings.TrimSpace(m.Text) == "" && m.Context == nil {
 			t.Fatalf("an empty user message was stored: %+v", m)
 		}
 	}
@@ -394,7 +395,7 @@ func TestSendNormalizesAttachmentsToStoredIDs(t *testing.T) {
 	h.press("enter")
 	h.pumpUntil("the reply", func() bool {
 		msgs := e.messages(h.app.thread.ID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusDone
+		return len(msgs) == 2 && msgs[1].Status == message.StatusDone
 	})
 	msgs := e.messages(h.app.thread.ID)
 	user := msgs[0]
@@ -487,10 +488,10 @@ func TestDraftWithChipsRestored(t *testing.T) {
 
 // twoThreads makes "Alpha notes" and then "Beta plans" (the most recent).
 func twoThreads(e *testEnv) (alpha, beta store.Thread) {
-	alpha = e.newThread("Alpha notes", store.Message{Role: store.RoleUser, Text: "alpha message"},
-		store.Message{Role: store.RoleAssistant, Text: "alpha reply"})
+	alpha = e.newThread("Alpha notes", store.Message{Role: message.RoleUser, Text: "alpha message"},
+		store.Message{Role: message.RoleAssistant, Text: "alpha reply"})
 	time.Sleep(2 * time.Millisecond)
-	beta = e.newThread("Beta plans", store.Message{Role: store.RoleUser, Text: "beta message"})
+	beta = e.newThread("Beta plans", store.Message{Role: message.RoleUser, Text: "beta message"})
 	return alpha, beta
 }
 
@@ -736,7 +737,7 @@ func TestSwitchRefusedWhileTurnRuns(t *testing.T) {
 func TestHostileThreadTitleNeverReachesScreen(t *testing.T) {
 	e := newTestEnv(t)
 	title := "evil" + hostileCSI + "title" + hostileOSC
-	e.newThread(title, store.Message{Role: store.RoleUser, Text: "hi"})
+	e.newThread(title, store.Message{Role: message.RoleUser, Text: "hi"})
 	h := e.open("")
 	checkNoControls(t, "header", h.view())
 	h.openSwitcher()
@@ -777,7 +778,7 @@ func TestHostileFileNameNeverReachesScreen(t *testing.T) {
 	h.press("enter")
 	h.pumpUntil("the reply", func() bool {
 		msgs := e.messages(h.app.thread.ID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusDone
+		return len(msgs) == 2 && msgs[1].Status == message.StatusDone
 	})
 	checkNoControls(t, "sent message and echo reply", h.view())
 	h.pumpFor(30 * time.Millisecond) // the title derived from the label
@@ -812,7 +813,7 @@ func TestSwitchWhileSendingKeepsOtherThreadsDraft(t *testing.T) {
 	h.update(h.held[0]) // the send's result arrives now
 	h.pumpUntil("the reply", func() bool {
 		msgs := e.messages(beta.ID)
-		return len(msgs) == 3 && msgs[2].Status == store.StatusDone && !h.app.sending && h.app.turnID == ""
+		return len(msgs) == 3 && msgs[2].Status == message.StatusDone && !h.app.sending && h.app.turnID == ""
 	})
 	h.openSwitcher()
 	h.typeText("alpha")
@@ -867,7 +868,7 @@ func TestQuitWhileSendingLeavesNothingStreaming(t *testing.T) {
 	h.press("ctrl+q")
 	h.pumpUntil("quit", h.sawQuit)
 	for _, m := range e.messages(threadID) {
-		if m.Status == store.StatusStreaming {
+		if m.Status == message.StatusStreaming {
 			t.Errorf("after quitting, %s message %s is left %q", m.Role, m.ID, m.Status)
 		}
 	}

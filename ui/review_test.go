@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/message"
 )
 
 // ctrl+c clearing the draft while the @ picker is open must not leave the
@@ -67,7 +67,7 @@ func TestTypingWhileSendingIsKept(t *testing.T) {
 	h.update(h.held[0])
 	h.pumpUntil("the reply", func() bool {
 		msgs := e.messages(threadID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusDone
+		return len(msgs) == 2 && msgs[1].Status == message.StatusDone
 	})
 	if got := h.app.ed.Draft().Markdown(); got != "sent more" {
 		t.Fatalf("composer holds %q", got)
@@ -112,7 +112,7 @@ func TestCloseSavesRunningTurnAndDraft(t *testing.T) {
 	h.typeText("half")
 	h.app.Close()
 	msgs := e.messages(threadID)
-	if len(msgs) != 2 || msgs[1].Status != store.StatusInterrupted {
+	if len(msgs) != 2 || msgs[1].Status != message.StatusInterrupted {
 		t.Fatalf("after Close: %+v", msgs)
 	}
 	if d, ok := e.draft(threadID); !ok || d.Markdown != "half" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -18,8 +19,10 @@ type flakyBackend struct {
 	calls int
 }
 
-func (b *flakyBackend) Name() string { return "flaky" }
-func (b *flakyBackend) Stream(ctx context.Context, t agent.Turn, emit func(string)) error {
+func (b *flakyBackend) Name() string                   { return "flaky" }
+func (*flakyBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
+func (b *flakyBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
+	emit := func(s string) { ev(agent.TextDelta{Text: s}) }
 	b.mu.Lock()
 	b.calls++
 	n := b.calls
@@ -42,7 +45,7 @@ func TestAgentErrorShowsInlineAndAltRRetries(t *testing.T) {
 	h.press("enter")
 	h.pumpUntil("the error", func() bool {
 		msgs := e.messages(threadID)
-		return len(msgs) == 2 && msgs[1].Status == store.StatusError
+		return len(msgs) == 2 && msgs[1].Status == message.StatusError
 	})
 	reply := e.messages(threadID)[1].Text
 	if !strings.Contains(reply, "partial") || !strings.Contains(reply, "model overloaded") || !strings.Contains(reply, "alt+r retries") {
@@ -54,9 +57,9 @@ func TestAgentErrorShowsInlineAndAltRRetries(t *testing.T) {
 	h.press("alt+r")
 	h.pumpUntil("the retried reply", func() bool {
 		msgs := e.messages(threadID)
-		return len(msgs) == 3 && msgs[2].Status == store.StatusDone && msgs[2].Text == "fine now"
+		return len(msgs) == 3 && msgs[2].Status == message.StatusDone && msgs[2].Text == "fine now"
 	})
-	if msgs := e.messages(threadID); msgs[0].Role != store.RoleUser || msgs[1].Status != store.StatusError {
+	if msgs := e.messages(threadID); msgs[0].Role != message.RoleUser || msgs[1].Status != message.StatusError {
 		t.Fatalf("the first reply stays as it was: %+v", msgs)
 	}
 }
@@ -82,10 +85,10 @@ func TestThreadHistoryProjectsEarlierMessages(t *testing.T) {
 	p, _ := e.st.Project("/x")
 	th, _ := e.st.CreateThread(p.ID)
 	skill := &contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, "s1", "$review"), Name: "review"}
-	u1, _ := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: store.RoleUser, Text: "use " + contextref.LinkFor(skill),
+	u1, _ := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleUser, Text: "use " + contextref.LinkFor(skill),
 		Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{skill}}})
-	_, _ = e.st.AddMessage(store.Message{ThreadID: th.ID, Role: store.RoleAssistant, Text: "done"})
-	u2, _ := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: store.RoleUser, Text: "next"})
+	_, _ = e.st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "done"})
+	u2, _ := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleUser, Text: "next"})
 	h := threadHistory(e.st, th.ID, u2.ID)
 	if len(h) != 2 || h[0].Role != "user" || h[0].Text != "use [Skill: $review; ref=s1]" || h[1].Text != "done" {
 		t.Fatalf("history %+v (first user message %s)", h, u1.ID)
@@ -102,14 +105,14 @@ func TestForkCopiesMessagesUpToTheChosenOne(t *testing.T) {
 		n := len(e.messages(from)) + 2
 		h.pumpUntil("the reply", func() bool {
 			msgs := e.messages(from)
-			return len(msgs) == n && msgs[n-1].Status == store.StatusDone && h.app.turnID == ""
+			return len(msgs) == n && msgs[n-1].Status == message.StatusDone && h.app.turnID == ""
 		})
 	}
 	// Focus the first reply (second message) and fork there.
 	h.press("tab", "home", "down", "f")
 	h.pumpUntil("the fork", func() bool { return h.app.thread.ID != from })
 	msgs := e.messages(h.app.thread.ID)
-	if len(msgs) != 2 || msgs[0].Text != "one" || msgs[1].Role != store.RoleAssistant {
+	if len(msgs) != 2 || msgs[0].Text != "one" || msgs[1].Role != message.RoleAssistant {
 		t.Fatalf("the fork holds %+v", msgs)
 	}
 	if len(e.messages(from)) != 4 {
@@ -123,20 +126,20 @@ func TestThreadHistoryAfterCompact(t *testing.T) {
 	e := newTestEnv(t)
 	p, _ := e.st.Project("/x")
 	th, _ := e.st.CreateThread(p.ID)
-	add := func(role, text string) store.Message {
+	add := func(role message.Role, text string) store.Message {
 		m, err := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: role, Text: text})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return m
 	}
-	add(store.RoleUser, "question one")
-	add(store.RoleAssistant, "long answer one")
-	add(store.RoleUser, agent.CompactCommand)
-	add(store.RoleAssistant, "SUMMARY")
-	add(store.RoleUser, "question two")
-	add(store.RoleAssistant, "answer two")
-	next := add(store.RoleUser, "question three")
+	add(message.RoleUser, "question one")
+	add(message.RoleAssistant, "long answer one")
+	add(message.RoleUser, agent.CompactCommand)
+	add(message.RoleAssistant, "SUMMARY")
+	add(message.RoleUser, "question two")
+	add(message.RoleAssistant, "answer two")
+	next := add(message.RoleUser, "question three")
 	var got []string
 	for _, h := range threadHistory(e.st, th.ID, next.ID) {
 		got = append(got, h.Role+":"+h.Text)

@@ -1,0 +1,198 @@
+package message
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Role says who wrote a message.
+type Role string
+
+// Message roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Valid reports whether r is a known role.
+func (r Role) Valid() bool { return r == RoleUser || r == RoleAssistant }
+
+// Status is the state of a message. A user message is done or queued; a
+// reply is streaming, done, interrupted or error.
+type Status string
+
+// Message statuses.
+const (
+	StatusDone        Status = "done"
+	StatusStreaming   Status = "streaming"
+	StatusInterrupted Status = "interrupted"
+	StatusError       Status = "error"
+	// StatusQueued is a user message typed while a turn ran: stored, not
+	// yet sent to the agent.
+	StatusQueued Status = "queued"
+)
+
+// Valid reports whether s is a known status.
+func (s Status) Valid() bool {
+	switch s {
+	case StatusDone, StatusStreaming, StatusInterrupted, StatusError, StatusQueued:
+		return true
+	}
+	return false
+}
+
+// Final reports whether a reply in status s is over.
+func (s Status) Final() bool { return s == StatusDone || s == StatusInterrupted || s == StatusError }
+
+// ItemKind is the kind of one reply item.
+type ItemKind string
+
+// Reply item kinds.
+const (
+	ItemText       ItemKind = "text"       // Markdown the agent wrote
+	ItemThought    ItemKind = "thought"    // the agent's reasoning
+	ItemTool       ItemKind = "tool"       // a tool call, updated in place
+	ItemPlan       ItemKind = "plan"       // the plan, at most one per reply, updated in place
+	ItemPermission ItemKind = "permission" // a permission question and its answer
+	ItemNotice     ItemKind = "notice"     // a line from chipchat or the agent (errors included)
+)
+
+// Kinds lists every item kind, in the order help and tests walk them.
+var Kinds = []ItemKind{ItemText, ItemThought, ItemTool, ItemPlan, ItemPermission, ItemNotice}
+
+// Valid reports whether k is a known item kind.
+func (k ItemKind) Valid() bool {
+	for _, x := range Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Grows reports whether items of kind k grow by appended text while a turn
+// runs (the store appends their new text instead of rewriting them).
+func (k ItemKind) Grows() bool { return k == ItemText || k == ItemThought }
+
+// Item is one piece of a reply. Text is the body of text, thought and
+// notice items; Tool, Plan and Permission hold the other kinds. An item of
+// an unknown kind (written by a newer chipchat) keeps its fields as stored.
+type Item struct {
+	ID   string   `json:"-"`
+	Kind ItemKind `json:"-"`
+	Text string   `json:"-"`
+
+	Tool       *Tool       `json:"tool,omitempty"`
+	Plan       []PlanEntry `json:"plan,omitempty"`
+	Permission *Permission `json:"permission,omitempty"`
+	// Level is a notice's tone: "" (info) or "error".
+	Level string `json:"level,omitempty"`
+	// StderrTail is the end of the agent's stderr, for an error notice.
+	StderrTail string `json:"stderrTail,omitempty"`
+}
+
+// Data is the item's fields other than its id, kind and text, as stored.
+func (it Item) Data() ([]byte, error) {
+	if it.Tool == nil && it.Plan == nil && it.Permission == nil && it.Level == "" && it.StderrTail == "" {
+		return nil, nil
+	}
+	return json.Marshal(it)
+}
+
+// SetData fills the fields Data wrote. Empty data clears nothing.
+func (it *Item) SetData(data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	return json.Unmarshal(data, it)
+}
+
+// Tool call statuses (ACP's names).
+const (
+	ToolPending    = "pending"
+	ToolInProgress = "in_progress"
+	ToolCompleted  = "completed"
+	ToolFailed     = "failed"
+)
+
+// Tool is a tool call: what the agent ran and what came of it.
+type Tool struct {
+	CallID    string          `json:"callId"`
+	Kind      string          `json:"kind,omitempty"` // read, edit, delete, move, search, execute, think, fetch, other
+	Title     string          `json:"title,omitempty"`
+	Status    string          `json:"status,omitempty"`
+	Locations []Location      `json:"locations,omitempty"`
+	RawInput  json.RawMessage `json:"rawInput,omitempty"`
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	Content   []ToolContent   `json:"content,omitempty"`
+	Started   time.Time       `json:"started,omitzero"`
+	Ended     time.Time       `json:"ended,omitzero"`
+}
+
+// Location is a file (and line) a tool call touches.
+type Location struct {
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+}
+
+// Tool content types.
+const (
+	ContentText     = "text"
+	ContentDiff     = "diff"
+	ContentTerminal = "terminal"
+)
+
+// ToolContent is one piece of a tool call's content: text, a diff of one
+// file (OldText nil: a new file), or an agent terminal's id.
+type ToolContent struct {
+	Type       string  `json:"type"`
+	Text       string  `json:"text,omitempty"`
+	Path       string  `json:"path,omitempty"`
+	OldText    *string `json:"oldText,omitempty"`
+	NewText    string  `json:"newText,omitempty"`
+	TerminalID string  `json:"terminalId,omitempty"`
+}
+
+// PlanEntry is one line of the agent's plan.
+type PlanEntry struct {
+	Content  string `json:"content"`
+	Priority string `json:"priority,omitempty"` // high, medium, low
+	Status   string `json:"status,omitempty"`   // pending, in_progress, completed
+}
+
+// Permission option kinds (ACP's names).
+const (
+	AllowOnce    = "allow_once"
+	AllowAlways  = "allow_always"
+	RejectOnce   = "reject_once"
+	RejectAlways = "reject_always"
+)
+
+// Permission is a question the agent asked before a tool call, and the
+// user's answer.
+type Permission struct {
+	ToolCallID string             `json:"toolCallId,omitempty"`
+	Asked      string             `json:"asked"`
+	Options    []PermissionOption `json:"options,omitempty"`
+	// Chosen is the option picked; empty with Outcome "cancelled".
+	Chosen string `json:"chosen,omitempty"`
+	// Outcome: "" (waiting), "selected", "rejected" (esc), "cancelled".
+	Outcome string `json:"outcome,omitempty"`
+}
+
+// PermissionOption is one answer the agent offers.
+type PermissionOption struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Kind string `json:"kind,omitempty"`
+}
+
+// ChosenName is the name of the chosen option, or the outcome.
+func (p Permission) ChosenName() string {
+	for _, o := range p.Options {
+		if o.ID == p.Chosen {
+			return o.Name
+		}
+	}
+	return p.Outcome
+}
