@@ -140,18 +140,18 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("store: data directory: %w", err)
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, fmt.Errorf("store: data directory: %w", err)
+		return nil, dirError(abs, err)
 	}
 	path := filepath.Join(abs, FileName)
 	if err := probe(path); err != nil {
-		return nil, err
+		return nil, openError(abs, path, err)
 	}
 	// Create the file ourselves so it (and SQLite's -wal and -shm files,
 	// which copy its mode) is private to the user.
 	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
 	} else if !errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, openError(abs, path, err)
 	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
@@ -162,15 +162,32 @@ func Open(dir string) (*Store, error) {
 	s := &Store{db: db, dir: abs, path: path}
 	if err := s.migrate(); err != nil {
 		db.Close()
-		return nil, err
+		return nil, openError(abs, path, err)
 	}
 	if err := s.read(func() error {
 		return db.QueryRow(`SELECT value FROM meta WHERE key = 'environment_id'`).Scan(&s.envID)
 	}); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: environment id: %w", err)
+		return nil, openError(abs, path, fmt.Errorf("store: environment id: %w", err))
 	}
 	return s, nil
+}
+
+// openError is the error Open returns: a write failure names the file and
+// its cause in words (read-only, no permission, disk full), a lock held too
+// long names the file; the rest is returned as it is.
+func openError(dir, path string, err error) error {
+	var ioe *IOError
+	if errors.As(explain(dir, path, err), &ioe) {
+		return fmt.Errorf("store: cannot open the database: %w", ioe)
+	}
+	if errors.Is(err, ErrBusy) {
+		return fmt.Errorf("store: %s: %w", path, ErrBusy)
+	}
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("store: %s: %w", path, err)
+	}
+	return err
 }
 
 // sqliteMagic starts every SQLite database file.
@@ -298,7 +315,7 @@ func (s *Store) read(fn func() error) error { return retry(fn) }
 func (s *Store) write(durable bool, fn func(tx *sql.Tx) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	return retry(func() error {
+	return explain(s.dir, s.path, retry(func() error {
 		ctx := context.Background()
 		conn, err := s.db.Conn(ctx)
 		if err != nil {
@@ -324,7 +341,7 @@ func (s *Store) write(durable bool, fn func(tx *sql.Tx) error) error {
 			return err
 		}
 		return tx.Commit()
-	})
+	}))
 }
 
 // Close closes the database.
