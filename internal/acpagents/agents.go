@@ -1,0 +1,118 @@
+package acpagents
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+
+	"github.com/chipchat/chipchat/internal/fakemodel"
+)
+
+// Agent is what the harness knows about one real ACP agent.
+type Agent struct {
+	Name     string   // short name: claude, codex, gemini, opencode
+	Package  string   // the npm package(s) that .ci/run installs, pinned
+	Binary   string   // looked up on PATH; missing means the agent is skipped
+	Argv     []string // the ACP command line
+	Provider fakemodel.Provider
+	// Setup writes the agent's config files into d and returns the
+	// environment variables that point it at the fake model at url.
+	Setup func(d Dirs, url string) ([]string, error)
+	// Edit is the tool call with which the model replaces old by new in the
+	// file at path (absolute); Shell runs a shell command.
+	Edit  func(path, old, new string) fakemodel.ToolCall
+	Shell func(command string) fakemodel.ToolCall
+	// Model is the model id the agent is configured with.
+	Model string
+	// BeforeLoad, if set, works around a quirk before the restart that
+	// precedes session/load (see doc.go).
+	BeforeLoad func(d Dirs) error
+}
+
+// Available reports whether the agent's binary is on PATH.
+func (a Agent) Available() bool {
+	_, err := exec.LookPath(a.Binary)
+	return err == nil
+}
+
+func call(name string, input map[string]any) fakemodel.ToolCall {
+	b, err := json.Marshal(input)
+	if err != nil {
+		panic(err)
+	}
+	return fakemodel.ToolCall{Name: name, Input: b}
+}
+
+// Agents is the table of the four agents, in the order the suite runs them.
+var Agents = []Agent{
+	{
+		Name:     "gemini",
+		Package:  "@google/gemini-cli@0.61.0",
+		Binary:   "gemini",
+		Argv:     []string{"gemini", "--acp"},
+		Provider: fakemodel.Gemini,
+		Model:    "gemini-2.5-flash",
+		Setup: func(d Dirs, url string) ([]string, error) {
+			settings := `{
+  "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
+  "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "model": {"name": "gemini-2.5-flash"}
+}`
+			if err := WriteFile(d.Home+"/.gemini/settings.json", settings); err != nil {
+				return nil, err
+			}
+			return []string{
+				"GEMINI_API_KEY=fake-key",
+				"GOOGLE_GEMINI_BASE_URL=" + url,
+				"GEMINI_CLI_TRUST_WORKSPACE=true",
+				"GEMINI_MODEL=gemini-2.5-flash",
+			}, nil
+		},
+		BeforeLoad: geminiAgeSessions,
+		Edit: func(path, old, new string) fakemodel.ToolCall {
+			return call("replace", map[string]any{"file_path": path, "old_string": old, "new_string": new, "instruction": "replace the line"})
+		},
+		Shell: func(command string) fakemodel.ToolCall {
+			return call("run_shell_command", map[string]any{"command": command, "description": "run " + command})
+		},
+	},
+}
+
+// geminiAgeSessions renames Gemini CLI's session files so that their names
+// carry a start minute in the past. Gemini names a session's file after the
+// minute it started and the session id's first 8 characters; a process that
+// loads the session in that same minute creates a fresh recording under the
+// very same name, which empties the session before it is read back ("No
+// previous sessions found for this project").
+func geminiAgeSessions(d Dirs) error {
+	files, err := filepath.Glob(filepath.Join(d.Home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
+	if err != nil {
+		return err
+	}
+	re := regexp.MustCompile(`^session-\d{4}-\d\d-\d\dT\d\d-\d\d-`)
+	for _, f := range files {
+		base := filepath.Base(f)
+		if loc := re.FindStringIndex(base); loc != nil {
+			aged := "session-2000-01-01T00-00-" + base[loc[1]:]
+			if err := os.Rename(f, filepath.Join(filepath.Dir(f), aged)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Find returns the agent called name.
+func Find(name string) (Agent, error) {
+	for _, a := range Agents {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	return Agent{}, fmt.Errorf("acpagents: no agent %q", name)
+}

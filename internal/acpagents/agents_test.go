@@ -1,0 +1,474 @@
+package acpagents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/chipchat/chipchat/internal/fakemodel"
+)
+
+const (
+	startTimeout  = 90 * time.Second
+	promptTimeout = 120 * time.Second
+)
+
+// Report is what one agent run observed; it is logged as JSON (go test -v)
+// and is the source of the table in doc.go.
+type Report struct {
+	Agent             string              `json:"agent"`
+	AgentInfo         *acp.Implementation `json:"agentInfo,omitempty"`
+	LoadSession       bool                `json:"loadSession"`
+	PromptImage       bool                `json:"promptImage"`
+	PromptEmbedded    bool                `json:"promptEmbeddedContext"`
+	AuthMethods       []string            `json:"authMethods"`
+	Modes             []string            `json:"modes"`
+	CurrentMode       string              `json:"currentMode"`
+	Models            []string            `json:"models"`
+	ConfigOptions     []string            `json:"configOptions"`
+	Commands          []string            `json:"commands"`
+	EditPermission    []string            `json:"editPermissionOptions"`
+	EditPermContent   []string            `json:"editPermissionContent"`
+	ShellPermission   []string            `json:"shellPermissionOptions"`
+	ShellOutputShown  bool                `json:"shellOutputInUpdates"`
+	RejectedText      string              `json:"rejectedToolResult"`
+	ModeSwitch        string              `json:"modeSwitch"`
+	LoadReplay        string              `json:"loadReplay"`
+	AttachSeenByModel string              `json:"attachSeenByModel"`
+	NewFiles          []string            `json:"filesWrittenByAllowOnce"`
+	Endpoints         []string            `json:"endpoints"`
+	FS                []string            `json:"fsCalls"`
+}
+
+func optionKinds(opts []acp.PermissionOption) []string {
+	var out []string
+	for _, o := range opts {
+		out = append(out, string(o.Kind)+"="+o.Name)
+	}
+	return out
+}
+
+func gate(t *testing.T) {
+	if os.Getenv(EnvGate) != "1" {
+		t.Skip("the real-agent suite runs only with " + EnvGate + "=1 (.ci/run installs the agents from npm and sets it); it starts node agents and takes minutes")
+	}
+}
+
+func TestRealAgents(t *testing.T) {
+	gate(t)
+	for _, a := range Agents {
+		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
+			if !a.Available() {
+				t.Skipf("%s is not installed (npm install -g %s; .ci/run does)", a.Binary, a.Package)
+			}
+			runAgent(t, a)
+		})
+	}
+}
+
+// listFiles lists the regular files under root, relative.
+func listFiles(root string) map[string]bool {
+	out := map[string]bool{}
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[rel] = true
+		return nil
+	})
+	return out
+}
+
+func runAgent(t *testing.T, a Agent) {
+	root := t.TempDir()
+	if os.Getenv("ACPAGENTS_KEEP") != "" {
+		// For debugging: keep the agent's home and project.
+		root, _ = os.MkdirTemp("", "acpagents-"+a.Name+"-")
+		t.Logf("keeping %s", root)
+	}
+	d, err := NewDirs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := DefaultFiles(d.Project)
+	if err := WriteFile(files.Notes, files.OldLine+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(filepath.Join(d.Project, "README.md"), "# test project\n"); err != nil {
+		t.Fatal(err)
+	}
+	srv := fakemodel.New(a.Provider, Responder(a, files))
+	defer srv.Close()
+	extra, err := a.Setup(d, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := d.Env(extra)
+	rep := &Report{Agent: a.Name}
+	defer func() {
+		seen := map[string]bool{}
+		for _, r := range srv.Requests() {
+			k := r.Method + " " + strings.SplitN(r.Path, "?", 2)[0]
+			if !seen[k] {
+				seen[k] = true
+				rep.Endpoints = append(rep.Endpoints, k)
+			}
+		}
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		t.Logf("report:\n%s", b)
+	}()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	client := NewClient(d.Project)
+	sctx, scancel := context.WithTimeout(ctx, startTimeout)
+	p, err := Start(sctx, a.Argv, d.Project, env, client, acp.ClientCapabilities{})
+	scancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		p.Stop()
+		if t.Failed() {
+			t.Logf("%s stderr tail:\n%s", a.Name, lastLines(p.Stderr(), 40))
+			t.Logf("model requests:\n%s", srv.Summary())
+		}
+	}()
+	rep.AgentInfo = p.Init.AgentInfo
+	rep.LoadSession = p.Init.AgentCapabilities.LoadSession
+	rep.PromptImage = p.Init.AgentCapabilities.PromptCapabilities.Image
+	rep.PromptEmbedded = p.Init.AgentCapabilities.PromptCapabilities.EmbeddedContext
+	for _, m := range p.Init.AuthMethods {
+		b, _ := json.Marshal(m)
+		rep.AuthMethods = append(rep.AuthMethods, string(b))
+	}
+	if p.Init.ProtocolVersion != acp.ProtocolVersionNumber {
+		t.Errorf("protocol version %d, want %d", p.Init.ProtocolVersion, acp.ProtocolVersionNumber)
+	}
+
+	sctx, scancel = context.WithTimeout(ctx, startTimeout)
+	mark := client.Mark()
+	sess, err := p.Conn.NewSession(sctx, acp.NewSessionRequest{Cwd: d.Project, McpServers: []acp.McpServer{}})
+	scancel()
+	if err != nil {
+		t.Fatalf("session/new: %v\nstderr: %s", err, lastLines(p.Stderr(), 30))
+	}
+	sid := sess.SessionId
+	if sess.Modes != nil {
+		rep.CurrentMode = string(sess.Modes.CurrentModeId)
+		for _, m := range sess.Modes.AvailableModes {
+			rep.Modes = append(rep.Modes, string(m.Id))
+		}
+	}
+	if sess.Models != nil {
+		for _, m := range sess.Models.AvailableModels {
+			rep.Models = append(rep.Models, string(m.ModelId))
+		}
+	}
+	for _, o := range sess.ConfigOptions {
+		b, _ := json.Marshal(o)
+		var v struct {
+			ID, Category, Type string
+			CurrentValue       any
+		}
+		_ = json.Unmarshal(b, &v)
+		rep.ConfigOptions = append(rep.ConfigOptions, v.ID+"("+v.Type+","+v.Category+")")
+	}
+
+	prompt := func(t *testing.T, blocks ...acp.ContentBlock) (acp.PromptResponse, []Event) {
+		t.Helper()
+		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
+		defer pcancel()
+		resp, evs, err := p.Prompt(pctx, sid, blocks...)
+		dump(t, evs)
+		if err != nil {
+			t.Fatalf("%v\nevents: %s\nmodel requests:\n%s", err, Kinds(evs), srv.Summary())
+		}
+		return resp, evs
+	}
+
+	t.Logf("session %s", sid)
+	t.Run("prompt", func(t *testing.T) {
+		resp, evs := prompt(t, acp.TextBlock("Please answer "+MarkPing1))
+		if got := TurnText(evs); !strings.Contains(got, ReplyPing1) {
+			t.Fatalf("streamed text %q lacks %q; events %s", got, ReplyPing1, Kinds(evs))
+		}
+		if resp.StopReason != acp.StopReasonEndTurn {
+			t.Errorf("stop reason %q", resp.StopReason)
+		}
+	})
+	t.Run("history", func(t *testing.T) {
+		_, evs := prompt(t, acp.TextBlock("And now "+MarkPing2))
+		if got := TurnText(evs); !strings.Contains(got, ReplyPing2) {
+			t.Fatalf("streamed text %q lacks %q", got, ReplyPing2)
+		}
+		ex := lastWith(srv, MarkPing2)
+		if ex == nil || !strings.Contains(string(ex.Raw), MarkPing1) || !strings.Contains(string(ex.Raw), ReplyPing1) {
+			t.Fatalf("the second turn's model request lacks the first turn's history")
+		}
+	})
+	t.Run("commands", func(t *testing.T) {
+		// available_commands_update may come at any time after session/new.
+		for _, e := range client.Events(mark) {
+			if e.Update != nil && e.Update.Update.AvailableCommandsUpdate != nil {
+				rep.Commands = nil
+				for _, c := range e.Update.Update.AvailableCommandsUpdate.AvailableCommands {
+					rep.Commands = append(rep.Commands, c.Name)
+				}
+			}
+		}
+		if len(rep.Commands) == 0 {
+			t.Logf("%s sent no available_commands_update", a.Name)
+		}
+	})
+
+	t.Run("edit-allow-once", func(t *testing.T) {
+		before := listFiles(d.Root)
+		client.SetDecide(PickKind(acp.PermissionOptionKindAllowOnce))
+		_, evs := prompt(t, acp.TextBlock("Edit notes.txt: "+MarkEditAllow))
+		perm := firstPermission(evs)
+		if perm == nil {
+			t.Fatalf("no permission request for the edit; events %s\ntools: %s", Kinds(evs), ToolText(evs))
+		}
+		rep.EditPermission = optionKinds(perm.Permission.Options)
+		rep.EditPermContent = ToolContentKinds(perm.Permission.ToolCall.Content)
+		if !hasKind(perm.Permission.Options, acp.PermissionOptionKindAllowOnce) {
+			t.Errorf("no allow_once option: %v", rep.EditPermission)
+		}
+		got, _ := os.ReadFile(files.Notes)
+		if !strings.Contains(string(got), files.AllowLine) {
+			t.Errorf("notes.txt after the allowed edit: %q", got)
+		}
+		if !strings.Contains(ToolText(evs), files.AllowLine) {
+			t.Errorf("the edit's new text is nowhere in the tool call updates")
+		}
+		if txt := TurnText(evs); !strings.Contains(txt, MarkEditAllow+ReplyDone) {
+			t.Errorf("after the tool result the reply %q lacks %q", txt, MarkEditAllow+ReplyDone)
+		}
+		for f := range listFiles(d.Root) {
+			if !before[f] {
+				rep.NewFiles = append(rep.NewFiles, f)
+			}
+		}
+		sort.Strings(rep.NewFiles)
+	})
+	t.Run("edit-reject", func(t *testing.T) {
+		if err := WriteFile(files.Notes, files.OldLine+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		client.SetDecide(PickKind(acp.PermissionOptionKindRejectOnce, acp.PermissionOptionKindRejectAlways))
+		_, evs := prompt(t, acp.TextBlock("Edit notes.txt again: "+MarkEditReject))
+		if firstPermission(evs) == nil {
+			t.Fatalf("no permission request for the edit; events %s", Kinds(evs))
+		}
+		got, _ := os.ReadFile(files.Notes)
+		if strings.Contains(string(got), files.RejectLine) {
+			t.Errorf("the rejected edit was written: %q", got)
+		}
+		if ex := lastWith(srv, MarkEditReject); ex != nil {
+			if rs := ex.LastToolResults(); len(rs) > 0 {
+				rep.RejectedText = rs[0].Output
+			}
+		}
+	})
+	t.Run("shell", func(t *testing.T) {
+		client.SetDecide(PickKind(acp.PermissionOptionKindAllowOnce, acp.PermissionOptionKindAllowAlways))
+		_, evs := prompt(t, acp.TextBlock("Run a command: "+MarkShell))
+		if perm := firstPermission(evs); perm != nil {
+			rep.ShellPermission = optionKinds(perm.Permission.Options)
+		}
+		rep.ShellOutputShown = strings.Contains(ToolText(evs), files.CommandOut)
+		ex := lastWith(srv, MarkShell)
+		if ex == nil || len(ex.LastToolResults()) == 0 || !strings.Contains(ex.LastToolResults()[0].Output, files.CommandOut) {
+			var got []fakemodel.ToolResult
+			var tools []string
+			if ex != nil {
+				got, tools = ex.LastToolResults(), ex.Tools
+			}
+			t.Fatalf("the model did not get the command's output %q: results %+v; tools offered %v; events %s", files.CommandOut, got, tools, Kinds(evs))
+		}
+	})
+	t.Run("attach", func(t *testing.T) {
+		attach := filepath.Join(d.Project, "attach.txt")
+		body := "ATTACH-CONTENT-7\n"
+		if err := WriteFile(attach, body); err != nil {
+			t.Fatal(err)
+		}
+		var block acp.ContentBlock
+		if p.Init.AgentCapabilities.PromptCapabilities.EmbeddedContext {
+			block = acp.ResourceBlock(acp.EmbeddedResourceResource{TextResourceContents: &acp.TextResourceContents{
+				Uri: "file://" + attach, Text: body, MimeType: acp.Ptr("text/plain"),
+			}})
+		} else {
+			block = acp.ResourceLinkBlock("attach.txt", "file://"+attach)
+		}
+		prompt(t, acp.TextBlock("Read the attached file: "+MarkAttach), block)
+		ex := lastWith(srv, MarkAttach)
+		if ex == nil {
+			t.Fatal("no model request for the attachment")
+		}
+		raw := string(ex.Raw)
+		rep.AttachSeenByModel = "name=" + boolStr(strings.Contains(raw, "attach.txt")) + " content=" + boolStr(strings.Contains(raw, "ATTACH-CONTENT-7"))
+		if !strings.Contains(raw, "attach.txt") {
+			t.Errorf("the model never saw the file name attach.txt")
+		}
+	})
+	t.Run("mode-switch", func(t *testing.T) {
+		if sess.Modes == nil || len(sess.Modes.AvailableModes) < 2 {
+			t.Skipf("%s advertises no modes", a.Name)
+		}
+		var target acp.SessionModeId
+		for _, m := range sess.Modes.AvailableModes {
+			if m.Id != sess.Modes.CurrentModeId {
+				target = m.Id
+				break
+			}
+		}
+		mk := client.Mark()
+		mctx, mcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer mcancel()
+		if _, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: target}); err != nil {
+			t.Fatalf("session/set_mode %s: %v", target, err)
+		}
+		dump(t, client.Events(mk))
+		rep.ModeSwitch = "set_mode " + string(target) + " ok; updates: " + Kinds(client.Events(mk))
+		if _, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: sess.Modes.CurrentModeId}); err != nil {
+			t.Errorf("session/set_mode back to %s: %v", sess.Modes.CurrentModeId, err)
+		}
+	})
+	t.Run("load", func(t *testing.T) {
+		if !p.Init.AgentCapabilities.LoadSession {
+			t.Skipf("%s does not advertise loadSession", a.Name)
+		}
+		p.Stop()
+		if a.BeforeLoad != nil {
+			if err := a.BeforeLoad(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		client2 := NewClient(d.Project)
+		sctx, scancel := context.WithTimeout(ctx, startTimeout)
+		defer scancel()
+		p2, err := Start(sctx, a.Argv, d.Project, env, client2, acp.ClientCapabilities{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p2.Stop()
+		if _, err := p2.Conn.LoadSession(sctx, acp.LoadSessionRequest{SessionId: sid, Cwd: d.Project, McpServers: []acp.McpServer{}}); err != nil {
+			t.Fatalf("session/load: %v\nstderr: %s", err, lastLines(p2.Stderr(), 30))
+		}
+		afterLoad := client2.Mark()
+		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
+		defer pcancel()
+		_, evs, err := p2.Prompt(pctx, sid, acp.TextBlock("After the restart "+MarkPing3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := client2.Events(0)
+		dump(t, all)
+		nb, na := replayCount(all[:afterLoad]), replayCount(all[afterLoad:])
+		switch {
+		case nb > 0 && na == 0:
+			rep.LoadReplay = "before the load response"
+		case na > 0 && nb == 0:
+			rep.LoadReplay = "after the load response (it lands in the next turn)"
+		case na > 0:
+			rep.LoadReplay = "both before and after the load response"
+		default:
+			rep.LoadReplay = "no replay"
+		}
+		rep.LoadReplay += fmt.Sprintf(" (%d replayed updates before, %d after; kinds before: %s)", nb, na, Kinds(all[:afterLoad]))
+		if strings.Contains(TurnText(evs), ReplyPing1) {
+			t.Logf("the replay reached the new turn's updates")
+		}
+		if !strings.Contains(TurnText(evs), ReplyPing3) {
+			t.Errorf("the turn after load streamed %q", TurnText(evs))
+		}
+		ex := lastWith(srv, MarkPing3)
+		if ex == nil || !strings.Contains(string(ex.Raw), ReplyPing1) {
+			t.Errorf("the model request after load lacks the earlier history")
+		}
+	})
+}
+
+// dump logs the events as JSON when ACPAGENTS_DUMP is set (debugging).
+func dump(t *testing.T, evs []Event) {
+	t.Helper()
+	if os.Getenv("ACPAGENTS_DUMP") == "" {
+		return
+	}
+	for _, e := range evs {
+		t.Logf("%d %s %s", e.Seq, e.Kind, e.JSON)
+	}
+}
+
+// replayCount counts the updates that replay the earlier conversation: user
+// message chunks (no agent echoes the user in a live turn) and agent text
+// from an earlier turn.
+func replayCount(evs []Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Update == nil {
+			continue
+		}
+		u := e.Update.Update
+		switch {
+		case u.UserMessageChunk != nil:
+			n++
+		case u.AgentMessageChunk != nil && u.AgentMessageChunk.Content.Text != nil:
+			txt := u.AgentMessageChunk.Content.Text.Text
+			if strings.Contains(txt, "PONG-ONE") || strings.Contains(txt, "PONG-TWO") || strings.Contains(txt, ReplyDone) {
+				n++
+			}
+		case u.ToolCall != nil:
+			n++
+		}
+	}
+	return n
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func hasKind(opts []acp.PermissionOption, k acp.PermissionOptionKind) bool {
+	for _, o := range opts {
+		if o.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func firstPermission(evs []Event) *Event {
+	for i := range evs {
+		if evs[i].Permission != nil {
+			return &evs[i]
+		}
+	}
+	return nil
+}
+
+// lastWith is the newest model request whose last user text has mark.
+func lastWith(s *fakemodel.Server, mark string) *fakemodel.Exchange {
+	exs := s.Exchanges()
+	for i := len(exs) - 1; i >= 0; i-- {
+		if strings.Contains(exs[i].LastUserText(), mark) {
+			return exs[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package acpagents
+
+import (
+	"strings"
+
+	"github.com/chipchat/chipchat/internal/fakemodel"
+)
+
+// The markers a scenario's prompt carries; the fake model keys its reply on
+// the last marker in the user's messages.
+const (
+	MarkPing1      = "PING-ONE"
+	MarkPing2      = "PING-TWO"
+	MarkPing3      = "PING-THREE"
+	MarkEditAllow  = "EDIT-ALLOW"
+	MarkEditReject = "EDIT-REJECT"
+	MarkShell      = "SHELL-RUN"
+	MarkAttach     = "ATTACH-READ"
+)
+
+// Reply texts of the fake model.
+const (
+	ReplyPing1 = "PONG-ONE from the fake model"
+	ReplyPing2 = "PONG-TWO from the fake model"
+	ReplyPing3 = "PONG-THREE from the fake model"
+	// ReplyDone is appended to a marker after its tool result arrived.
+	ReplyDone = "-DONE"
+	// ReplyAux answers requests that carry no marker (titles, checks).
+	ReplyAux = "ok"
+)
+
+var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach}
+
+// lastMark is the marker of the newest user message that has one.
+func lastMark(e *fakemodel.Exchange) string {
+	texts := e.UserTexts()
+	for i := len(texts) - 1; i >= 0; i-- {
+		best, at := "", -1
+		for _, m := range marks {
+			if j := strings.LastIndex(texts[i], m); j > at {
+				best, at = m, j
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return ""
+}
+
+// Files is what the edit and shell scenarios work on.
+type Files struct {
+	Notes      string // absolute path of the file the edits change
+	OldLine    string
+	AllowLine  string
+	RejectLine string
+	Command    string // the shell command; prints CommandOut
+	CommandOut string
+}
+
+// DefaultFiles is the edit and shell material for a project directory.
+func DefaultFiles(project string) Files {
+	return Files{
+		Notes:      project + "/notes.txt",
+		OldLine:    "the old line",
+		AllowLine:  "the line after an allowed edit",
+		RejectLine: "the line after a rejected edit",
+		Command:    "printf 'chipchat-%s\\n' 42",
+		CommandOut: "chipchat-42",
+	}
+}
+
+// Responder is the fake model's script for agent a.
+func Responder(a Agent, f Files) fakemodel.Responder {
+	return func(e *fakemodel.Exchange) fakemodel.Reply {
+		m := lastMark(e)
+		switch m {
+		case "":
+			return fakemodel.Reply{Text: ReplyAux}
+		case MarkPing1:
+			return fakemodel.Reply{Text: ReplyPing1}
+		case MarkPing2:
+			return fakemodel.Reply{Text: ReplyPing2}
+		case MarkPing3:
+			return fakemodel.Reply{Text: ReplyPing3}
+		case MarkAttach:
+			return fakemodel.Reply{Text: MarkAttach + ReplyDone}
+		}
+		if len(e.LastToolResults()) > 0 {
+			return fakemodel.Reply{Text: m + ReplyDone}
+		}
+		var tc fakemodel.ToolCall
+		switch m {
+		case MarkEditAllow:
+			tc = a.Edit(f.Notes, f.OldLine, f.AllowLine)
+		case MarkEditReject:
+			tc = a.Edit(f.Notes, f.OldLine, f.RejectLine)
+		case MarkShell:
+			tc = a.Shell(f.Command)
+		}
+		if !e.HasTool(tc.Name) {
+			// Not the main conversation (a title or summary request).
+			return fakemodel.Reply{Text: ReplyAux}
+		}
+		return fakemodel.Reply{Text: "Working on " + m + ".", ToolCalls: []fakemodel.ToolCall{tc}}
+	}
+}

@@ -1,0 +1,421 @@
+package fakemodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+)
+
+// Provider names a wire format.
+type Provider string
+
+const (
+	Anthropic       Provider = "anthropic"        // Messages API
+	OpenAIChat      Provider = "openai-chat"      // Chat Completions API
+	OpenAIResponses Provider = "openai-responses" // Responses API
+	Gemini          Provider = "gemini"           // Generative Language API
+)
+
+// Message is one turn of the conversation a model request carries, in a
+// provider-neutral form.
+type Message struct {
+	// Role is "system", "user", "assistant" or "tool" (OpenAI Chat's tool
+	// messages; elsewhere tool results are part of a user message).
+	Role        string
+	Text        string // the text parts, joined by "\n"
+	ToolCalls   []ToolCall
+	ToolResults []ToolResult
+	// Other lists the types of the parts that are neither text, tool call
+	// nor tool result (image, document, inlineData, reasoning…).
+	Other []string
+}
+
+// ToolCall is a call of a tool by the model.
+type ToolCall struct {
+	ID    string // the provider's call id ("" for Gemini)
+	Name  string
+	Input json.RawMessage // a JSON object
+}
+
+// ToolResult is the result of a tool call sent back to the model.
+type ToolResult struct {
+	ID      string // the call id it answers (Gemini: the tool's name)
+	Name    string // the tool's name when the format carries it
+	Output  string // the result's text (JSON for Gemini's response objects)
+	IsError bool
+}
+
+// Exchange is one model request, decoded.
+type Exchange struct {
+	Provider Provider
+	Path     string
+	Model    string
+	Stream   bool
+	System   string
+	Messages []Message
+	Tools    []string // names of the tools offered
+	Raw      []byte   // the request body as received
+}
+
+// LastUserText is the text of the last user message that has text (tool
+// results alone do not count).
+func (e *Exchange) LastUserText() string {
+	for i := len(e.Messages) - 1; i >= 0; i-- {
+		m := e.Messages[i]
+		if m.Role == "user" && strings.TrimSpace(m.Text) != "" {
+			return m.Text
+		}
+	}
+	return ""
+}
+
+// LastToolResults are the tool results in the last message when it carries
+// any (the model is being told what its tool calls returned), else nil.
+func (e *Exchange) LastToolResults() []ToolResult {
+	var out []ToolResult
+	for i := len(e.Messages) - 1; i >= 0; i-- {
+		m := e.Messages[i]
+		if len(m.ToolResults) == 0 {
+			break
+		}
+		out = append(m.ToolResults, out...)
+		if m.Role != "tool" {
+			break
+		}
+	}
+	return out
+}
+
+// HasTool reports whether a tool of that name is offered.
+func (e *Exchange) HasTool(name string) bool {
+	for _, t := range e.Tools {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+// UserTexts are the texts of every user message, in order.
+func (e *Exchange) UserTexts() []string {
+	var out []string
+	for _, m := range e.Messages {
+		if m.Role == "user" && m.Text != "" {
+			out = append(out, m.Text)
+		}
+	}
+	return out
+}
+
+// Reply is what the fake model answers: text, then tool calls. A reply with
+// tool calls ends with the provider's "tool use" stop reason.
+type Reply struct {
+	Text      string
+	ToolCalls []ToolCall // ID may be empty: one is made up
+}
+
+// Responder chooses the reply to a model request.
+type Responder func(e *Exchange) Reply
+
+// Rule is one case of a Script.
+type Rule struct {
+	Name  string // for the record of which rule answered
+	Match func(e *Exchange) bool
+	Reply func(e *Exchange) Reply
+}
+
+// Script answers with the first rule that matches, else with fallback.
+func Script(fallback Reply, rules ...Rule) Responder {
+	return func(e *Exchange) Reply {
+		for _, r := range rules {
+			if r.Match == nil || r.Match(e) {
+				return r.Reply(e)
+			}
+		}
+		return fallback
+	}
+}
+
+// Text is a Rule reply that answers text.
+func Text(s string) func(*Exchange) Reply {
+	return func(*Exchange) Reply { return Reply{Text: s} }
+}
+
+// Request is one HTTP request the server received.
+type Request struct {
+	Method string
+	Path   string // with the query
+	Header http.Header
+	Body   []byte
+	// Exchange is the decoded model request, nil for other endpoints.
+	Exchange *Exchange
+	// Status is the status code answered.
+	Status int
+}
+
+// Server is a fake model server for one provider format.
+type Server struct {
+	Provider Provider
+	// URL is the base URL, e.g. http://127.0.0.1:41234 (no trailing slash).
+	URL string
+
+	srv     *httptest.Server
+	respond Responder
+
+	mu       sync.Mutex
+	requests []Request
+	seq      int
+	notify   chan struct{}
+}
+
+// New starts a fake server for p on 127.0.0.1 answering model calls with r.
+func New(p Provider, r Responder) *Server {
+	s := &Server{Provider: p, respond: r, notify: make(chan struct{})}
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(fmt.Sprintf("fakemodel: listen: %v", err))
+	}
+	s.srv.Listener = l
+	s.srv.Start()
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// SetResponder replaces the responder for later requests.
+func (s *Server) SetResponder(r Responder) {
+	s.mu.Lock()
+	s.respond = r
+	s.mu.Unlock()
+}
+
+// Requests returns every request received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Exchanges returns the decoded model requests received so far.
+func (s *Server) Exchanges() []*Exchange {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Exchange
+	for _, r := range s.requests {
+		if r.Exchange != nil {
+			out = append(out, r.Exchange)
+		}
+	}
+	return out
+}
+
+// Changed returns a channel closed at the next recorded request.
+func (s *Server) Changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notify
+}
+
+// Summary is one line per request ("POST /v1/messages 200"), for test logs.
+func (s *Server) Summary() string {
+	var b strings.Builder
+	for _, r := range s.Requests() {
+		fmt.Fprintf(&b, "%s %s %d\n", r.Method, r.Path, r.Status)
+	}
+	return b.String()
+}
+
+func (s *Server) record(r Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, r)
+	close(s.notify)
+	s.notify = make(chan struct{})
+	s.mu.Unlock()
+}
+
+func (s *Server) nextID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	return s.seq
+}
+
+const maxBody = 64 << 20
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	rec := Request{Method: r.Method, Path: r.URL.RequestURI(), Header: r.Header.Clone(), Body: body}
+	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	defer func() { rec.Status = sw.status; s.record(rec) }()
+	s.mu.Lock()
+	respond := s.respond
+	s.mu.Unlock()
+	switch s.Provider {
+	case Anthropic:
+		s.serveAnthropic(sw, r, body, respond, &rec)
+	case OpenAIChat, OpenAIResponses:
+		s.serveOpenAI(sw, r, body, respond, &rec)
+	case Gemini:
+		s.serveGemini(sw, r, body, respond, &rec)
+	default:
+		http.Error(sw, "unknown provider", http.StatusInternalServerError)
+	}
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// sse writes Server-Sent Events.
+type sse struct {
+	w http.ResponseWriter
+}
+
+func startSSE(w http.ResponseWriter) *sse {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	w.WriteHeader(http.StatusOK)
+	return &sse{w: w}
+}
+
+// event writes one event; name "" writes a data-only event.
+func (e *sse) event(name string, data any) {
+	var b []byte
+	switch d := data.(type) {
+	case string:
+		b = []byte(d)
+	default:
+		var err error
+		b, err = json.Marshal(d)
+		if err != nil {
+			panic(err)
+		}
+	}
+	if name != "" {
+		fmt.Fprintf(e.w, "event: %s\n", name)
+	}
+	fmt.Fprintf(e.w, "data: %s\n\n", b)
+	if f, ok := e.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// chunks splits s into a few pieces so that replies stream as deltas.
+func chunks(s string) []string {
+	if s == "" {
+		return nil
+	}
+	const n = 3
+	r := []rune(s)
+	size := (len(r) + n - 1) / n
+	if size < 1 {
+		size = 1
+	}
+	var out []string
+	for i := 0; i < len(r); i += size {
+		j := i + size
+		if j > len(r) {
+			j = len(r)
+		}
+		out = append(out, string(r[i:j]))
+	}
+	return out
+}
+
+// inputJSON is a tool call's input as a compact JSON object ("{}" if empty).
+func inputJSON(in json.RawMessage) string {
+	if len(strings.TrimSpace(string(in))) == 0 {
+		return "{}"
+	}
+	var v any
+	if err := json.Unmarshal(in, &v); err != nil {
+		return "{}"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// estimateTokens is a rough token count for usage figures.
+func estimateTokens(b []byte) int { return len(b)/4 + 1 }
+
+// jsonText turns a decoded JSON value that carries text (a string, or a
+// list of parts with "text") into text.
+func jsonText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	case []any:
+		var parts []string
+		for _, p := range t {
+			if s := jsonText(p); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "\n")
+	case map[string]any:
+		if s, ok := t["text"].(string); ok {
+			return s
+		}
+		if c, ok := t["content"]; ok {
+			return jsonText(c)
+		}
+		if o, ok := t["output"]; ok {
+			return jsonText(o)
+		}
+		b, _ := json.Marshal(t)
+		return string(b)
+	default:
+		b, _ := json.Marshal(t)
+		return string(b)
+	}
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func rawJSON(v any) json.RawMessage {
+	if s, ok := v.(string); ok {
+		if json.Valid([]byte(s)) {
+			return json.RawMessage(s)
+		}
+		b, _ := json.Marshal(map[string]any{"input": s})
+		return b
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
