@@ -21,10 +21,13 @@ type Agent struct {
 	// Setup writes the agent's config files into d and returns the
 	// environment variables that point it at the fake model at url.
 	Setup func(d Dirs, url string) ([]string, error)
-	// Edit is the tool call with which the model replaces old by new in the
-	// file at path (absolute); Shell runs a shell command.
-	Edit  func(path, old, new string) fakemodel.ToolCall
-	Shell func(command string) fakemodel.ToolCall
+	// Edit is the tool calls (one per model turn) with which the model
+	// replaces old by new in the file at path (absolute); Shell runs a shell
+	// command.
+	Edit  func(path, old, new string) []fakemodel.ToolCall
+	Shell func(command string) []fakemodel.ToolCall
+	// StopOnError ends a scripted tool sequence when a step was refused.
+	StopOnError bool
 	// Model is the model id the agent is configured with.
 	Model string
 	// BeforeLoad, if set, works around a quirk before the restart that
@@ -45,6 +48,8 @@ func call(name string, input map[string]any) fakemodel.ToolCall {
 	}
 	return fakemodel.ToolCall{Name: name, Input: b}
 }
+
+func calls(c ...fakemodel.ToolCall) []fakemodel.ToolCall { return c }
 
 // Agents is the table of the four agents, in the order the suite runs them.
 var Agents = []Agent{
@@ -74,11 +79,47 @@ var Agents = []Agent{
 			}, nil
 		},
 		BeforeLoad: geminiAgeSessions,
-		Edit: func(path, old, new string) fakemodel.ToolCall {
-			return call("replace", map[string]any{"file_path": path, "old_string": old, "new_string": new, "instruction": "replace the line"})
+		Edit: func(path, old, new string) []fakemodel.ToolCall {
+			return calls(call("replace", map[string]any{"file_path": path, "old_string": old, "new_string": new, "instruction": "replace the line"}))
 		},
-		Shell: func(command string) fakemodel.ToolCall {
-			return call("run_shell_command", map[string]any{"command": command, "description": "run " + command})
+		Shell: func(command string) []fakemodel.ToolCall {
+			return calls(call("run_shell_command", map[string]any{"command": command, "description": "run " + command}))
+		},
+	},
+	{
+		Name:     "claude",
+		Package:  "@agentclientprotocol/claude-agent-acp@0.101.0",
+		Binary:   "claude-agent-acp",
+		Argv:     []string{"claude-agent-acp"},
+		Provider: fakemodel.Anthropic,
+		Model:    "claude-sonnet-4-5",
+		Setup: func(d Dirs, url string) ([]string, error) {
+			// Onboarding done, so nothing waits for a first-run dialog.
+			if err := WriteFile(d.Home+"/.claude.json", `{"hasCompletedOnboarding": true, "bypassPermissionsModeAccepted": true}`); err != nil {
+				return nil, err
+			}
+			return []string{
+				"ANTHROPIC_BASE_URL=" + url,
+				"ANTHROPIC_API_KEY=sk-ant-fake",
+				"ANTHROPIC_MODEL=claude-sonnet-4-5",
+				"ANTHROPIC_SMALL_FAST_MODEL=claude-haiku-4-5",
+				"IS_SANDBOX=1", // Claude Code refuses to run as root otherwise
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+				"DISABLE_TELEMETRY=1",
+				"DISABLE_AUTOUPDATER=1",
+				"DISABLE_ERROR_REPORTING=1",
+			}, nil
+		},
+		StopOnError: true,
+		Edit: func(path, old, new string) []fakemodel.ToolCall {
+			// Claude Code refuses to edit a file it has not read.
+			return calls(
+				call("Read", map[string]any{"file_path": path}),
+				call("Edit", map[string]any{"file_path": path, "old_string": old, "new_string": new}),
+			)
+		},
+		Shell: func(command string) []fakemodel.ToolCall {
+			return calls(call("Bash", map[string]any{"command": command, "description": "Print a marker"}))
 		},
 	},
 }

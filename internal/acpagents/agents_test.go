@@ -462,11 +462,13 @@ func firstPermission(evs []Event) *Event {
 	return nil
 }
 
-// lastWith is the newest model request whose last user text has mark.
+// lastWith is the newest model request of the main conversation (one that
+// offers tools; titles and summaries offer none) whose last user text has
+// mark.
 func lastWith(s *fakemodel.Server, mark string) *fakemodel.Exchange {
 	exs := s.Exchanges()
 	for i := len(exs) - 1; i >= 0; i-- {
-		if strings.Contains(exs[i].LastUserText(), mark) {
+		if len(exs[i].Tools) > 0 && strings.Contains(exs[i].LastUserText(), mark) {
 			return exs[i]
 		}
 	}

@@ -65,7 +65,9 @@ func DefaultFiles(project string) Files {
 		OldLine:    "the old line",
 		AllowLine:  "the line after an allowed edit",
 		RejectLine: "the line after a rejected edit",
-		Command:    "printf 'chipchat-%s\\n' 42",
+		// Writes a file, so that no agent takes it for a read-only command
+		// it may run without asking; no $(…), which Gemini CLI refuses.
+		Command:    "printf 'chipchat-%s\\n' 42 | tee shell-out.txt",
 		CommandOut: "chipchat-42",
 	}
 }
@@ -86,22 +88,52 @@ func Responder(a Agent, f Files) fakemodel.Responder {
 		case MarkAttach:
 			return fakemodel.Reply{Text: MarkAttach + ReplyDone}
 		}
-		if len(e.LastToolResults()) > 0 {
-			return fakemodel.Reply{Text: m + ReplyDone}
-		}
-		var tc fakemodel.ToolCall
+		var steps []fakemodel.ToolCall
 		switch m {
 		case MarkEditAllow:
-			tc = a.Edit(f.Notes, f.OldLine, f.AllowLine)
+			steps = a.Edit(f.Notes, f.OldLine, f.AllowLine)
 		case MarkEditReject:
-			tc = a.Edit(f.Notes, f.OldLine, f.RejectLine)
+			steps = a.Edit(f.Notes, f.OldLine, f.RejectLine)
 		case MarkShell:
-			tc = a.Shell(f.Command)
+			steps = a.Shell(f.Command)
 		}
+		n := toolRounds(e)
+		if n >= len(steps) || (n > 0 && a.StopOnError && lastResultFailed(e)) {
+			return fakemodel.Reply{Text: m + ReplyDone}
+		}
+		tc := steps[n]
 		if !e.HasTool(tc.Name) {
 			// Not the main conversation (a title or summary request).
 			return fakemodel.Reply{Text: ReplyAux}
 		}
 		return fakemodel.Reply{Text: "Working on " + m + ".", ToolCalls: []fakemodel.ToolCall{tc}}
 	}
+}
+
+// toolRounds counts the model's tool-calling messages after the last user
+// message with text: how many steps of the scripted turn are done.
+func toolRounds(e *fakemodel.Exchange) int {
+	n := 0
+	for i := len(e.Messages) - 1; i >= 0; i-- {
+		m := e.Messages[i]
+		if m.Role == "user" && strings.TrimSpace(m.Text) != "" && len(m.ToolResults) == 0 {
+			break
+		}
+		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// lastResultFailed reports whether the last tool result was an error or a
+// refusal.
+func lastResultFailed(e *fakemodel.Exchange) bool {
+	rs := e.LastToolResults()
+	if len(rs) == 0 {
+		return false
+	}
+	r := rs[len(rs)-1]
+	o := strings.ToLower(r.Output)
+	return r.IsError || strings.Contains(o, "reject") || strings.Contains(o, "denied") || strings.Contains(o, "cancel")
 }
