@@ -2,6 +2,7 @@ package message
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -195,4 +196,35 @@ func (p Permission) ChosenName() string {
 		}
 	}
 	return p.Outcome
+}
+
+// ReplyText is the Markdown source of a reply's text items joined by a
+// blank line: what a reply "says", for history, quotes and copies.
+func ReplyText(items []Item) string {
+	n, parts := 0, 0
+	for _, it := range items {
+		if it.Kind == ItemText && it.Text != "" {
+			n += len(it.Text) + 2
+			parts++
+		}
+	}
+	if parts == 1 {
+		for _, it := range items {
+			if it.Kind == ItemText && it.Text != "" {
+				return it.Text
+			}
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, it := range items {
+		if it.Kind != ItemText || it.Text == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(it.Text)
+	}
+	return b.String()
 }

@@ -4,8 +4,8 @@
 // (canonical Markdown, records and caret, per thread), the prompt stash and
 // the bindings of local attachment ids to stored assets.
 //
-// It owns the file <data dir>/chipchat.db and nothing else in that
-// directory. It imports contextref for the wire types and must not import
+// It owns the file <data dir>/chipchat.db and the folder <data dir>/leases
+// (one lock file per reply being written), nothing else in that directory. It imports contextref for the wire types and must not import
 // ui, composer, transcript, agent or chips: the app converts between its
 // editor and transcript models and the plain values here.
 //
@@ -49,6 +49,20 @@
 //     RawContext, so a caller may decode again or compare. The app opens
 //     threads raw and the transcript decodes a context on first use, with
 //     the same rule (one that does not decode is no context).
+//   - Replies are ordered items (schema 4, package message): reply_items
+//     holds each item's kind and fields by position, reply_text the text
+//     of growing items as appended chunks (WriteReply), so a 50 MB reply
+//     costs linear I/O and a crash keeps what was written. Migration 4
+//     turned every older reply into one text item.
+//   - A streaming reply's writer holds a Lease: an flock on
+//     leases/<reply id>.lock, dropped by the kernel when the process dies.
+//     RecoverThread interrupts only streaming replies whose lease nobody
+//     holds, so a second chipchat (or a read-only reader) never interrupts
+//     a live turn. Without file locks (non-unix) a lease file counts as
+//     held while it exists.
+//   - A message typed while a turn runs is a user message with status
+//     queued; Dequeue sends it (status done, moved to the end of the
+//     thread so its reply follows it) and Unqueue deletes it.
 //   - The database file is created with mode 0600 and the directory 0700:
 //     chat history is private.
 package store

@@ -32,12 +32,13 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 			t.ID, projectID, t.Title, now, now); err != nil {
 			return err
 		}
-		rows, err := tx.Query(`SELECT seq, role, text, context, status, created_ns FROM messages
+		rows, err := tx.Query(`SELECT id, seq, role, text, context, status, created_ns FROM messages
 			WHERE thread_id = ? AND seq <= ? ORDER BY seq`, from, upSeq)
 		if err != nil {
 			return err
 		}
 		type row struct {
+			id         string
 			seq        int64
 			role, text string
 			ctx        sql.NullString
@@ -47,7 +48,7 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 		var copies []row
 		for rows.Next() {
 			var r row
-			if err := rows.Scan(&r.seq, &r.role, &r.text, &r.ctx, &r.status, &r.created); err != nil {
+			if err := rows.Scan(&r.id, &r.seq, &r.role, &r.text, &r.ctx, &r.status, &r.created); err != nil {
 				rows.Close()
 				return err
 			}
@@ -61,8 +62,20 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 			if r.status == message.StatusStreaming {
 				r.status = message.StatusInterrupted
 			}
+			if r.status == message.StatusQueued {
+				continue // not sent: it stays in its own thread's queue
+			}
+			id := newID("msg_")
 			if _, err := tx.Exec(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, newID("msg_"), t.ID, r.seq, r.role, r.text, r.ctx, r.status, r.created); err != nil {
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, t.ID, r.seq, r.role, r.text, r.ctx, r.status, r.created); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO reply_items(message_id, pos, item_id, kind, data)
+				SELECT ?, pos, item_id, kind, data FROM reply_items WHERE message_id = ?`, id, r.id); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO reply_text(message_id, pos, seq, text)
+				SELECT ?, pos, seq, text FROM reply_text WHERE message_id = ?`, id, r.id); err != nil {
 				return err
 			}
 		}

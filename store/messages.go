@@ -34,6 +34,9 @@ type Message struct {
 	RawContext []byte
 	Status     message.Status
 	Created    time.Time
+	// Items are a reply's items, in order (an assistant message's text is
+	// in its text items; Text is empty). AddMessage stores them.
+	Items []message.Item
 }
 
 // AddMessage appends a message to its thread and returns it as stored: ID
@@ -77,6 +80,9 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 			SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM messages WHERE thread_id = ?
 			RETURNING seq`,
 			m.ID, m.ThreadID, m.Role, m.Text, ctxJSON, m.Status, created, m.ThreadID).Scan(&m.Seq); err != nil {
+			return err
+		}
+		if err := insertItems(tx, m.ID, m.Items); err != nil {
 			return err
 		}
 		if title == "" && m.Role == message.RoleUser {
@@ -187,7 +193,11 @@ func (s *Store) MessagesRaw(threadID string) ([]Message, error) {
 			}
 			m.Created = fromNS(created)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		return s.loadItems(threadID, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: messages of %s: %w", threadID, err)

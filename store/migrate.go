@@ -11,6 +11,7 @@ var migrations = []func(tx *sql.Tx) error{
 	migrate1,
 	migrate2,
 	migrate3,
+	migrate4,
 }
 
 func init() {

@@ -1,0 +1,211 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/chipchat/chipchat/message"
+)
+
+// migrate4 stores agent replies as ordered items (DESIGN.md section 9):
+// reply_items holds each item's kind and fields, reply_text the text of
+// text, thought and notice items as appended chunks, so a growing item
+// costs linear I/O. Each older reply becomes one text item holding its
+// text, and its messages.text is emptied (the item has it now).
+func migrate4(tx *sql.Tx) error {
+	stmts := []string{
+		`CREATE TABLE reply_items (
+			message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+			pos        INTEGER NOT NULL,
+			item_id    TEXT NOT NULL,
+			kind       TEXT NOT NULL,
+			data       BLOB,
+			PRIMARY KEY (message_id, pos)
+		)`,
+		`CREATE TABLE reply_text (
+			message_id TEXT NOT NULL,
+			pos        INTEGER NOT NULL,
+			seq        INTEGER NOT NULL,
+			text       TEXT NOT NULL,
+			PRIMARY KEY (message_id, pos, seq),
+			FOREIGN KEY (message_id, pos) REFERENCES reply_items(message_id, pos) ON DELETE CASCADE
+		)`,
+		`INSERT INTO reply_items(message_id, pos, item_id, kind)
+			SELECT id, 0, 'item_1', 'text' FROM messages WHERE role = 'assistant' AND text <> ''`,
+		`INSERT INTO reply_text(message_id, pos, seq, text)
+			SELECT id, 0, 0, text FROM messages WHERE role = 'assistant' AND text <> ''`,
+		`UPDATE messages SET text = '' WHERE role = 'assistant'`,
+	}
+	for _, q := range stmts {
+		if _, err := tx.Exec(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ItemWrite is one change to a reply's item at position Pos: Item's kind and
+// fields are written (inserted or replaced), then Append is added to its
+// text. With Meta false only Append is written.
+type ItemWrite struct {
+	Pos    int
+	Item   message.Item
+	Meta   bool
+	Append string
+}
+
+// WriteReply applies item writes to a reply in one transaction and, when
+// status is not empty, sets the reply's status. The thread's Updated time
+// moves to now.
+func (s *Store) WriteReply(replyID string, writes []ItemWrite, status message.Status) error {
+	if status != "" && !status.Valid() {
+		return fmt.Errorf("store: write reply %s: unknown status %q", replyID, status)
+	}
+	err := s.write(false, func(tx *sql.Tx) error {
+		for _, w := range writes {
+			if w.Meta {
+				if !w.Item.Kind.Valid() {
+					return fmt.Errorf("item %d: unknown kind %q", w.Pos, w.Item.Kind)
+				}
+				data, err := w.Item.Data()
+				if err != nil {
+					return fmt.Errorf("item %d: %w", w.Pos, err)
+				}
+				if _, err := tx.Exec(`INSERT INTO reply_items(message_id, pos, item_id, kind, data) VALUES (?, ?, ?, ?, ?)
+					ON CONFLICT(message_id, pos) DO UPDATE SET item_id = excluded.item_id, kind = excluded.kind, data = excluded.data`,
+					replyID, w.Pos, w.Item.ID, string(w.Item.Kind), data); err != nil {
+					return err
+				}
+			}
+			if w.Append != "" {
+				if _, err := tx.Exec(`INSERT INTO reply_text(message_id, pos, seq, text)
+					SELECT ?, ?, COALESCE(MAX(seq), -1) + 1, ? FROM reply_text WHERE message_id = ? AND pos = ?`,
+					replyID, w.Pos, w.Append, replyID, w.Pos); err != nil {
+					return err
+				}
+			}
+		}
+		if status != "" {
+			res, err := tx.Exec(`UPDATE messages SET status = ? WHERE id = ?`, status, replyID)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return ErrNotFound
+			}
+		}
+		_, err := tx.Exec(`UPDATE threads SET updated_ns = ? WHERE id = (SELECT thread_id FROM messages WHERE id = ?)`, nowNS(), replyID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: write reply %s: %w", replyID, err)
+	}
+	return nil
+}
+
+// SetStatus sets a message's status (a reply finishing, a queued message
+// being sent).
+func (s *Store) SetStatus(id string, status message.Status) error {
+	return s.WriteReply(id, nil, status)
+}
+
+// loadItems fills the Items of the thread's replies in msgs (ordered by
+// seq), in two queries for the whole thread.
+func (s *Store) loadItems(threadID string, msgs []Message) error {
+	byID := make(map[string]*Message)
+	for i := range msgs {
+		if msgs[i].Role == message.RoleAssistant {
+			byID[msgs[i].ID] = &msgs[i]
+		}
+	}
+	if len(byID) == 0 {
+		return nil
+	}
+	rows, err := s.db.Query(`SELECT r.message_id, r.pos, r.item_id, r.kind, r.data FROM reply_items r
+		JOIN messages m ON m.id = r.message_id WHERE m.thread_id = ? ORDER BY r.message_id, r.pos`, threadID)
+	if err != nil {
+		return err
+	}
+	type key struct {
+		id  string
+		pos int
+	}
+	index := map[key]int{}
+	for rows.Next() {
+		var id, itemID, kind string
+		var pos int
+		var data []byte
+		if err := rows.Scan(&id, &pos, &itemID, &kind, &data); err != nil {
+			rows.Close()
+			return err
+		}
+		m := byID[id]
+		if m == nil {
+			continue
+		}
+		it := message.Item{ID: itemID, Kind: message.ItemKind(kind)}
+		_ = it.SetData(data) // fields a newer version wrote and this one cannot read are left out
+		index[key{id, pos}] = len(m.Items)
+		m.Items = append(m.Items, it)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = s.db.Query(`SELECT t.message_id, t.pos, t.text FROM reply_text t
+		JOIN messages m ON m.id = t.message_id WHERE m.thread_id = ? ORDER BY t.message_id, t.pos, t.seq`, threadID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var cur key
+	var b strings.Builder
+	flush := func() {
+		if m, ok := byID[cur.id]; ok {
+			if i, ok := index[cur]; ok {
+				m.Items[i].Text = b.String()
+			}
+		}
+		b = strings.Builder{}
+	}
+	first := true
+	for rows.Next() {
+		var k key
+		var text string
+		if err := rows.Scan(&k.id, &k.pos, &text); err != nil {
+			return err
+		}
+		if first || k != cur {
+			if !first {
+				flush()
+			}
+			cur, first = k, false
+		}
+		b.WriteString(text)
+	}
+	if !first {
+		flush()
+	}
+	return rows.Err()
+}
+
+// insertItems writes a new reply's items (AddMessage and ForkThread).
+func insertItems(tx *sql.Tx, replyID string, items []message.Item) error {
+	for pos, it := range items {
+		data, err := it.Data()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO reply_items(message_id, pos, item_id, kind, data) VALUES (?, ?, ?, ?, ?)`,
+			replyID, pos, it.ID, string(it.Kind), data); err != nil {
+			return err
+		}
+		if it.Text != "" {
+			if _, err := tx.Exec(`INSERT INTO reply_text(message_id, pos, seq, text) VALUES (?, ?, 0, ?)`, replyID, pos, it.Text); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
