@@ -122,6 +122,36 @@ var Agents = []Agent{
 			return calls(call("Bash", map[string]any{"command": command, "description": "Print a marker"}))
 		},
 	},
+	{
+		Name:     "codex",
+		Package:  "@zed-industries/codex-acp@0.16.0 @openai/codex@0.171.0",
+		Binary:   "codex-acp",
+		Argv:     []string{"codex-acp"},
+		Provider: fakemodel.OpenAIResponses,
+		Model:    "gpt-5.3-codex",
+		Setup: func(d Dirs, url string) ([]string, error) {
+			if err := WriteFile(d.Home+"/.codex/config.toml", codexConfig(url)); err != nil {
+				return nil, err
+			}
+			return []string{
+				"CODEX_HOME=" + d.Home + "/.codex",
+				"FAKE_OPENAI_API_KEY=sk-fake",
+				"OPENAI_API_KEY=sk-fake",
+				"RUST_LOG=warn",
+			}, nil
+		},
+		Edit: func(path, old, new string) []fakemodel.ToolCall {
+			patch := "*** Begin Patch\n*** Update File: " + path + "\n@@\n-" + old + "\n+" + new + "\n*** End Patch\n"
+			return calls(fakemodel.ToolCall{Name: "apply_patch", Input: fakemodel.CustomInput(patch)})
+		},
+		Shell: func(command string) []fakemodel.ToolCall {
+			// Outside the read-only sandbox, so Codex asks first.
+			return calls(call("exec_command", map[string]any{
+				"cmd": command, "sandbox_permissions": "require_escalated",
+				"justification": "Write shell-out.txt in the project?", "yield_time_ms": 5000,
+			}))
+		},
+	},
 }
 
 // geminiAgeSessions renames Gemini CLI's session files so that their names
@@ -146,6 +176,31 @@ func geminiAgeSessions(d Dirs) error {
 		}
 	}
 	return nil
+}
+
+// codexConfig is Codex's config.toml: a model provider at the fake server
+// speaking the Responses API, with its key from the environment.
+func codexConfig(url string) string {
+	return `model = "gpt-5.3-codex"
+model_provider = "fake"
+approval_policy = "on-request"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "Fake"
+base_url = "` + url + `/v1"
+env_key = "FAKE_OPENAI_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+`
 }
 
 // Find returns the agent called name.

@@ -40,6 +40,7 @@ type Report struct {
 	ShellPermission   []string            `json:"shellPermissionOptions"`
 	ShellOutputShown  bool                `json:"shellOutputInUpdates"`
 	RejectedText      string              `json:"rejectedToolResult"`
+	RejectStop        string              `json:"rejectStopReason"`
 	ModeSwitch        string              `json:"modeSwitch"`
 	LoadReplay        string              `json:"loadReplay"`
 	AttachSeenByModel string              `json:"attachSeenByModel"`
@@ -123,6 +124,13 @@ func runAgent(t *testing.T, a Agent) {
 				seen[k] = true
 				rep.Endpoints = append(rep.Endpoints, k)
 			}
+		}
+		if exs := srv.Exchanges(); os.Getenv("ACPAGENTS_DUMP") != "" && len(exs) > 0 {
+			var v struct {
+				Tools json.RawMessage `json:"tools"`
+			}
+			_ = json.Unmarshal(exs[len(exs)-1].Raw, &v)
+			t.Logf("tools of the last model request: %s", v.Tools)
 		}
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		t.Logf("report:\n%s", b)
@@ -267,7 +275,8 @@ func runAgent(t *testing.T, a Agent) {
 			t.Fatal(err)
 		}
 		client.SetDecide(PickKind(acp.PermissionOptionKindRejectOnce, acp.PermissionOptionKindRejectAlways))
-		_, evs := prompt(t, acp.TextBlock("Edit notes.txt again: "+MarkEditReject))
+		resp, evs := prompt(t, acp.TextBlock("Edit notes.txt again: "+MarkEditReject))
+		rep.RejectStop = string(resp.StopReason)
 		if firstPermission(evs) == nil {
 			t.Fatalf("no permission request for the edit; events %s", Kinds(evs))
 		}

@@ -31,7 +31,8 @@ type Dirs struct {
 	Data    string // XDG_DATA_HOME
 	State   string // XDG_STATE_HOME
 	Cache   string // XDG_CACHE_HOME
-	Project string // the session's cwd (a git repository)
+	Project string // the session's cwd
+	Tmp     string // TMPDIR
 }
 
 // NewDirs makes the directories under root.
@@ -44,8 +45,9 @@ func NewDirs(root string) (Dirs, error) {
 		State:   filepath.Join(root, "home", ".local", "state"),
 		Cache:   filepath.Join(root, "home", ".cache"),
 		Project: filepath.Join(root, "proj"),
+		Tmp:     filepath.Join(root, "tmp"),
 	}
-	for _, p := range []string{d.Home, d.Config, d.Data, d.State, d.Cache, d.Project} {
+	for _, p := range []string{d.Home, d.Config, d.Data, d.State, d.Cache, d.Project, d.Tmp} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			return d, err
 		}
@@ -63,7 +65,9 @@ func (d Dirs) Env(extra []string) []string {
 		"XDG_DATA_HOME=" + d.Data,
 		"XDG_STATE_HOME=" + d.State,
 		"XDG_CACHE_HOME=" + d.Cache,
-		"TMPDIR=" + os.TempDir(),
+		// Its own TMPDIR: Codex refuses to put its helper binaries (the
+		// sandbox launcher) into CODEX_HOME when that is under TMPDIR.
+		"TMPDIR=" + d.Tmp,
 		"LANG=C.UTF-8",
 		"TERM=dumb",
 		"NO_COLOR=1",
