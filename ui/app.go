@@ -95,7 +95,7 @@ type App struct {
 
 	// the draft on disk
 	savedVersion uint64
-	saveSeq      int
+	save         autosave // when the draft goes to disk (autosave.go)
 
 	ov       overlay
 	help     *helpView
@@ -220,6 +220,7 @@ func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 	a.thread = t
 	a.retryUser = store.Message{} // a retry belongs to the thread it failed in
 	a.tr.SetMessages(toTranscript(msgs))
+	d = a.draftLoaded(t.ID, d) // its revision; a draft whose save failed comes back
 	if d != nil {
 		draft := composer.FromMarkdown(d.Markdown, d.Records)
 		draft.SetCaret(composer.Pos{Line: d.Caret.Line, Col: d.Caret.Col}, false)
@@ -292,8 +293,6 @@ func (a *App) Close() {
 // ---- messages of the app's own ----
 
 type toastDoneMsg struct{ seq int }
-type draftTickMsg struct{ seq int }
-type draftSavedMsg struct{ err error }
 type storedTurnMsg struct {
 	threadID string
 	user     store.Message // stored when ID is set
@@ -352,20 +351,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case draftTickMsg:
-		if msg.seq != a.saveSeq {
-			return a, nil
-		}
-		if a.sending {
-			// A send being stored owns the draft (it clears it once
-			// stored): save after it.
-			return a, tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return msg })
-		}
-		return a, a.saveDraft()
+		return a, a.draftTick(msg)
 	case draftSavedMsg:
-		if msg.err != nil {
-			return a, a.notify("draft not saved: "+msg.err.Error(), true)
-		}
-		return a, nil
+		return a, a.draftSaved(msg)
 	case storedTurnMsg:
 		return a, a.turnStored(msg)
 	case replyReadyMsg:
@@ -505,28 +493,6 @@ func (a *App) toComposer(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	a.ed, cmd = a.ed.Update(msg)
 	return tea.Batch(cmd, a.afterComposer())
-}
-
-// afterComposer schedules saving the draft 300 ms after its last change.
-func (a *App) afterComposer() tea.Cmd {
-	if v := a.ed.Draft().Version(); v != a.savedVersion {
-		a.savedVersion = v
-		a.saveSeq++
-		seq := a.saveSeq
-		a.layout()
-		return tea.Tick(300*time.Millisecond, func(time.Time) tea.Msg { return draftTickMsg{seq} })
-	}
-	return nil
-}
-
-// saveDraft writes the draft as it is now (canonical Markdown, records,
-// caret) in a command.
-func (a *App) saveDraft() tea.Cmd {
-	d := a.ed.Draft()
-	c := d.Caret()
-	sd := store.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: store.Caret{Line: c.Line, Col: c.Col}}
-	st := a.st
-	return func() tea.Msg { return draftSavedMsg{st.SaveDraft(sd)} }
 }
 
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {

@@ -1,0 +1,357 @@
+package ui
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/store"
+)
+
+// Draft autosave (issue 14). A changed draft is on disk within 300 ms of
+// the change however fast the user types: the save waits for a pause of
+// saveQuiet after the last change (a debounce), but never longer than
+// saveCeiling after the first change that is not on disk yet (the
+// ceiling), so steady typing is saved every saveCeiling. One timer is
+// pending at a time (not one per key), and the draft is serialized only
+// when the timer fires: at most one serialization per saveQuiet while the
+// user types, never one per key (BenchmarkAutosaveSerialize measures one:
+// about 4 ms for a 1 MiB draft, 60 ms for 16 MiB; a draft that costs more
+// than a sixth of the time between saves is saved less often). The write
+// runs in a command, one at a time; a change during a write is saved when
+// it ends.
+//
+// Each save carries the draft's revision (store.SaveDraftOver): a save
+// over a revision this process has not seen — another chipchat saved the
+// draft — keeps the other version in the stash and says so in a toast.
+//
+// A failed write loses nothing: the draft stays in the composer, a toast
+// says it is not saved yet and why, and the save is tried again every
+// saveRetry until the store writes again. A draft whose save failed while
+// the user switched threads is kept in memory (autosave.unsaved), tried
+// again with the others, and is what the thread shows when it is opened
+// again.
+//
+// Quit and signals save at once (finishQuit and Close call saveDraft).
+
+const (
+	saveQuiet   = 80 * time.Millisecond
+	saveCeiling = 200 * time.Millisecond
+	saveRetry   = time.Second
+)
+
+// The other chipchat's version went to the stash.
+const conflictNote = "another chipchat changed this draft; your other version is in the stash"
+
+type draftTickMsg struct{ seq int }
+
+type draftSavedMsg struct {
+	threadID string
+	version  uint64 // the composer's draft version that was written
+	composer bool   // written by saveDraft (else a retry of another thread's draft)
+	draft    store.Draft
+	res      store.DraftSave
+	skipped  bool // a newer save of the thread was written first
+	err      error
+}
+
+// autosave is the App's draft-save state. Its zero value works: the clock
+// and the timer are time.Now and tea.Tick unless a test sets them.
+type autosave struct {
+	now  func() time.Time
+	tick func(d time.Duration, msg tea.Msg) tea.Cmd
+
+	seen    uint64        // the draft version afterComposer last saw
+	first   time.Time     // the first change not on disk; zero: none
+	last    time.Time     // the last change
+	armed   bool          // a draftTickMsg is pending
+	seq     int           // the pending tick's number (older ones are stale)
+	writing bool          // a save command is running
+	retry   bool          // the last write failed: the draft is not on disk
+	failed  error         // the last write's error, until one succeeds
+	saveNo  uint64        // numbers the saves, so an older one never overwrites a newer
+	saved   time.Time     // when the last save started
+	cost    time.Duration // what its serialization took on the UI goroutine
+
+	unsaved map[string]store.Draft // drafts of other threads whose save failed
+	revs    *draftRevs
+}
+
+func (s *autosave) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	if s.tick != nil {
+		return s.tick(d, msg)
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+func (s *autosave) shared() *draftRevs {
+	if s.revs == nil {
+		s.revs = &draftRevs{rev: map[string]int64{}, stash: map[string]int64{}, last: map[string]uint64{}}
+	}
+	return s.revs
+}
+
+// due is when the pending changes must be written: saveQuiet after the
+// last one, or saveCeiling after the first, whichever comes first.
+func (s *autosave) due() time.Time {
+	t := s.last.Add(saveQuiet)
+	if c := s.first.Add(saveCeiling); c.Before(t) {
+		t = c
+	}
+	// A huge draft (serializing 16 MiB takes about 60 ms) is saved less
+	// often, so saving never takes more than a sixth of the UI's time.
+	if g := s.saved.Add(5 * s.cost); g.After(t) {
+		t = g
+	}
+	return t
+}
+
+// arm starts the timer unless one is pending or a write is running (its
+// end arms it).
+func (s *autosave) arm(now time.Time, d time.Duration) tea.Cmd {
+	if s.armed || s.writing {
+		return nil
+	}
+	s.armed = true
+	s.seq++
+	return s.after(max(d, 0), draftTickMsg{s.seq})
+}
+
+// draftRevs is shared with the save commands: per thread, the revision
+// this process last loaded or wrote, the stash entry of its last conflict,
+// and the number of the last save written. Its mutex also makes the saves
+// of one App run one at a time, a synchronous one (Close) included.
+type draftRevs struct {
+	mu    sync.Mutex
+	rev   map[string]int64
+	stash map[string]int64
+	last  map[string]uint64
+}
+
+func (r *draftRevs) loaded(threadID string, rev int64) {
+	r.mu.Lock()
+	r.rev[threadID] = rev
+	r.mu.Unlock()
+}
+
+// save writes d over the revision this process knows, unless a newer save
+// (no) of the thread was written first.
+func (r *draftRevs) save(st *store.Store, no uint64, d store.Draft) (store.DraftSave, bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if no < r.last[d.ThreadID] {
+		return store.DraftSave{}, true, nil
+	}
+	res, err := st.SaveDraftOver(d, r.rev[d.ThreadID], r.stash[d.ThreadID])
+	if err != nil {
+		return res, false, err
+	}
+	r.last[d.ThreadID], r.rev[d.ThreadID] = no, res.Rev
+	if res.Other != nil {
+		r.stash[d.ThreadID] = res.Other.ID
+	}
+	return res, false, nil
+}
+
+// draftLoaded notes the revision of the draft a thread opened with, and
+// gives back a draft of that thread whose save failed, in place of the
+// stored one.
+func (a *App) draftLoaded(threadID string, d *store.Draft) *store.Draft {
+	s := &a.save
+	if u, ok := s.unsaved[threadID]; ok {
+		delete(s.unsaved, threadID)
+		s.retry = true // not on disk: save it again
+		return &u
+	}
+	var rev int64
+	if d != nil {
+		rev = d.Rev
+	}
+	s.shared().loaded(threadID, rev)
+	return d
+}
+
+// draftDirty reports whether the composer holds changes not on disk.
+func (a *App) draftDirty() bool {
+	return a.ed.Draft().Version() != a.savedVersion || a.save.retry
+}
+
+// afterComposer notes a change of the draft and makes sure a save is
+// coming: at the debounce or the ceiling, whichever is first.
+func (a *App) afterComposer() tea.Cmd {
+	s := &a.save
+	v := a.ed.Draft().Version()
+	changed := v != s.seen
+	if changed {
+		s.seen = v
+		a.layout()
+	}
+	if !a.draftDirty() {
+		return nil
+	}
+	now := s.clock()
+	if changed || s.first.IsZero() {
+		s.last = now
+	}
+	if s.first.IsZero() {
+		s.first = now
+	}
+	return s.arm(now, s.due().Sub(now))
+}
+
+// draftTick is the save timer: save now when the draft has been quiet
+// for saveQuiet or waited saveCeiling; else wait for the sooner of the two.
+func (a *App) draftTick(m draftTickMsg) tea.Cmd {
+	s := &a.save
+	if m.seq != s.seq || !s.armed {
+		return nil
+	}
+	s.armed = false
+	var cmds []tea.Cmd
+	if len(s.unsaved) > 0 {
+		cmds = append(cmds, a.saveUnsaved())
+	}
+	if !a.draftDirty() {
+		s.first = time.Time{}
+		return tea.Batch(cmds...)
+	}
+	now := s.clock()
+	if s.first.IsZero() {
+		s.first, s.last = now, now
+	}
+	if due := s.due(); due.After(now) {
+		return tea.Batch(append(cmds, s.arm(now, due.Sub(now)))...)
+	}
+	if a.draftOwnedBySend() {
+		// A send being stored owns the draft (it clears it once stored):
+		// save after it.
+		return tea.Batch(append(cmds, s.arm(now, 20*time.Millisecond))...)
+	}
+	return tea.Batch(append(cmds, a.saveDraft())...)
+}
+
+// draftOwnedBySend reports whether a send is storing the draft.
+func (a *App) draftOwnedBySend() bool { return a.sending }
+
+// saveDraft writes the draft as it is now (canonical Markdown, records,
+// caret) in a command. The serialization is here, on the UI goroutine,
+// once per save.
+func (a *App) saveDraft() tea.Cmd {
+	s := &a.save
+	d := a.ed.Draft()
+	c := d.Caret()
+	start := time.Now()
+	sd := store.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: store.Caret{Line: c.Line, Col: c.Col}}
+	s.cost, s.saved = time.Since(start), s.clock()
+	v := d.Version()
+	a.savedVersion, s.seen = v, v
+	s.first, s.retry = time.Time{}, false
+	if s.armed { // the pending tick is for what this save writes
+		s.armed = false
+		s.seq++
+	}
+	s.writing = true
+	s.saveNo++
+	return saveCmd(a.st, s.shared(), s.saveNo, v, true, sd)
+}
+
+func saveCmd(st *store.Store, revs *draftRevs, no, version uint64, composer bool, sd store.Draft) tea.Cmd {
+	return func() tea.Msg {
+		res, skipped, err := revs.save(st, no, sd)
+		return draftSavedMsg{threadID: sd.ThreadID, version: version, composer: composer, draft: sd, res: res, skipped: skipped, err: err}
+	}
+}
+
+// saveUnsaved tries again the drafts of other threads whose save failed.
+func (a *App) saveUnsaved() tea.Cmd {
+	s := &a.save
+	var cmds []tea.Cmd
+	for id, d := range s.unsaved {
+		if id == a.thread.ID {
+			continue
+		}
+		s.saveNo++
+		cmds = append(cmds, saveCmd(a.st, s.shared(), s.saveNo, 0, false, d))
+	}
+	return tea.Batch(cmds...)
+}
+
+// draftSaved is a save's end: on failure the draft is kept (in the
+// composer, or in memory for another thread) and tried again; a conflict
+// says where the other version went; changes made meanwhile are saved
+// when due.
+func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
+	s := &a.save
+	current := m.threadID == a.thread.ID
+	if m.composer {
+		s.writing = false
+	}
+	if current && !m.composer {
+		// A retry of a draft the composer holds again (the thread was
+		// opened meanwhile): the composer's own saves own it now.
+		return nil
+	}
+	var cmds []tea.Cmd
+	switch {
+	case m.err != nil:
+		if current {
+			s.retry = true
+			s.first = s.clock().Add(-saveCeiling) // due at the retry
+		} else {
+			if s.unsaved == nil {
+				s.unsaved = map[string]store.Draft{}
+			}
+			s.unsaved[m.threadID] = m.draft
+		}
+		first := s.failed == nil
+		s.failed = m.err
+		if first || current {
+			cmds = append(cmds, a.notify(notSavedNote(m.err), true))
+		}
+		if !s.armed {
+			s.armed = true
+			s.seq++
+			cmds = append(cmds, s.after(saveRetry, draftTickMsg{s.seq}))
+		}
+		return tea.Batch(cmds...)
+	case !m.skipped:
+		if !current {
+			delete(s.unsaved, m.threadID)
+		}
+		if s.failed != nil && len(s.unsaved) == 0 && !s.retry {
+			s.failed = nil
+			cmds = append(cmds, a.notify("draft saved: the store writes again", false))
+		}
+		if m.res.Other != nil {
+			cmds = append(cmds, a.notify(conflictNote, true))
+		}
+	}
+	if current && a.draftDirty() {
+		now := s.clock()
+		if s.first.IsZero() {
+			s.first, s.last = now, now
+		}
+		cmds = append(cmds, s.arm(now, s.due().Sub(now)))
+	}
+	return tea.Batch(cmds...)
+}
+
+// notSavedNote is the toast of a failed save: the cause first (the screen
+// may cut the end), then that nothing is lost.
+func notSavedNote(err error) string {
+	why := err.Error()
+	var ioe *store.IOError
+	if errors.As(err, &ioe) {
+		why = ioe.Cause.String() + " (" + ioe.Path + ")"
+	}
+	return "draft not saved yet: " + why + " — it stays in the composer and is saved when the store writes again"
+}
