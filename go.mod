@@ -21,8 +21,10 @@ require (
 	modernc.org/sqlite v1.62.0
 )
 
+require github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+
 require (
-	github.com/alecthomas/chroma/v2 v2.14.0 // indirect
+	github.com/alecthomas/chroma/v2 v2.14.0
 	github.com/atotto/clipboard v0.1.4
 	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
 	github.com/aymerick/douceur v0.2.0 // indirect

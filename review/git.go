@@ -1,0 +1,326 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// CompareKind says what a diff compares.
+type CompareKind int
+
+// Comparisons.
+const (
+	// WorkingTree is the working tree (untracked files included) against
+	// HEAD: what `git diff HEAD` shows, plus new files.
+	WorkingTree CompareKind = iota
+	// Staged is the index against HEAD (`git diff --cached`).
+	Staged
+	// AgainstRef is the working tree against a branch or commit, compared
+	// from its merge base with HEAD as a pull request is (for a commit that
+	// HEAD contains, the commit itself).
+	AgainstRef
+	// Agent is one tool-call diff of an agent.
+	Agent
+)
+
+// Comparison names a diff: its kind and, for AgainstRef, the ref.
+type Comparison struct {
+	Kind CompareKind
+	Ref  string
+}
+
+// Title names the comparison for people and for the record's sectionTitle.
+func (c Comparison) Title() string {
+	switch c.Kind {
+	case Staged:
+		return "Staged vs HEAD"
+	case AgainstRef:
+		return "Working tree vs " + c.Ref
+	case Agent:
+		return "Agent edit"
+	}
+	return "Working tree vs HEAD"
+}
+
+// key identifies the comparison in section ids.
+func (c Comparison) key() string {
+	switch c.Kind {
+	case Staged:
+		return "staged"
+	case AgainstRef:
+		return "ref:" + c.Ref
+	case Agent:
+		return "agent"
+	}
+	return "worktree"
+}
+
+// ParseArgs reads the arguments of `/review`: nothing → the working tree
+// against HEAD; "staged", "--staged" or "--cached" → the index; one other
+// word → that branch or commit.
+func ParseArgs(args string) (Comparison, error) {
+	f := strings.Fields(args)
+	switch {
+	case len(f) == 0:
+		return Comparison{Kind: WorkingTree}, nil
+	case len(f) > 1:
+		return Comparison{}, errors.New("review: one branch or commit, or --staged")
+	}
+	switch f[0] {
+	case "staged", "--staged", "--cached", "cached":
+		return Comparison{Kind: Staged}, nil
+	}
+	if strings.HasPrefix(f[0], "-") {
+		return Comparison{}, fmt.Errorf("review: unknown option %q", f[0])
+	}
+	return Comparison{Kind: AgainstRef, Ref: f[0]}, nil
+}
+
+// Diff is a loaded diff, ready for the pane.
+type Diff struct {
+	Comparison Comparison
+	Files      []*File
+	// Root is the repository root (for an agent diff, the project
+	// directory); Prefix is the project directory relative to Root, with a
+	// trailing slash ("" at the root): file paths in Files are relative to
+	// Root, records' paths to the project directory.
+	Root, Prefix string
+	// Head is the commit HEAD pointed at when the diff was read ("" when
+	// unknown: no repository, no commit yet).
+	Head string
+}
+
+// Git runs git for the pane. The zero value runs "git" from PATH.
+type Git struct {
+	// Command is the git executable ("git" when empty).
+	Command string
+	// Timeout bounds each git call (30 s when zero).
+	Timeout time.Duration
+}
+
+// emptyTree is git's well-known empty tree: the base of a repository with
+// no commit yet.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// maxDiffBytes bounds the diff text read from git.
+const maxDiffBytes = 64 << 20
+
+// maxUntracked bounds the untracked files shown and the bytes read of each.
+const (
+	maxUntracked      = 500
+	maxUntrackedBytes = 1 << 20
+)
+
+func (g Git) run(ctx context.Context, dir string, limit int64, args ...string) ([]byte, error) {
+	name := g.Command
+	if name == "" {
+		name = "git"
+	}
+	timeout := g.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	// Settings that would change the output's shape are pinned.
+	full := append([]string{"-c", "core.quotepath=off", "-c", "color.ui=false", "-c", "diff.noprefix=false",
+		"-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false", "-c", "core.safecrlf=false"}, args...)
+	cmd := exec.CommandContext(ctx, name, full...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_PAGER=cat", "PAGER=cat", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	data, rerr := io.ReadAll(io.LimitReader(out, limit+1))
+	if int64(len(data)) > limit {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("git %s: the output is larger than %d MiB", args[0], limit>>20)
+	}
+	err = cmd.Wait()
+	if rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		if msg != "" {
+			return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return nil, fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return data, nil
+}
+
+func (g Git) line(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := g.run(ctx, dir, 1<<20, args...)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(string(out), "\r\n"), nil
+}
+
+// Head is the commit HEAD points at in dir ("" without a commit or a
+// repository).
+func (g Git) Head(ctx context.Context, dir string) string {
+	h, err := g.line(ctx, dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+// Load reads the diff of the comparison for the project in projectDir.
+func (g Git) Load(ctx context.Context, projectDir string, cmp Comparison) (*Diff, error) {
+	if cmp.Kind == Agent {
+		return nil, errors.New("review: an agent diff is not read from git")
+	}
+	root, err := g.line(ctx, projectDir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("review: not a git repository: %w", err)
+	}
+	prefix, err := g.line(ctx, projectDir, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, err
+	}
+	d := &Diff{Comparison: cmp, Root: root, Prefix: prefix, Head: g.Head(ctx, root)}
+	base := d.Head
+	if base == "" {
+		base = emptyTree
+	}
+	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "-U3", "-M",
+		"--src-prefix=a/", "--dst-prefix=b/"}
+	switch cmp.Kind {
+	case Staged:
+		args = append(args, "--cached", base)
+	case AgainstRef:
+		if cmp.Ref == "" || strings.HasPrefix(cmp.Ref, "-") {
+			return nil, fmt.Errorf("review: bad ref %q", cmp.Ref)
+		}
+		commit, err := g.line(ctx, root, "rev-parse", "--verify", "--quiet", cmp.Ref+"^{commit}")
+		if err != nil || commit == "" {
+			return nil, fmt.Errorf("review: no branch or commit named %q", cmp.Ref)
+		}
+		from := commit
+		if d.Head != "" {
+			if mb, err := g.line(ctx, root, "merge-base", commit, d.Head); err == nil && mb != "" {
+				from = mb
+			}
+		}
+		args = append(args, from)
+	default:
+		args = append(args, base)
+	}
+	args = append(args, "--")
+	out, err := g.run(ctx, root, maxDiffBytes, args...)
+	if err != nil {
+		return nil, err
+	}
+	files, err := ParseUnified(out)
+	if err != nil {
+		return nil, fmt.Errorf("review: reading git's diff: %w", err)
+	}
+	d.Files = files
+	if cmp.Kind != Staged {
+		untracked, err := g.untracked(ctx, root)
+		if err != nil {
+			return nil, err
+		}
+		d.Files = append(d.Files, untracked...)
+	}
+	return d, nil
+}
+
+// untracked makes a new-file diff of each untracked, not ignored file.
+func (g Git) untracked(ctx context.Context, root string) ([]*File, error) {
+	out, err := g.run(ctx, root, 16<<20, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
+	if err != nil {
+		return nil, err
+	}
+	var files []*File
+	for _, name := range strings.Split(string(out), "\x00") {
+		if name == "" {
+			continue
+		}
+		if len(files) == maxUntracked {
+			break
+		}
+		files = append(files, untrackedFile(root, name))
+	}
+	return files, nil
+}
+
+func untrackedFile(root, name string) *File {
+	f := &File{NewPath: name, Status: Added, Untracked: true, NewMode: "100644"}
+	full := filepath.Join(root, filepath.FromSlash(name))
+	fi, err := os.Lstat(full)
+	if err != nil {
+		f.Note = "cannot be read"
+		return f
+	}
+	var text string
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		f.NewMode = "120000"
+		target, err := os.Readlink(full)
+		if err != nil {
+			f.Note = "cannot be read"
+			return f
+		}
+		text = target // git shows the target with no newline at the end
+	case !fi.Mode().IsRegular():
+		f.Note = "not a regular file"
+		return f
+	case fi.Size() > maxUntrackedBytes:
+		f.Note = fmt.Sprintf("too large to show (%d bytes)", fi.Size())
+		return f
+	default:
+		if fi.Mode()&0o111 != 0 {
+			f.NewMode = "100755"
+		}
+		data, err := os.ReadFile(full)
+		if err != nil {
+			f.Note = "cannot be read"
+			return f
+		}
+		text = string(data)
+	}
+	d := DiffText(name, nil, text, DefaultContext)
+	f.Binary, f.Hunks = d.Binary, d.Hunks
+	return f
+}
+
+// RelPath is a repository path (relative to root) made relative to the
+// project directory, whose path in the repository is prefix ("sub/dir/").
+func RelPath(prefix, repoPath string) string {
+	prefix = strings.Trim(prefix, "/")
+	if prefix == "" {
+		return repoPath
+	}
+	pre := strings.Split(prefix, "/")
+	p := strings.Split(repoPath, "/")
+	i := 0
+	for i < len(pre) && i < len(p)-1 && pre[i] == p[i] {
+		i++
+	}
+	return path.Join(append(slices.Repeat([]string{".."}, len(pre)-i), p[i:]...)...)
+}

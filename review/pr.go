@@ -1,0 +1,92 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// PRTimeout bounds the `gh pr view` call.
+const PRTimeout = 3 * time.Second
+
+// PullRequest asks `gh` for the pull request of the branch checked out in
+// dir. Any failure — no gh, offline, signed out, no pull request, a
+// timeout, output it cannot read — gives nil: the metadata is optional and
+// its absence is no error. ghCommand is "gh" when empty; timeout is
+// PRTimeout when zero.
+func PullRequest(ctx context.Context, dir, ghCommand string, timeout time.Duration) *contextref.PullRequest {
+	if ghCommand == "" {
+		ghCommand = "gh"
+	}
+	if timeout <= 0 {
+		timeout = PRTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, ghCommand, "pr", "view", "--json", "number,title,url,headRefName,baseRefName,state,isDraft")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1", "NO_COLOR=1", "GH_PAGER=cat")
+	cmd.WaitDelay = 200 * time.Millisecond // a child holding the pipe cannot outlive the timeout
+	var out bytes.Buffer
+	cmd.Stdout = &limitedWriter{w: &out, n: 1 << 20}
+	if err := cmd.Run(); err != nil {
+		return nil
+	}
+	return parsePR(out.Bytes())
+}
+
+// parsePR reads gh's JSON; anything outside the record's schema gives nil.
+func parsePR(data []byte) *contextref.PullRequest {
+	var v struct {
+		Number      int64  `json:"number"`
+		Title       string `json:"title"`
+		URL         string `json:"url"`
+		HeadRefName string `json:"headRefName"`
+		BaseRefName string `json:"baseRefName"`
+		State       string `json:"state"`
+		IsDraft     bool   `json:"isDraft"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil
+	}
+	state := strings.ToLower(v.State)
+	switch state {
+	case "open", "closed", "merged":
+	default:
+		return nil
+	}
+	if v.Number < 1 || v.Number > 1<<53-1 {
+		return nil
+	}
+	pr := &contextref.PullRequest{Number: v.Number, Title: v.Title, URL: v.URL,
+		HeadBranch: v.HeadRefName, BaseBranch: v.BaseRefName, State: state, IsDraft: v.IsDraft}
+	for _, s := range []string{pr.Title, pr.URL, pr.HeadBranch, pr.BaseBranch} {
+		if contextref.UTF16Len(s) > 2048 {
+			return nil
+		}
+	}
+	return pr
+}
+
+// limitedWriter keeps the first n bytes and drops the rest.
+type limitedWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		if len(p) > room {
+			l.w.Write(p[:room])
+		} else {
+			l.w.Write(p)
+		}
+	}
+	return len(p), nil
+}

@@ -1,0 +1,338 @@
+package review
+
+import (
+	"image/color"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/chips"
+)
+
+// Theme is the pane's colours. A nil colour is not drawn; Syntax names a
+// chroma style ("" draws no syntax colour).
+type Theme struct {
+	Syntax               string
+	AddBg, DelBg         color.Color // added and deleted lines
+	AddWordBg, DelWordBg color.Color // changed words on them
+	AddFg, DelFg         color.Color // their prefixes and numbers
+	NumFg                color.Color // line numbers
+	HunkFg               color.Color // hunk headers
+	FileFg, FileBg       color.Color // file headers
+	Accent               color.Color // selection and comment marks, the title
+	SelBg                color.Color // the gutter of selected lines
+	FaintFg              color.Color // notes, help
+}
+
+func rgb(v uint32) color.Color {
+	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
+}
+
+// DefaultTheme is a theme for dark terminals.
+func DefaultTheme() Theme {
+	return Theme{
+		Syntax: "github-dark",
+		AddBg:  rgb(0x12261e), DelBg: rgb(0x25171c),
+		AddWordBg: rgb(0x1d572d), DelWordBg: rgb(0x792e2e),
+		AddFg: rgb(0x3fb950), DelFg: rgb(0xf85149),
+		NumFg: rgb(0x6e7681), HunkFg: rgb(0x79c0ff),
+		FileFg: rgb(0xe6edf3), FileBg: rgb(0x30363d),
+		Accent: rgb(0xd29922), SelBg: rgb(0x3b2e0a),
+		FaintFg: rgb(0x8b949e),
+	}
+}
+
+// NoColorTheme draws no colour at all: prefixes, marks, bold and reverse
+// video carry the meaning.
+func NoColorTheme() Theme { return Theme{} }
+
+// sty is one drawn look.
+type sty struct {
+	fg, bg                                  color.Color
+	bold, faint, italic, underline, reverse bool
+}
+
+func (s sty) sgr() string {
+	var b strings.Builder
+	b.WriteString("\x1b[0")
+	for _, a := range []struct {
+		on bool
+		c  string
+	}{{s.bold, ";1"}, {s.faint, ";2"}, {s.italic, ";3"}, {s.underline, ";4"}, {s.reverse, ";7"}} {
+		if a.on {
+			b.WriteString(a.c)
+		}
+	}
+	writeColor := func(c color.Color, base string) {
+		if c == nil {
+			return
+		}
+		r, g, bl, _ := c.RGBA()
+		b.WriteString(";" + base + ";2;" + strconv.Itoa(int(r>>8)) + ";" + strconv.Itoa(int(g>>8)) + ";" + strconv.Itoa(int(bl>>8)))
+	}
+	writeColor(s.fg, "38")
+	writeColor(s.bg, "48")
+	b.WriteByte('m')
+	return b.String()
+}
+
+// painter writes styled pieces of one row and keeps count of its width.
+type painter struct {
+	b     strings.Builder
+	width int // columns written
+	max   int // columns allowed
+	sgrs  map[sty]string
+	full  bool
+}
+
+func (p *painter) style(s sty) string {
+	if v, ok := p.sgrs[s]; ok {
+		return v
+	}
+	v := s.sgr()
+	p.sgrs[s] = v
+	return v
+}
+
+// text writes already-sanitized text in style s, cut with "…" at the
+// row's width.
+func (p *painter) text(t string, s sty) {
+	if p.full || t == "" {
+		return
+	}
+	w := ansi.StringWidth(t)
+	if p.width+w > p.max {
+		room := p.max - p.width
+		t = ansi.Truncate(t, max(room-1, 0), "") + "…"
+		if room <= 0 {
+			t = ""
+		}
+		w = ansi.StringWidth(t)
+		p.full = true
+	}
+	p.b.WriteString(p.style(s))
+	p.b.WriteString(t)
+	p.width += w
+}
+
+// fill pads the row to its width in style s.
+func (p *painter) fill(s sty) {
+	if n := p.max - p.width; n > 0 {
+		p.b.WriteString(p.style(s))
+		p.b.WriteString(strings.Repeat(" ", n))
+		p.width = p.max
+	}
+}
+
+func (p *painter) String() string {
+	p.b.WriteString("\x1b[0m")
+	return p.b.String()
+}
+
+// decorations of a line row
+const (
+	decCursor   = 1 << iota // the cursor's row
+	decSelected             // inside the selection
+	decComment              // a comment was written on it
+)
+
+func (m *Model) newPainter(width int) *painter {
+	return &painter{max: width, sgrs: m.sgrs}
+}
+
+// renderRow draws row r of the diff pane at width columns.
+func (m *Model) renderRow(r, width int, dec uint8) string {
+	rw := m.doc.rows[r]
+	f := m.doc.diff.Files[rw.file]
+	t := m.theme
+	p := m.newPainter(width)
+	switch rw.kind {
+	case rowFile:
+		s := sty{fg: t.FileFg, bg: t.FileBg, bold: true}
+		p.text(" "+string(statusLetter(f))+" ", s)
+		p.text(chips.SanitizeLine(fileTitle(f)), s)
+		a, d := f.Counts()
+		p.text("  ", s)
+		p.text("+"+strconv.Itoa(a), sty{fg: t.AddFg, bg: t.FileBg, bold: true})
+		p.text(" ", s)
+		p.text("-"+strconv.Itoa(d), sty{fg: t.DelFg, bg: t.FileBg, bold: true})
+		p.fill(s)
+	case rowHunk:
+		h := f.Hunks[rw.hunk]
+		p.text(strings.Repeat(" ", 2*m.doc.numW+3), sty{})
+		p.text(chips.SanitizeLine(h.Header()), sty{fg: t.HunkFg, faint: t.HunkFg == nil})
+	case rowNoNewline:
+		p.text(strings.Repeat(" ", 2*m.doc.numW+3), sty{})
+		p.text(`\ No newline at end of file`, sty{fg: t.FaintFg, faint: true})
+	case rowNote:
+		m.gutterMark(p, dec)
+		p.text(strings.Repeat(" ", 2*m.doc.numW+2), m.numStyle(dec, nil))
+		p.text(chips.SanitizeLine(noteText(f)), sty{fg: t.FaintFg, italic: true})
+	case rowLine:
+		m.renderLine(p, rw, dec)
+	}
+	return p.String()
+}
+
+func (m *Model) numStyle(dec uint8, fg color.Color) sty {
+	s := sty{fg: fg}
+	if fg == nil {
+		s.fg = m.theme.NumFg
+	}
+	switch {
+	case dec&decCursor != 0:
+		s.reverse, s.bold = true, true
+	case dec&decSelected != 0:
+		s.bg = m.theme.SelBg
+		s.bold = true
+	}
+	return s
+}
+
+func (m *Model) gutterMark(p *painter, dec uint8) {
+	t := m.theme
+	switch {
+	case dec&decSelected != 0:
+		p.text("▌", sty{fg: t.Accent, bold: true})
+	case dec&decComment != 0:
+		p.text("●", sty{fg: t.Accent})
+	default:
+		p.text(" ", sty{})
+	}
+}
+
+func (m *Model) renderLine(p *painter, rw row, dec uint8) {
+	t := m.theme
+	l := m.doc.diff.Files[rw.file].Hunks[rw.hunk].Lines[rw.line]
+	var lineBg, wordBg, prefixFg color.Color
+	switch l.Kind {
+	case LineAdded:
+		lineBg, wordBg, prefixFg = t.AddBg, t.AddWordBg, t.AddFg
+	case LineDeleted:
+		lineBg, wordBg, prefixFg = t.DelBg, t.DelWordBg, t.DelFg
+	}
+	m.gutterMark(p, dec)
+	nw := m.doc.numW
+	num := func(n int) string {
+		if n == 0 {
+			return strings.Repeat(" ", nw)
+		}
+		s := strconv.Itoa(n)
+		return strings.Repeat(" ", max(0, nw-len(s))) + s
+	}
+	ns := m.numStyle(dec, prefixFg)
+	p.text(num(l.Old)+" "+num(l.New)+" ", ns)
+	base := sty{bg: lineBg}
+	p.text(string(l.Kind)+" ", sty{fg: prefixFg, bg: lineBg, bold: l.Kind != LineContext})
+	toks := m.hl.tokens(m.doc, rw.file, rw.hunk, rw.line)
+	spans := m.wordSpans(rw)
+	pos := 0
+	si := 0
+	for _, tk := range toks {
+		s := base
+		s.fg = chromaColor(tk.style.Colour)
+		s.bold = tk.style.Bold == chroma.Yes
+		s.italic = tk.style.Italic == chroma.Yes
+		text := tk.text
+		for text != "" {
+			for si < len(spans) && spans[si].to <= pos {
+				si++
+			}
+			n := len(text)
+			in := false
+			if si < len(spans) {
+				sp := spans[si]
+				if pos >= sp.from {
+					in = true
+					n = min(n, sp.to-pos)
+				} else {
+					n = min(n, sp.from-pos)
+				}
+			}
+			ps := s
+			if in {
+				if wordBg != nil {
+					ps.bg = wordBg
+				} else {
+					ps.underline = true
+				}
+			}
+			p.text(chips.SanitizeLine(text[:n]), ps)
+			pos += n
+			text = text[n:]
+		}
+	}
+	p.fill(base)
+}
+
+func chromaColor(c chroma.Colour) color.Color {
+	if !c.IsSet() {
+		return nil
+	}
+	return color.RGBA{R: c.Red(), G: c.Green(), B: c.Blue(), A: 0xff}
+}
+
+type lineKey struct{ file, hunk, line int32 }
+
+// wordSpans is the changed ranges of a paired line's display text.
+func (m *Model) wordSpans(rw row) []span {
+	pair := m.doc.pairs[rw.file][rw.hunk][rw.line]
+	if pair < 0 {
+		return nil
+	}
+	k := lineKey{rw.file, rw.hunk, rw.line}
+	if s, ok := m.words[k]; ok {
+		return s
+	}
+	if len(m.words) > 8192 {
+		m.words = map[lineKey][]span{}
+	}
+	lines := m.doc.diff.Files[rw.file].Hunks[rw.hunk].Lines
+	del, add := int(rw.line), pair
+	if lines[rw.line].Kind == LineAdded {
+		del, add = pair, int(rw.line)
+	}
+	ds, as := wordChanges(displayText(lines[del].Text), displayText(lines[add].Text))
+	m.words[lineKey{rw.file, rw.hunk, int32(del)}] = ds
+	m.words[lineKey{rw.file, rw.hunk, int32(add)}] = as
+	return m.words[k]
+}
+
+func statusLetter(f *File) byte {
+	if f.Untracked {
+		return '?'
+	}
+	return byte(f.Status)
+}
+
+func fileTitle(f *File) string {
+	switch {
+	case (f.Status == Renamed || f.Status == Copied) && f.OldPath != f.NewPath:
+		return f.OldPath + " → " + f.NewPath
+	case f.Untracked:
+		return f.NewPath + " (untracked)"
+	}
+	return f.Path()
+}
+
+func noteText(f *File) string {
+	switch {
+	case f.Note != "":
+		return f.Note
+	case f.Binary:
+		return "binary file, not shown"
+	case f.OldMode != "" && f.NewMode != "" && f.OldMode != f.NewMode:
+		return "mode " + f.OldMode + " → " + f.NewMode
+	case f.Status == Renamed:
+		return "renamed, content unchanged"
+	case f.Status == Copied:
+		return "copied, content unchanged"
+	case f.Status == Added:
+		return "empty file"
+	case f.Status == Deleted:
+		return "empty file deleted"
+	}
+	return "no content change"
+}
