@@ -21,8 +21,6 @@ require (
 	modernc.org/sqlite v1.62.0
 )
 
-require github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
-
 require (
 	github.com/alecthomas/chroma/v2 v2.14.0
 	github.com/atotto/clipboard v0.1.4
