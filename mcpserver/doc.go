@@ -1,0 +1,50 @@
+// Package mcpserver is chipchat's own MCP server, `chipchat mcp` (DESIGN.md
+// section 10, issue 12 item 6): a separate process that an agent starts
+// over stdio (github.com/modelcontextprotocol/go-sdk) and whose read-only
+// tools let it read this project's other threads and the user's terminal
+// panes:
+//
+//   - t3_thread_read(threadId, afterPosition?) returns a page of a thread's
+//     messages (position, role, status, text) and nextPosition, the value
+//     to pass as afterPosition for the next page (null after the last
+//     page). Threads come from the store opened read-only
+//     (store.OpenReadOnly); a thread of another project, or an unknown id,
+//     is a tool error that says so.
+//   - terminal_read(terminal?, lines?) returns the recent output of the
+//     running app's terminal panes, asked through a unix socket whose path
+//     comes in CHIPCHAT_PANES_SOCKET. Without a running app the tool says
+//     so in words.
+//
+// It also owns the app's end of that socket (PaneServer, started by the ui
+// with a callback that snapshots its panes; Terminals is such a callback
+// over terminal.Terminal.Snapshot), the socket's place (SocketPath), and
+// the stdio spec an ACP backend passes in session/new (Spec).
+//
+// Socket protocol (one request per connection): the client writes one JSON
+// line {"terminal": NAME, "lines": N}; the server answers one JSON line
+// {"panes": [PaneText…]} or {"error": TEXT} and closes. NAME "" means every
+// pane. The socket is mode 0600 in a 0700 directory
+// ($XDG_RUNTIME_DIR/chipchat, else the state directory) and is removed
+// when the server closes.
+//
+// Decisions where the issue is silent:
+//
+//   - A position is a message's sequence number in its thread (1, 2, …);
+//     afterPosition 0 or absent starts at the beginning.
+//   - A page holds at most PageMessages messages and PageBytes bytes of
+//     text; a single message longer than PageBytes is cut and marked
+//     (truncated: true, and a last line saying how much was left out).
+//   - The project is the git root of the directory chipchat was started in
+//     (--project, which Spec always passes), else that of the server's
+//     working directory.
+//   - The store is opened on the first call that needs it, so the server
+//     starts (and terminal_read works) even when the data directory has no
+//     database yet; an open that failed is tried again on the next call.
+//   - terminal_read gives each pane at most MaxLines lines (default
+//     DefaultLines) and the whole answer at most PageBytes of text, keeping
+//     the newest lines.
+//
+// It imports store and terminal and must not import ui, chat or agent: the
+// ui starts PaneServer and hands Spec's fields to the agent package as
+// plain strings.
+package mcpserver
