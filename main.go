@@ -23,6 +23,7 @@ import (
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui"
 )
@@ -32,6 +33,9 @@ const usageHead = `chipchat - a terminal chat client for coding agents with inli
 Usage:
   chipchat [flags]          open the app for the current directory
   chipchat codec <op>       run a wire-contract codec on stdin, result on stdout
+  chipchat mcp [--data-dir DIR] [--project DIR]
+                            serve chipchat's read-only MCP tools over stdio
+                            (t3_thread_read, terminal_read; agents start it)
   chipchat help             print this help (also -h, --help)
 
 Flags:
@@ -108,6 +112,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		case "codec":
 			return runCodec(args[1:], stdin, stdout, stderr)
+		case mcpserver.Command:
+			return mcpserver.Main(args[1:], stdin, stdout, stderr)
 		case clipboard.ServeCommand:
 			// internal: hold the X11 clipboard after a copy (see clipboard)
 			return clipboard.ServeMain(stdin, stderr)
