@@ -381,7 +381,9 @@ func TestSanitize(t *testing.T) {
 		{"bad\xc3\x1b[2Jutf8", "bad\uFFFDutf8", "bad\uFFFDutf8"},
 		{"raw\x9b31mc1", "raw\uFFFD31mc1", "raw\uFFFD31mc1"},
 		{"del\x7fete", "delete", "delete"},
-		{"bidi \u202eevil\u202c ok \u2066x\u2069", "bidi evil ok x", "bidi evil ok x"},
+		{"bidi \u202eevil\u202c ok \u2066x\u2069", "bidi ⟨U+202E⟩evil⟨U+202C⟩ ok ⟨U+2066⟩x⟨U+2069⟩", "bidi ⟨U+202E⟩evil⟨U+202C⟩ ok ⟨U+2066⟩x⟨U+2069⟩"},
+		{"zw\u200bsp\ufeff\u200e", "zw⟨U+200B⟩sp⟨U+FEFF⟩⟨U+200E⟩", "zw⟨U+200B⟩sp⟨U+FEFF⟩⟨U+200E⟩"},
+		{"flag 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f tag\U000e0041", "flag 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f tag⟨U+E0041⟩", "flag 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f tag⟨U+E0041⟩"},
 		{"日本語 👩‍💻 e\u0301", "日本語 👩‍💻 e\u0301", "日本語 👩‍💻 e\u0301"},
 		{"para\u2028sep", "para sep", "para\nsep"},
 	}

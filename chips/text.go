@@ -1,6 +1,7 @@
 package chips
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -17,9 +18,14 @@ import (
 //   - the remaining C0 and C1 control characters and DEL are removed; a tab
 //     becomes one space, CR is dropped (so CRLF becomes LF), U+2028 and
 //     U+2029 become LF;
-//   - the bidirectional embedding, override and isolate controls
-//     (U+202A–U+202E, U+2066–U+2069) are removed, so text cannot reorder
-//     what is drawn after it.
+//   - invisible characters that can reorder or hide text — the bidi
+//     controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C),
+//     zero-width and invisible format characters (U+200B, U+2060–U+2064,
+//     U+FEFF, U+180E, U+FFF9–U+FFFB) and tag characters outside an emoji
+//     flag — are never written raw: each is drawn as a visible mark such
+//     as ⟨U+202E⟩ (InvisibleMark), so nothing can reorder what is drawn
+//     after it and nothing hides in plain sight. ZWJ and ZWNJ, which
+//     emoji and several scripts need, are kept.
 //
 // Printable text is kept as it is.
 func Sanitize(s string) string { return sanitize(s, true) }
@@ -40,6 +46,7 @@ func sanitize(s string, keepNL bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	inFlag := false // after U+1F3F4: tag characters spell a subdivision flag
 	for _, r := range s {
 		switch {
 		case r == '\n' || r == '\u2028' || r == '\u2029':
@@ -52,13 +59,44 @@ func sanitize(s string, keepNL bool) string {
 			b.WriteByte(' ')
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
 			// C0 (CR, BEL, ESC left over, …), DEL and C1: dropped.
-		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
-			// bidi embeddings, overrides and isolates: dropped.
-		default:
+		case inFlag && r >= 0xe0020 && r <= 0xe007f:
 			b.WriteRune(r)
+			inFlag = r != 0xe007f
+			continue
+		default:
+			if m, ok := InvisibleMark(r); ok {
+				b.WriteString(m)
+			} else {
+				b.WriteRune(r)
+			}
 		}
+		inFlag = r == 0x1f3f4
 	}
 	return b.String()
+}
+
+// IsInvisible reports the characters Sanitize draws as marks: bidi
+// controls, zero-width and invisible format characters, tag characters.
+func IsInvisible(r rune) bool {
+	switch {
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, // embeddings, overrides, isolates
+		r == 0x200e, r == 0x200f, r == 0x061c, // LRM, RLM, ALM
+		r == 0x200b, r >= 0x2060 && r <= 0x2064, r == 0xfeff, r == 0x180e, // zero-width, invisible operators, BOM
+		r >= 0xfff9 && r <= 0xfffb,   // interlinear annotation
+		r >= 0xe0000 && r <= 0xe007f: // tags
+		return true
+	}
+	return false
+}
+
+// InvisibleMark is the visible mark drawn for an invisible character
+// (IsInvisible), such as ⟨U+202E⟩; ok is false for any other rune. The
+// text it stands for is kept as it is wherever it is stored.
+func InvisibleMark(r rune) (string, bool) {
+	if !IsInvisible(r) {
+		return "", false
+	}
+	return fmt.Sprintf("⟨U+%04X⟩", r), true
 }
 
 // isPlain reports whether s is printable ASCII only (plus LF when allowed),

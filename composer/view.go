@@ -10,11 +10,13 @@ import (
 	"github.com/chipchat/chipchat/chips"
 )
 
-// Styles are how the editor draws its caret, selection and placeholder.
+// Styles are how the editor draws its caret, selection and placeholder,
+// and the marks that stand for invisible characters (chips.InvisibleMark).
 type Styles struct {
 	Caret       lipgloss.Style
 	Selection   lipgloss.Style
 	Placeholder lipgloss.Style
+	Invisible   lipgloss.Style
 }
 
 // DefaultStyles draw the caret reversed and the selection on a blue
@@ -24,6 +26,7 @@ func DefaultStyles() Styles {
 		Caret:       lipgloss.NewStyle().Reverse(true),
 		Selection:   lipgloss.NewStyle().Background(lipgloss.Color("#2f4f7f")).Foreground(lipgloss.Color("#ffffff")),
 		Placeholder: lipgloss.NewStyle().Faint(true),
+		Invisible:   lipgloss.NewStyle().Faint(true),
 	}
 }
 
@@ -33,6 +36,7 @@ func NoColorStyles() Styles {
 		Caret:       lipgloss.NewStyle().Reverse(true),
 		Selection:   lipgloss.NewStyle().Reverse(true),
 		Placeholder: lipgloss.NewStyle().Faint(true),
+		Invisible:   lipgloss.NewStyle().Faint(true),
 	}
 }
 
@@ -100,6 +104,9 @@ func (c *layoutCache) atomWidth(a rune) int {
 		return ansi.StringWidth(c.chip(a, false))
 	case a == '\t':
 		return tabWidth
+	}
+	if m, ok := chips.InvisibleMark(a); ok {
+		return ansi.StringWidth(m) // drawn as its mark, never raw
 	}
 	return runewidth.RuneWidth(a)
 }
@@ -312,13 +319,29 @@ func (e *Editor) drawRow(b *strings.Builder, p Pos, st Styles) {
 			b.WriteString(e.lay.chip(a, inSel || beside))
 			continue
 		}
+		mark, invisible := chips.InvisibleMark(a)
 		if isCaret {
 			flush()
 			text := string(a)
-			if a == '\t' {
+			switch {
+			case a == '\t':
 				text = strings.Repeat(" ", tabWidth)
+			case invisible:
+				text = mark
 			}
 			b.WriteString(st.Caret.Render(text))
+			continue
+		}
+		if invisible {
+			// A bidi control or zero-width character is drawn as a dim
+			// mark such as ⟨U+202E⟩: written raw it could reorder or hide
+			// what follows. The draft keeps the character itself.
+			flush()
+			ms := st.Invisible
+			if inSel {
+				ms = st.Selection
+			}
+			b.WriteString(ms.Render(mark))
 			continue
 		}
 		style := 0
