@@ -75,10 +75,12 @@ func (c *Cache) maxBytes() int64 {
 	return DefaultMaxBytes
 }
 
-// Put stores the fragment of a copied text (atomically, mode 0600) and
+// Put stores the fragment of a copied text (atomically, mode 0600), keyed
+// by the normalized text (NormalizeText), and
 // evicts the oldest entries over the bounds. A fragment that does not
 // encode (no environment id, over the limits) is not written.
 func (c *Cache) Put(text string, f *contextref.Fragment) error {
+	text = NormalizeText(text)
 	js, err := f.Marshal()
 	if err != nil {
 		return err
@@ -176,8 +178,10 @@ func (c *Cache) evict() {
 // nothing cached; an error wrapping ErrInvalid: an entry exists but is
 // refused (over the size bound, malformed, a record that does not decode, a
 // text that differs, a link whose record has another kind) and the paste
-// must be plain text.
+// must be plain text. The text is looked up normalized (NormalizeText), as
+// the draft will hold it: a terminal's paste has CR line ends.
 func (c *Cache) Lookup(text string) (*contextref.Fragment, error) {
+	text = NormalizeText(text)
 	path := filepath.Join(c.Dir, Key(text)+".json")
 	info, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {

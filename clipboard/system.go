@@ -288,7 +288,8 @@ type Clip struct {
 	Image    []byte               // image/png bytes when the clipboard holds an image and no text
 }
 
-// Read reads the system clipboard: the text, and, where the tool lists
+// Read reads the system clipboard: the text (normalized as the draft will
+// hold it: NormalizeText), and, where the tool lists
 // targets, the fragment from the FragmentMIME target, else from the
 // text/html carrier. It runs programs: call it from a tea.Cmd.
 func (s *System) Read() (Clip, error) {
@@ -298,7 +299,7 @@ func (s *System) Read() (Clip, error) {
 			return Clip{}, errors.New("no clipboard tool (install xclip or wl-clipboard); paste with the terminal instead")
 		}
 		t, err := atotto.ReadAll()
-		return Clip{Text: t}, err
+		return Clip{Text: NormalizeText(t)}, err
 	}
 	var targets []string
 	var read func(target string) ([]byte, error)
@@ -337,7 +338,7 @@ func (s *System) Read() (Clip, error) {
 	textTarget := has("text/plain") || has("UTF8_STRING") || has("STRING") || has("text/plain;charset=utf-8") || len(targets) == 0
 	if textTarget {
 		if b, err := read(""); err == nil {
-			clip.Text = string(b)
+			clip.Text = NormalizeText(string(b))
 		}
 	}
 	var fragErr error
@@ -352,7 +353,7 @@ func (s *System) Read() (Clip, error) {
 		if b, err := read(HTMLMIME); err == nil {
 			clip.Fragment, fragErr = contextref.DecodeFragmentHTML(string(b))
 			if fragErr == nil && !textTarget {
-				clip.Text = htmlPreText(string(b))
+				clip.Text = NormalizeText(htmlPreText(string(b)))
 			}
 		} else {
 			fragErr = err
