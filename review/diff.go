@@ -194,6 +194,9 @@ func (p *parser) parse() ([]*File, error) {
 			if err := p.hunks(f); err != nil {
 				return files, err
 			}
+			if err := p.checkFile(f); err != nil {
+				return files, err
+			}
 			files = append(files, f)
 		}
 	}
@@ -269,9 +272,19 @@ func (p *parser) gitFile(first string) (*File, error) {
 	}
 }
 
+// checkFile checks that the names fit the status.
 func (p *parser) checkFile(f *File) error {
-	if f.OldPath == "" && f.NewPath == "" {
+	switch {
+	case f.OldPath == "" && f.NewPath == "":
 		return malformed(p.n, "file without a name")
+	case (f.Status == Renamed || f.Status == Copied) && (f.OldPath == "" || f.NewPath == ""):
+		return malformed(p.n, "rename or copy without both names")
+	case f.Status == Added && f.NewPath == "", f.Status == Deleted && f.OldPath == "":
+		return malformed(p.n, "names do not fit a new or deleted file")
+	case f.Status == Modified && f.OldPath == "":
+		f.OldPath = f.NewPath
+	case f.Status == Modified && f.NewPath == "":
+		f.NewPath = f.OldPath
 	}
 	return nil
 }
