@@ -1,0 +1,51 @@
+// Package chat is the conversation (DESIGN.md section 9): everything
+// between "the user pressed send" and "the turn is over".
+//
+// It owns: building the message to store (canonical Markdown plus only the
+// records a chip points at, expired terminal excerpts dropped, attachment
+// bindings normalized, the contract's limits checked — BuildMessage),
+// persisting the user's message before any backend sees it, preparing the
+// backend's turn (projection, attachments, history and agent session as
+// the backend's Capabilities ask), running it, folding the backend's typed
+// events into the reply's items and persisting them (a growing item's new
+// text appended at most every FlushEvery; never the whole item rewritten),
+// the queue of messages typed while a turn runs, retry, cancel, /compact,
+// fork, the agent's questions (permissions, sign-in) and the quit
+// handshake. The lease a running turn holds on its reply is taken here and
+// released when the turn is recorded.
+//
+// It reports to the UI only by events (Wait): UserStored, SendFailed,
+// ReplyStarted, ItemChanged, ReplyFinished, PhaseChanged, QueueChanged,
+// Unqueued, Notice, PermissionAsked, SignInAsked, AskClosed, AgentInfo,
+// Forked, QuitReady. Its methods never block on I/O: store work runs on one
+// worker goroutine, in order; backends run on their own goroutines. Its
+// clock is injected (ManualClock in tests).
+//
+// Imports: agent, store, assets, contextref, fragment and message. It must
+// not import ui or any component (composer, chips, transcript, terminal,
+// review, clipboard): data flows ui → chat → agent/store/assets.
+//
+// Turn phases, per thread:
+//
+//	phase      entered when                        leaves to
+//	idle       a turn is recorded; at start        storing (Send, Retry, SendNext)
+//	storing    Send with nothing running           starting (stored), idle (refused)
+//	starting   the user's message is stored        streaming (reply created), idle (store failed)
+//	streaming  the backend runs                    stopping (Cancel, Quit), idle (it returned)
+//	stopping   cancelled                           idle (it returned, or StopWait passed)
+//
+// Send while not idle, or while the queue is paused, stores the message
+// queued. A done turn sends the next queued message; a cancelled, failed
+// or crashed one pauses the queue until SendNext (enter on an empty
+// composer) or a new Send. Unqueue takes the last queued message back.
+//
+// Decisions where the design is silent:
+//   - A new message sent while the queue is paused goes behind the queue
+//     and resumes it (the user pressed enter): order is never changed.
+//   - A backend that does not return within StopWait of a cancel is
+//     recorded interrupted; whatever it sends later is dropped.
+//   - An agent error is a notice item (level error, with the agent's
+//     stderr tail) at the end of the reply, whose status is error; alt+r
+//     (Retry) asks again as a new reply.
+//   - A fork is titled "<title> (fork)"; queued messages are not forked.
+package chat

@@ -1,0 +1,487 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/fragment"
+	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/store"
+)
+
+// turn is one running turn: the reply's items as they fold from the
+// backend's events, and what of them is on disk. Its fields are guarded by
+// the service's mu, except flushMu, which orders the writes.
+type turn struct {
+	s      *Service
+	th     *thread
+	user   store.Message
+	reply  store.Message
+	ctx    context.Context
+	cancel context.CancelFunc
+	lease  *store.Lease
+
+	stopping bool // cancelled (by the user or a quit)
+	finished bool // recorded; later events are dropped
+
+	items     []message.Item
+	texts     []*strings.Builder // the growing text of each text/thought/notice item
+	persisted []int              // bytes of each item's text on disk
+	dirty     map[int]bool       // items whose kind or fields changed since the last write
+	open      int                // the growing item new text goes to, or -1
+	tools     map[string]int     // tool call id → position
+	plan      int                // the plan's position, or -1
+	seq       int                // numbers item ids
+	armed     bool               // a flush is scheduled
+	writeErr  bool               // a write failed (said once)
+
+	flushMu sync.Mutex
+}
+
+// startTurn creates the reply and runs the backend; s.mu must be held.
+func (s *Service) startTurn(th *thread, user store.Message) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &turn{s: s, th: th, user: user, ctx: ctx, cancel: cancel, dirty: map[int]bool{}, open: -1,
+		tools: map[string]int{}, plan: -1}
+	th.turn = t
+	th.retry = nil
+	th.paused = false
+	s.setPhase(th, Starting)
+	s.do(func() { s.prepare(t) })
+}
+
+// prepare creates the reply, takes its lease and builds the backend's turn
+// (worker), then starts the backend.
+func (s *Service) prepare(t *turn) {
+	th := t.th
+	reply, err := s.st.AddMessage(store.Message{ThreadID: th.id, Role: message.RoleAssistant, Status: message.StatusStreaming})
+	if err != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		th.turn = nil
+		u := t.user
+		th.retry = &u
+		s.setPhase(th, Idle)
+		s.emit(Notice{ThreadID: th.id, Text: "reply not started: " + err.Error() + " — alt+r retries", Err: true})
+		s.maybeQuitReady()
+		return
+	}
+	t.reply = reply
+	lease, lerr := s.st.AcquireLease(reply.ID)
+	t.lease = lease
+	at := s.agentTurn(th.id, t.user)
+
+	s.mu.Lock()
+	s.emit(ReplyStarted{ThreadID: th.id, User: t.user, Reply: reply, Started: s.clock.Now()})
+	if lerr != nil {
+		s.emit(Notice{ThreadID: th.id, Text: "this reply holds no lease (" + lerr.Error() + "): another chipchat may mark it interrupted", Err: true})
+	}
+	if s.quitting || t.stopping {
+		s.mu.Unlock()
+		s.finish(t, context.Canceled, false)
+		return
+	}
+	s.setPhase(th, Streaming)
+	s.mu.Unlock()
+
+	backend := s.opt.Backend
+	go func() {
+		var err error
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("agent %s panicked: %v", backend.Name(), p)
+			}
+			s.finish(t, err, false)
+		}()
+		err = backend.Run(t.ctx, at, t.event)
+	}()
+}
+
+// agentTurn is what the backend gets for a user message: the projection,
+// the attachments, and — as the backend's capabilities ask — the thread's
+// history and its agent session. It reads the store (worker).
+func (s *Service) agentTurn(threadID string, user store.Message) agent.Turn {
+	ctx := user.Context
+	if ctx == nil && user.RawContext != nil {
+		ctx, _, _ = contextref.DecodeContext(user.RawContext)
+	}
+	text, recs := resolveContext(user.Text, ctx)
+	at := agent.Prepare(text, recs, func(id string) (string, bool) {
+		p, err := s.opt.Assets.Path(id)
+		return p, err == nil
+	})
+	at.ThreadID, at.Dir = threadID, s.opt.Dir
+	if s.caps.History {
+		at.History = History(s.st, threadID, user.ID)
+		at.Compact = s.caps.Compact && IsCompact(user.Text)
+	}
+	if s.caps.Sessions {
+		if id, ok, err := s.st.AgentSession(threadID, s.opt.Backend.Name()); err == nil && ok {
+			at.SessionID = id
+		}
+	}
+	return at
+}
+
+// resolveContext is the text and records a user message is read from
+// (DESIGN.md 5): structured context as is, else the legacy upgrade.
+func resolveContext(text string, ctx *contextref.MessageContext) (string, []contextref.Record) {
+	if ctx != nil {
+		return text, ctx.Records
+	}
+	return contextref.UpgradeLegacy(text)
+}
+
+// IsCompact reports whether a message is the /compact command.
+func IsCompact(text string) bool { return strings.TrimSpace(text) == agent.CompactCommand }
+
+// History is the thread's conversation before the message upTo, as a
+// harness backend sends it: user messages projected (legacy ones upgraded
+// in memory), replies as their text; after a /compact, the user's words
+// and the summary replace what came before. Queued messages are not part
+// of it. It reads the store.
+func History(st *store.Store, threadID, upTo string) []agent.HistoryMessage {
+	msgs, err := st.Messages(threadID)
+	if err != nil {
+		return nil
+	}
+	var out []agent.HistoryMessage
+	compacting := false
+	for _, m := range msgs {
+		if m.ID == upTo {
+			break
+		}
+		if m.Status == message.StatusQueued {
+			continue
+		}
+		reply := message.ReplyText(m.Items)
+		if compacting && m.Role == message.RoleAssistant && m.Status == message.StatusDone && strings.TrimSpace(reply) != "" {
+			var kept []agent.HistoryMessage
+			for _, h := range out {
+				if h.Role == "user" {
+					kept = append(kept, h)
+				}
+			}
+			out = append(kept, agent.HistoryMessage{Role: "user", Text: fragment.Render(fragment.ConversationSummary{Text: reply})})
+			compacting = false
+			continue
+		}
+		compacting = false
+		if m.Role == message.RoleUser && IsCompact(m.Text) {
+			compacting = true
+			continue
+		}
+		switch m.Role {
+		case message.RoleUser:
+			text, recs := resolveContext(m.Text, m.Context)
+			out = append(out, agent.HistoryMessage{Role: "user", Text: contextref.Project(text, recs)})
+		case message.RoleAssistant:
+			if reply != "" {
+				out = append(out, agent.HistoryMessage{Role: "assistant", Text: reply})
+			}
+		}
+	}
+	return out
+}
+
+// event folds one backend event into the reply (the backend's goroutine).
+func (t *turn) event(ev agent.Event) {
+	s := t.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t.finished {
+		return
+	}
+	switch e := ev.(type) {
+	case agent.TextDelta:
+		t.grow(message.ItemText, e.Text)
+	case agent.ThoughtDelta:
+		t.grow(message.ItemThought, e.Text)
+	case agent.ToolCall:
+		tool := e.Tool
+		if tool.Started.IsZero() {
+			tool.Started = s.clock.Now()
+		}
+		if final(tool.Status) && tool.Ended.IsZero() {
+			tool.Ended = s.clock.Now()
+		}
+		t.open = -1
+		if pos, ok := t.tools[tool.CallID]; ok {
+			it := t.items[pos]
+			it.Tool = &tool
+			t.set(pos, it)
+			return
+		}
+		t.tools[tool.CallID] = t.add(message.Item{Kind: message.ItemTool, Tool: &tool})
+	case agent.ToolUpdate:
+		pos, ok := t.tools[e.CallID]
+		if !ok {
+			t.open = -1
+			pos = t.add(message.Item{Kind: message.ItemTool, Tool: &message.Tool{CallID: e.CallID, Started: s.clock.Now()}})
+			t.tools[e.CallID] = pos
+		}
+		it := t.items[pos]
+		tool := *it.Tool
+		applyUpdate(&tool, e)
+		if final(tool.Status) && tool.Ended.IsZero() {
+			tool.Ended = s.clock.Now()
+		}
+		it.Tool = &tool
+		t.set(pos, it)
+	case agent.Plan:
+		entries := append([]message.PlanEntry(nil), e.Entries...)
+		if t.plan >= 0 {
+			it := t.items[t.plan]
+			it.Plan = entries
+			t.set(t.plan, it)
+			return
+		}
+		t.open = -1
+		t.plan = t.add(message.Item{Kind: message.ItemPlan, Plan: entries})
+	case agent.Permission:
+		t.open = -1
+		req := e.Request
+		req.Chosen, req.Outcome = "", ""
+		pos := t.add(message.Item{Kind: message.ItemPermission, Permission: &req})
+		s.askSeq++
+		s.asks[s.askSeq] = &ask{threadID: t.th.id, turn: t, pos: pos, permission: e.Reply, request: req}
+		s.emit(PermissionAsked{ThreadID: t.th.id, ReplyID: t.reply.ID, ID: s.askSeq, Request: req, Tool: e.Tool})
+	case agent.SignIn:
+		s.askSeq++
+		s.asks[s.askSeq] = &ask{threadID: t.th.id, turn: t, pos: -1, signIn: e.Reply}
+		s.emit(SignInAsked{ThreadID: t.th.id, ID: s.askSeq, Question: e.Question})
+	case agent.SessionStarted:
+		id, th, name := e.ID, t.th.id, s.opt.Backend.Name()
+		s.do(func() {
+			if err := s.st.SetAgentSession(th, name, id); err != nil {
+				s.mu.Lock()
+				s.emit(Notice{ThreadID: th, Text: "the agent's session was not saved (it will not resume): " + err.Error(), Err: true})
+				s.mu.Unlock()
+			}
+		})
+	case agent.Commands:
+		t.th.info.Commands = append([]agent.Command(nil), e.Commands...)
+		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
+	case agent.Modes:
+		if e.Available != nil {
+			t.th.info.Modes.Available = append([]agent.Mode(nil), e.Available...)
+		}
+		if e.Current != "" {
+			t.th.info.Modes.Current = e.Current
+		}
+		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
+	case agent.ConfigOptions:
+		t.th.info.Options = append([]agent.ConfigOption(nil), e.Options...)
+		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
+	case agent.Usage:
+		t.th.info.Usage = e
+		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
+	case agent.Notice:
+		t.open = -1
+		t.add(message.Item{Kind: message.ItemNotice, Text: e.Text})
+	}
+}
+
+func final(status string) bool {
+	return status == message.ToolCompleted || status == message.ToolFailed
+}
+
+func applyUpdate(t *message.Tool, u agent.ToolUpdate) {
+	if u.Kind != nil {
+		t.Kind = *u.Kind
+	}
+	if u.Title != nil {
+		t.Title = *u.Title
+	}
+	if u.Status != nil {
+		t.Status = *u.Status
+	}
+	if u.Locations != nil {
+		t.Locations = append([]message.Location(nil), u.Locations...)
+	}
+	if u.RawInput != nil {
+		t.RawInput = u.RawInput
+	}
+	if u.RawOutput != nil {
+		t.RawOutput = u.RawOutput
+	}
+	if u.Content != nil {
+		t.Content = append([]message.ToolContent(nil), u.Content...)
+	}
+}
+
+// grow appends text to the open item of kind k, or opens a new one (which
+// closes the item before it: a status line never lands inside a sentence).
+func (t *turn) grow(k message.ItemKind, text string) {
+	if text == "" {
+		return
+	}
+	if t.open < 0 || t.items[t.open].Kind != k {
+		t.open = t.add(message.Item{Kind: k})
+	}
+	b := t.texts[t.open]
+	b.WriteString(text)
+	it := t.items[t.open]
+	it.Text = b.String()
+	t.items[t.open] = it
+	t.s.emit(ItemChanged{ThreadID: t.th.id, ReplyID: t.reply.ID, Index: t.open, Item: it})
+	t.schedule()
+}
+
+// add appends an item and returns its position.
+func (t *turn) add(it message.Item) int {
+	t.seq++
+	it.ID = fmt.Sprintf("item_%d", t.seq)
+	pos := len(t.items)
+	t.items = append(t.items, it)
+	b := &strings.Builder{}
+	b.WriteString(it.Text)
+	t.texts = append(t.texts, b)
+	t.persisted = append(t.persisted, 0)
+	t.dirty[pos] = true
+	t.s.emit(ItemChanged{ThreadID: t.th.id, ReplyID: t.reply.ID, Index: pos, Item: it})
+	t.schedule()
+	return pos
+}
+
+// set replaces the fields of the item at pos (its text stays the item's).
+func (t *turn) set(pos int, it message.Item) {
+	it.ID, it.Kind, it.Text = t.items[pos].ID, t.items[pos].Kind, t.items[pos].Text
+	t.items[pos] = it
+	t.dirty[pos] = true
+	t.s.emit(ItemChanged{ThreadID: t.th.id, ReplyID: t.reply.ID, Index: pos, Item: it})
+	t.schedule()
+}
+
+// schedule arms a flush FlushEvery from now, unless one is armed: the
+// first change after a write is on disk within FlushEvery however fast
+// changes come.
+func (t *turn) schedule() {
+	if t.armed || t.finished {
+		return
+	}
+	t.armed = true
+	t.s.clock.AfterFunc(t.s.opt.FlushEvery, t.flush)
+}
+
+// pending collects the writes not yet on disk; s.mu must be held.
+func (t *turn) pending() []store.ItemWrite {
+	var ws []store.ItemWrite
+	for pos := range t.items {
+		w := store.ItemWrite{Pos: pos}
+		if t.dirty[pos] {
+			w.Item, w.Meta = t.items[pos], true
+		}
+		if text := t.items[pos].Text; len(text) > t.persisted[pos] {
+			w.Append = text[t.persisted[pos]:]
+			t.persisted[pos] = len(text)
+		}
+		if w.Meta || w.Append != "" {
+			ws = append(ws, w)
+		}
+	}
+	clear(t.dirty)
+	return ws
+}
+
+// flush writes what is pending (a timer's goroutine).
+func (t *turn) flush() {
+	t.flushMu.Lock()
+	defer t.flushMu.Unlock()
+	s := t.s
+	s.mu.Lock()
+	t.armed = false
+	if t.finished {
+		s.mu.Unlock()
+		return
+	}
+	ws := t.pending()
+	s.mu.Unlock()
+	if len(ws) == 0 {
+		return
+	}
+	if err := s.st.WriteReply(t.reply.ID, ws, ""); err != nil {
+		s.mu.Lock()
+		if !t.writeErr {
+			t.writeErr = true
+			s.emit(Notice{ThreadID: t.th.id, Text: "reply not saved: " + err.Error(), Err: true})
+		}
+		s.mu.Unlock()
+	}
+}
+
+// finish records the end of the turn once: its status, an error notice
+// item, the last writes; then the thread is idle and the queue moves on (a
+// done turn sends the next queued message; any other end pauses the
+// queue). forced: the backend did not return within StopWait.
+func (s *Service) finish(t *turn, err error, forced bool) {
+	s.mu.Lock()
+	if t.finished || t.reply.ID == "" && !forced && err == nil {
+		s.mu.Unlock()
+		return
+	}
+	status := message.StatusDone
+	switch {
+	case t.stopping || errors.Is(err, context.Canceled) && t.ctx.Err() != nil:
+		status = message.StatusInterrupted
+	case err != nil:
+		status = message.StatusError
+		it := message.Item{Kind: message.ItemNotice, Level: "error", Text: strings.TrimSpace(err.Error()) + " — alt+r retries"}
+		var ae *agent.Error
+		if errors.As(err, &ae) {
+			it.StderrTail = ae.StderrTail
+		}
+		t.open = -1
+		t.add(it)
+	}
+	t.finished = true
+	ws := t.pending()
+	th := t.th
+	s.mu.Unlock()
+
+	t.flushMu.Lock()
+	var werr error
+	if t.reply.ID != "" {
+		werr = s.st.WriteReply(t.reply.ID, ws, status)
+	}
+	t.flushMu.Unlock()
+	t.lease.Release()
+	t.cancel()
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, a := range s.asks {
+		if a.turn == t {
+			s.closeAsk(id, a, agent.PermissionAnswer{Outcome: "cancelled"})
+		}
+	}
+	if th.turn == t {
+		th.turn = nil
+	}
+	s.setPhase(th, Idle)
+	if werr != nil {
+		s.emit(Notice{ThreadID: th.id, Text: "reply not saved: " + werr.Error(), Err: true})
+	}
+	if status != message.StatusDone {
+		u := t.user
+		th.retry = &u
+	}
+	s.emit(ReplyFinished{ThreadID: th.id, ReplyID: t.reply.ID, Status: status, Err: err})
+	switch {
+	case s.quitting:
+	case status == message.StatusDone:
+		th.paused = false
+		if len(th.queue) > 0 {
+			s.sendNext(th)
+		}
+	default:
+		th.paused = len(th.queue) > 0
+		s.queueChanged(th)
+	}
+	s.maybeQuitReady()
+}
