@@ -83,9 +83,15 @@ var codecOps = []*codecOp{
 	},
 	{
 		name:    "project",
-		summary: "{\"text\",\"records\"} -> provider projection, exactly",
-		help:    "Reads {\"text\": string, \"records\": [record, ...]} and writes the provider\nprojection of the text, exactly (nothing appended). Each record is decoded\non its own; an undecodable one is dropped with a warning on stderr.\n",
+		summary: "{\"text\",\"records\"} -> what the provider reads, exactly",
+		help:    "Reads {\"text\": string, \"records\": [record, ...]} and writes what the\nprovider reads, exactly (nothing appended): the projection of the text (its\nreferences as markers and a <t3_context> envelope), then the expansion of\nits assistant citations into [assistant-quote-N] and an\n<assistant_citations> block. Each record is decoded on its own; an\nundecodable one is dropped with a warning on stderr.\n",
 		run:     codecProject,
+	},
+	{
+		name:    "citation-parse",
+		summary: "citation href -> decoded citation JSON and \\n",
+		help:    "Reads an assistant citation href (t3-citation://v1/...; taken as is, the\nURL rules drop tabs and newlines and trailing spaces) and writes the\ndecoded citation as JSON, keys in the order version, environmentId,\nthreadId, messageId, text, comment (when present), start, end, prefix,\nsuffix, then a newline. Exit 1 when the href does not parse.\n",
+		run:     codecCitationParse,
 	},
 	{
 		name:    "decode",
@@ -308,7 +314,21 @@ func codecProject(c *codecCall) error {
 		}
 		records = append(records, r)
 	}
-	c.out.WriteString(contextref.Project(text, records))
+	c.out.WriteString(contextref.ProjectForProvider(text, records))
+	return nil
+}
+
+func codecCitationParse(c *codecCall) error {
+	cit, err := contextref.ParseCitationHref(string(c.in))
+	if err != nil {
+		return err
+	}
+	b, err := contextref.MarshalCitation(cit)
+	if err != nil {
+		return fmt.Errorf("encoding the citation: %v", err)
+	}
+	c.out.Write(b)
+	c.out.WriteByte('\n')
 	return nil
 }
 

@@ -42,6 +42,21 @@ type vectors struct {
 		Text   string          `json:"text"`
 		Output json.RawMessage `json:"output"`
 	} `json:"upgrade"`
+	CitationParse []struct {
+		Name   string          `json:"name"`
+		Href   string          `json:"href"`
+		Output json.RawMessage `json:"output"`
+	} `json:"citationParse"`
+	Expand []struct {
+		Name   string `json:"name"`
+		Text   string `json:"text"`
+		Output string `json:"output"`
+	} `json:"expand"`
+	ProjectExpand []struct {
+		Name   string          `json:"name"`
+		Input  json.RawMessage `json:"input"`
+		Output string          `json:"output"`
+	} `json:"projectExpand"`
 }
 
 func loadVectors(t *testing.T) *vectors {
@@ -55,7 +70,8 @@ func loadVectors(t *testing.T) *vectors {
 		t.Fatalf("vectors.json: %v", err)
 	}
 	if len(v.ContextID) == 0 || len(v.Label) == 0 || len(v.Parse) == 0 ||
-		len(v.Project) == 0 || len(v.Decode) == 0 || len(v.Upgrade) == 0 {
+		len(v.Project) == 0 || len(v.Decode) == 0 || len(v.Upgrade) == 0 ||
+		len(v.CitationParse) == 0 || len(v.Expand) == 0 || len(v.ProjectExpand) == 0 {
 		t.Fatal("vectors.json: a section is empty or missing")
 	}
 	return &v
@@ -188,6 +204,34 @@ func TestCodecVectors(t *testing.T) {
 			}
 			if !sameJSON(t, []byte(r.stdout), c.Output) {
 				t.Errorf("decode[%d]:\n got %s\nwant %s", i, r.stdout, c.Output)
+			}
+		}
+	})
+
+	t.Run("citationParse", func(t *testing.T) {
+		for i, c := range v.CitationParse {
+			checkCitationParse(t, fmt.Sprintf("citationParse[%d] %s", i, c.Name), codec(c.Href, "citation-parse"), c.Output)
+		}
+	})
+
+	t.Run("expand", func(t *testing.T) {
+		for i, c := range v.Expand {
+			in, err := json.Marshal(map[string]any{"text": c.Text, "records": []any{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := codec(string(in), "project")
+			if wantOK(t, r) && r.stdout != c.Output {
+				t.Errorf("expand[%d] %s:\n got %q\nwant %q", i, c.Name, r.stdout, c.Output)
+			}
+		}
+	})
+
+	t.Run("projectExpand", func(t *testing.T) {
+		for i, c := range v.ProjectExpand {
+			r := codec(string(c.Input), "project")
+			if wantOK(t, r) && r.stdout != c.Output {
+				t.Errorf("projectExpand[%d] %s:\n got %q\nwant %q", i, c.Name, r.stdout, c.Output)
 			}
 		}
 	})
@@ -474,6 +518,75 @@ var (
 	binErr  error
 	binDir  string
 )
+
+// checkCitationParse compares a citation-parse run with a vector's output:
+// the citation JSON, keys in the 3.8 order, byte for byte, and a newline;
+// or, for null, exit 1 with one line on stderr.
+func checkCitationParse(t *testing.T, name string, r result, want json.RawMessage) {
+	t.Helper()
+	if string(want) == "null" {
+		if r.code != 1 || r.stdout != "" || lines(r.stderr) != 1 {
+			t.Errorf("%s: want exit 1, no stdout and one stderr line; got %v", name, r)
+		}
+		return
+	}
+	var w bytes.Buffer
+	if err := json.Compact(&w, want); err != nil {
+		t.Fatal(err)
+	}
+	if wantOK(t, r) && r.stdout != w.String()+"\n" {
+		t.Errorf("%s:\n got %q\nwant %q", name, r.stdout, w.String()+"\n")
+	}
+}
+
+// TestBinaryVectors runs the vectors of the ops added with DESIGN.md 3.8
+// through the built binary.
+func TestBinaryVectors(t *testing.T) {
+	v := loadVectors(t)
+	for i, c := range v.CitationParse {
+		checkCitationParse(t, fmt.Sprintf("citationParse[%d] %s", i, c.Name), execChipchat(t, c.Href, "codec", "citation-parse"), c.Output)
+	}
+	for i, c := range v.ProjectExpand {
+		r := execChipchat(t, string(c.Input), "codec", "project")
+		if wantOK(t, r) && r.stdout != c.Output {
+			t.Errorf("projectExpand[%d]: got %q", i, r.stdout)
+		}
+	}
+	for i, c := range v.Expand {
+		in, _ := json.Marshal(map[string]any{"text": c.Text, "records": []any{}})
+		r := execChipchat(t, string(in), "codec", "project")
+		if wantOK(t, r) && r.stdout != c.Output {
+			t.Errorf("expand[%d]: got %q", i, r.stdout)
+		}
+	}
+	for i, c := range v.Project {
+		r := execChipchat(t, string(c.Input), "codec", "project")
+		if r.code != 0 || r.stdout != c.Output {
+			t.Errorf("project[%d]: %v", i, r)
+		}
+	}
+	for i, c := range v.Decode {
+		r := execChipchat(t, string(c.Input), "codec", "decode")
+		if string(c.Output) == "null" {
+			if r.code != 1 {
+				t.Errorf("decode[%d]: %v", i, r)
+			}
+			continue
+		}
+		if r.code != 0 || !sameJSON(t, []byte(r.stdout), c.Output) {
+			t.Errorf("decode[%d]: %v", i, r)
+		}
+	}
+	for i, c := range v.Upgrade {
+		r := execChipchat(t, c.Text, "codec", "upgrade")
+		if !wantOK(t, r) || !sameJSON(t, []byte(r.stdout), c.Output) {
+			t.Errorf("upgrade[%d]: %v", i, r)
+		}
+	}
+	// A bad href: exit 1, one line.
+	r := execChipchat(t, "t3-citation://v1/a/b?text=q&start=0&end=5&prefix=&suffix=", "codec", "citation-parse")
+	wantFail(t, r, 1, "chipchat codec citation-parse: ")
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()

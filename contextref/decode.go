@@ -365,35 +365,9 @@ func DecodeRecord(raw []byte) (Record, error) {
 	}
 	base := readBase(o)
 	var rec Record
-	switch kind {
-	case KindImage:
-		rec = &ImageRecord{readAttachment(o, base)}
-	case KindFile:
-		rec = &FileRecord{readAttachment(o, base)}
-	case KindTerminal:
-		r := &TerminalRecord{Base: base}
-		r.TerminalID = o.str("terminalId", trimmed255)
-		r.TerminalLabel = o.str("terminalLabel", trimmed255)
-		r.LineStart = o.integer("lineStart", 0)
-		r.LineEnd = o.integer("lineEnd", 0)
-		if o.err == nil && r.LineEnd < r.LineStart {
-			o.fail("lineEnd", "must be at least lineStart")
-		}
-		r.Text = o.str("text", strRule{max: MaxTerminalTextLen})
-		rec = r
-	case KindElement:
-		r := &ElementRecord{Base: base}
-		r.ElementDetails = readElementDetails(o)
-		rec = r
-	case KindPreviewAnnotation:
-		rec = readPreviewAnnotation(o, base)
-	case KindReviewComment:
-		rec = readReviewComment(o, base)
-	case KindMention:
-		rec = &MentionRecord{Base: base, Path: o.str("path", trimmed2048)}
-	case KindSkill:
-		rec = &SkillRecord{Base: base, Name: o.str("name", trimmed255)}
-	default:
+	if spec, ok := specByKind[kind]; ok {
+		rec = spec.decode(o, base)
+	} else {
 		name := TrimJS(kind)
 		switch {
 		case !isKindName(name):
@@ -545,6 +519,13 @@ func readReviewComment(o *object, base Base) *ReviewCommentRecord {
 	r.Text = o.str("text", strRule{max: 16000})
 	r.Diff = o.str("diff", strRule{max: 32000})
 	r.FenceLanguage = o.optStr("fenceLanguage", strRule{max: 64})
+	r.SourceRevision = o.optStr("sourceRevision", strRule{max: 64})
+	if _, ok := o.raw("sourceStale"); ok && o.err == nil {
+		v := o.boolean("sourceStale")
+		if o.err == nil {
+			r.SourceStale = &v
+		}
+	}
 	if raw, ok := o.raw("pullRequest"); ok && o.err == nil {
 		var pr PullRequest
 		o.child("pullRequest", raw, func(c *object) {

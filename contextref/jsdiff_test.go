@@ -79,6 +79,23 @@ func TestJSDifferential(t *testing.T) {
 		cases = append(cases, jsCase{Op: "decodeURIComponent", S: contextref.EncodeURIComponent(genURIText(r))})
 	}
 
+	// Assistant citations (DESIGN.md 3.8): parsing with the platform's
+	// WHATWG URL parser, writing, and the provider expansion.
+	for _, h := range fixedCitationHrefs() {
+		cases = append(cases, jsCase{Op: "citationParse", S: h})
+	}
+	for range 2 * perOp {
+		cases = append(cases, jsCase{Op: "citationParse", S: genCitationHref(r)})
+	}
+	for range perOp {
+		c := genCitation(r)
+		raw, _ := json.Marshal(c)
+		cases = append(cases, jsCase{Op: "citationFormat", Raw: string(raw)})
+	}
+	for range perOp {
+		cases = append(cases, jsCase{Op: "expand", S: genCitationText(r)})
+	}
+
 	for i, c := range cases {
 		if !utf8.ValidString(c.S) || !utf8.ValidString(c.Kind) || !utf8.ValidString(c.Raw) {
 			t.Fatalf("generator bug: case %d (%s) is not valid UTF-8: %q", i, c.Op, c)
@@ -104,7 +121,7 @@ func TestJSDifferential(t *testing.T) {
 	counts := map[string]int{}
 	// What the reference saw, so a generator that stops reaching the
 	// interesting paths shows in -v output.
-	var withOcc, occs, jsThrows int
+	var withOcc, occs, jsThrows, validCitations, expanded int
 	for i := len(vecWant); i < len(cases); i++ {
 		c := cases[i]
 		counts[c.Op]++
@@ -113,6 +130,10 @@ func TestJSDifferential(t *testing.T) {
 		} else if c.Op == "scan" && string(res.V) != "[]" {
 			withOcc++
 			occs += strings.Count(string(res.V), `"contextId"`)
+		} else if c.Op == "citationParse" && string(res.V) != "null" {
+			validCitations++
+		} else if c.Op == "expand" && strings.Contains(string(res.V), "assistant_citations>") {
+			expanded++
 		}
 		goOut, jsOut, same := compareCase(t, c, results[i])
 		if same {
@@ -123,8 +144,8 @@ func TestJSDifferential(t *testing.T) {
 			t.Errorf("%s mismatch\n  input: %s\n  go:    %q\n  js:    %q", c.Op, c.describe(), goOut, jsOut)
 		}
 	}
-	t.Logf("cases per op: %v; scan texts with occurrences: %d (%d occurrences); reference exceptions (stringify/decode failures): %d",
-		counts, withOcc, occs, jsThrows)
+	t.Logf("cases per op: %v; scan texts with occurrences: %d (%d occurrences); valid citation hrefs: %d; expanded texts: %d; reference exceptions (stringify/decode failures): %d",
+		counts, withOcc, occs, validCitations, expanded, jsThrows)
 	for op, n := range mismatches {
 		t.Errorf("%s: %d of %d cases differ from JavaScript", op, n, counts[op])
 	}
@@ -267,6 +288,32 @@ func compareCase(t *testing.T, c jsCase, res jsResult) (goOut, jsOut string, sam
 			return g, js, !gok && strings.HasPrefix(*res.Err, "URIError")
 		}
 		return g, js, ok && gok && g == js
+	case "citationParse":
+		g, err := contextref.ParseCitationHref(c.S)
+		goOut = "fails"
+		if err == nil {
+			b, _ := contextref.MarshalCitation(g)
+			goOut = string(b)
+		}
+		if res.Err != nil {
+			return goOut, "throws " + *res.Err, false
+		}
+		if string(res.V) == "null" {
+			return goOut, "fails", err != nil
+		}
+		return goOut, string(res.V), err == nil && string(res.V) == goOut
+	case "citationFormat":
+		var cit contextref.Citation
+		if err := json.Unmarshal([]byte(c.Raw), &cit); err != nil {
+			t.Fatal(err)
+		}
+		js, ok := jsStr()
+		g := cit.Href()
+		return g, js, ok && g == js
+	case "expand":
+		js, ok := jsStr()
+		g := contextref.ExpandCitations(c.S)
+		return g, js, ok && g == js
 	}
 	t.Fatalf("unknown op %q", c.Op)
 	return "", "", false
@@ -746,5 +793,223 @@ func fixedJSON() []string {
 		`{"4294967295":1,"4294967294":2,"01":3,"-1":4,"0":5}`, `{"\u0030":1,"0":2}`,
 		`{"__proto__":1}`, `{"__proto__":{"a":1},"a":2}`, `"\ud800"`, `"\ud83d\ude00"`, `"\/"`,
 		"1E400", "[1e21,1e-7,123e-20,5e-324,1.50]", `[]`, `{}`, " [ ] ", "\"\x7f\"", "\"\u0085\"",
+	}
+}
+
+// Citation generation.
+
+var citationIDPieces = []string{
+	"env-1", "a", "thread", "m", " ", "%20", "%2F", "%2f", "%2e", "%2E", ".", "..", "%2e%2e", ".%2E",
+	"%", "%4", "%41", "%C3%A9", "%E2%82", "é", "😀", "\u3000", "%E3%80%80", "\t", "\n", "\r",
+	"!", "'", "(", "*", "~", "\"", "<", "`", "{", "^", "|", "\\", ":", "@", "[", "]", "\x01", "\x7f",
+	"\u00a0", "%C2%A0", "%EF%BB%BF", "+",
+}
+
+var citationQueryPieces = []string{
+	"a", "+", "%20", "%2B", "%", "%4", "%zz", "%C3%A9", "%C3", "%E2%82", "%FF", "%ED%A0%80", "é", "😀",
+	" ", "\t", "\n", "\"", "<", ">", "'", "#", "=", "&", "&&", "\x01", "\u00a0", "%26", "%3D", "?", "/",
+	"%F0%9F%98", "%F0%9F%98%80", "%C0%80", "%E0%80%80", "%EF%BF%BF", "%EF%BB%BF",
+}
+
+func genCitationSeg(r *rand.Rand) string {
+	switch r.IntN(6) {
+	case 0:
+		return strings.Repeat("x", near(r, 512))
+	case 1:
+		return pick(r, []string{".", "..", "%2e", "%2E%2e", "", "a"})
+	default:
+		return genFrom(r, citationIDPieces, 0, 4)
+	}
+}
+
+func genCitationValue(r *rand.Rand, limits ...int) string {
+	switch r.IntN(5) {
+	case 0:
+		return strings.Repeat(pick(r, []string{"q", "+", "%41", "é"}), near(r, limits...))
+	case 1:
+		return run(r, near(r, limits...))
+	default:
+		return genFrom(r, citationQueryPieces, 0, 5)
+	}
+}
+
+func genCitationHref(r *rand.Rand) string {
+	if r.IntN(2) == 0 {
+		return genMostlyValidHref(r)
+	}
+	var b strings.Builder
+	b.WriteString(pick(r, []string{"t3-citation://v1/", "t3-citation://v1/", "t3-citation://v1/", "t3-citation://v2/", "T3-citation://v1/", "t3-citation://v1@x/", "t3-citation://v1:80/"}))
+	nseg := 3
+	switch r.IntN(6) {
+	case 0:
+		nseg = 2 + r.IntN(4)
+	}
+	for i := range nseg {
+		if i > 0 {
+			b.WriteString(pick(r, []string{"/", "/", "/", "/", "/./", "/../", "//"}))
+		}
+		b.WriteString(genCitationSeg(r))
+	}
+	if r.IntN(12) == 0 {
+		b.WriteString(pick(r, []string{"/", "/.", "/..", "/%2e"}))
+	}
+	if r.IntN(10) != 0 {
+		b.WriteString("?")
+		type kv struct{ k, v string }
+		kvs := []kv{
+			{"text", genCitationValue(r, 1, 8000)},
+			{"start", pick(r, []string{"0", "1", "00", "9007199254740991", "9007199254740992", "1234567890123456", "12345678901234567", "-1", "1.0", " 1", "1e3", "", "%31", "+1"})},
+			{"end", pick(r, []string{"5", "1", "0", "9007199254740991", "9007199254740992", "0000000000000009", "99", "%35", ""})},
+			{"prefix", genCitationValue(r, 0, 32)},
+			{"suffix", genCitationValue(r, 0, 32)},
+		}
+		if r.IntN(2) == 0 {
+			kvs = append(kvs, kv{"comment", genCitationValue(r, 0, 8000)})
+		}
+		if r.IntN(6) == 0 {
+			kvs = append(kvs, kv{pick(r, []string{"comment", "text", "%63omment", "x", "", "te+xt", "Text"}), "v"})
+		}
+		if r.IntN(8) == 0 && len(kvs) > 0 {
+			i := r.IntN(len(kvs))
+			kvs = append(kvs[:i], kvs[i+1:]...)
+		}
+		r.Shuffle(len(kvs), func(i, j int) { kvs[i], kvs[j] = kvs[j], kvs[i] })
+		for i, p := range kvs {
+			if i > 0 {
+				b.WriteString(pick(r, []string{"&", "&", "&", "&&"}))
+			}
+			b.WriteString(p.k)
+			if r.IntN(15) != 0 {
+				b.WriteString("=")
+			}
+			b.WriteString(p.v)
+		}
+	}
+	if r.IntN(10) == 0 {
+		b.WriteString(pick(r, []string{"#", "#x", "#", " ", "\x01", "\n", "\t "}))
+	}
+	return b.String()
+}
+
+// genMostlyValidHref writes a valid href with one or two odd spots (dot
+// segments, escapes, tabs, duplicate or reordered keys, fragments).
+func genMostlyValidHref(r *rand.Rand) string {
+	seg := func() string {
+		s := pick(r, []string{"env-1", "t", "msg_2", "é", "a b"})
+		if r.IntN(4) == 0 {
+			s += pick(r, citationIDPieces)
+		}
+		return s
+	}
+	path := []string{seg(), seg(), seg()}
+	if r.IntN(5) == 0 {
+		i := r.IntN(4)
+		extra := pick(r, []string{".", "..", "%2e", "%2E%2e", "x/..", "x/%2e%2e", "./x"})
+		path = append(path[:i], append([]string{extra}, path[i:]...)...)
+	}
+	kvs := [][2]string{
+		{"text", pick(r, []string{"quote", "a+b", "%C3%A9", "q%zz", "q%E2%82", "q&x", "%20q%20", "q#"})},
+		{"start", pick(r, []string{"0", "1", "007"})},
+		{"end", pick(r, []string{"5", "10", "0000000000000099"})},
+		{"prefix", pick(r, []string{"", "p", "%2B", "+"})},
+		{"suffix", pick(r, []string{"", "s", "\t", "%FF"})},
+	}
+	if r.IntN(2) == 0 {
+		kvs = append(kvs, [2]string{"comment", pick(r, []string{"", "why?", "a+b%26c", "%", " "})})
+	}
+	if r.IntN(6) == 0 {
+		kvs = append(kvs, [2]string{pick(r, []string{"comment", "text", "%63omment", "x"}), "v"})
+	}
+	r.Shuffle(len(kvs), func(i, j int) { kvs[i], kvs[j] = kvs[j], kvs[i] })
+	var q []string
+	for _, kv := range kvs {
+		q = append(q, kv[0]+"="+kv[1])
+	}
+	h := "t3-citation://v1/" + strings.Join(path, "/") + "?" + strings.Join(q, pick(r, []string{"&", "&", "&&"}))
+	if r.IntN(6) == 0 {
+		h += pick(r, []string{"#", "#x", " ", "\n", "\x00"})
+	}
+	if r.IntN(8) == 0 {
+		i := len("t3-citation://v1/") + r.IntN(len(h)-len("t3-citation://v1/"))
+		h = h[:i] + pick(r, []string{"\t", "\n", "\r"}) + h[i:]
+	}
+	if !utf8.ValidString(h) {
+		return "t3-citation://v1/a/b/c?text=q&start=0&end=5&prefix=&suffix="
+	}
+	return h
+}
+
+func genCitation(r *rand.Rand) contextref.Citation {
+	c := contextref.Citation{
+		Version:       1,
+		EnvironmentID: genFrom(r, citationIDPieces, 1, 4),
+		ThreadID:      genFrom(r, citationIDPieces, 1, 4),
+		MessageID:     genFrom(r, citationIDPieces, 1, 4),
+		Text:          genFrom(r, append(citationQueryPieces, "*", "-", ".", "_", "~", "!", "(", ")"), 1, 8),
+		Start:         int64(r.IntN(1000)),
+		Prefix:        genFrom(r, citationQueryPieces, 0, 3),
+		Suffix:        genFrom(r, citationQueryPieces, 0, 3),
+	}
+	c.End = c.Start + 1 + int64(r.IntN(100))
+	if r.IntN(2) == 0 {
+		cm := genFrom(r, citationQueryPieces, 0, 4)
+		c.Comment = &cm
+	}
+	return c
+}
+
+func genCitationText(r *rand.Rand) string {
+	var b strings.Builder
+	n := 1 + r.IntN(5)
+	for range n {
+		switch r.IntN(4) {
+		case 0:
+			b.WriteString(genFrom(r, []string{"a", " ", "\n", "[", "]", "(", ")", "!", "<", "&", "[Assistant quote](", "[Assistant Quote](t3-citation://v1/"}, 0, 4))
+		case 1:
+			b.WriteString("[Assistant quote](" + genCitationHref(r) + pick(r, []string{")", ")", ") ", "", "))"}))
+		default:
+			c := genCitation(r)
+			l := c.Link()
+			b.WriteString(l)
+			if r.IntN(3) == 0 {
+				b.WriteString(l) // the same source twice shares one id
+			}
+		}
+	}
+	return b.String()
+}
+
+func fixedCitationHrefs() []string {
+	q := "?text=quote&start=0&end=5&prefix=&suffix="
+	return []string{
+		"t3-citation://v1/a/b/c" + q,
+		"t3-citation://v1/a/b/c" + q + "#",
+		"t3-citation://v1/a/b/c" + q + "#x",
+		"t3-citation://v1/a/b/x/../c" + q,
+		"t3-citation://v1/a/b/%2e%2E/c/d" + q,
+		"t3-citation://v1/a/./b/c" + q,
+		"t3-citation://v1/a/b/c/." + q,
+		"t3-citation://v1/a/b/c/.." + q,
+		"t3-citation://v1/a/b/c/" + q,
+		"t3-citation://v1//b/c" + q,
+		"t3-citation://v1/a/b/c" + q + "&comment",
+		"t3-citation://v1/a/b/c" + q + "&comment=&comment=",
+		"t3-citation://v1/a/b/c" + q + "&%63omment=x",
+		"t3-citation://v1/a/b/c?text=%E2%82&start=0&end=5&prefix=&suffix=",
+		"t3-citation://v1/a/b/c?text=a%zz&start=0&end=5&prefix=&suffix=",
+		"t3-citation://v1/a%zz/b/c" + q,
+		"t3-citation://v1/a/b/c?text=+&start=0&end=5&prefix=&suffix=",
+		"t3-citation://v1/a/b/c?text=q&start=5&end=5&prefix=&suffix=",
+		"t3-citation://v1/a/b/c?text=q&start=9007199254740991&end=9007199254740992&prefix=&suffix=",
+		"t3-citation://v1/a\tb/\nb/c" + q + "\n",
+		"t3-citation://v1/a/b/c" + q + " \x01",
+		"t3-citation://v1/ a /b/c" + q,
+		"t3-citation://v1/%20/b/c" + q,
+		"t3-citation://v1/a/b/c?text=q&start=0&end=5&prefix=" + strings.Repeat("p", 33) + "&suffix=",
+		"t3-citation://v1/a/b/c?text=" + strings.Repeat("q", 8001) + "&start=0&end=5&prefix=&suffix=",
+		"t3-citation://v1/a/b/c?text=" + strings.Repeat("q", 8000) + "&start=0&end=5&prefix=&suffix=",
+		"t3-citation://v1/" + strings.Repeat("e", 513) + "/b/c" + q,
+		"t3-citation://v1/a/b/c?text=" + strings.Repeat("%41", 53326) + "&start=0&end=5&prefix=&suffix=",
+		"t3-citation://v1/a/b/c#?text=q&start=0&end=5&prefix=&suffix=",
 	}
 }

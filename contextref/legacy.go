@@ -1,8 +1,6 @@
 package contextref
 
 import (
-	"math/bits"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -10,106 +8,40 @@ import (
 )
 
 // UpgradeLegacy turns the context blocks of an older T3 Code message into
-// reference links and records, in memory (DESIGN.md 3.6): review blocks
-// anywhere in the text, and the trailing <preview_annotation>,
-// <element_context> and <terminal_context> blocks. It returns the upgraded
-// text and the records: terminals, elements, previews, reviews, with ids
-// legacy_<kind>_<n> (n from 1 per kind).
+// reference links and records, in memory (DESIGN.md 3.6, the "precise
+// rules", which follow T3 Code's code): review blocks anywhere in the text
+// first, then the trailing <preview_annotation>, <element_context> and
+// <terminal_context> blocks, then U+FFFC placeholders and inline
+// @<slug>:<range> labels. Records come in the order terminals, elements,
+// previews, reviews, with ids legacy_<kind>_<n>.
 //
-// When no legacy block applies, or the upgrade must be abandoned (a malformed
-// trailing block, a record failing the schema), the text comes back unchanged
-// with nil records. A text holding none of <terminal_context,
-// <element_context, <preview_annotation, <review_comment (each followed by a
-// word boundary) nor U+FFFC returns at once, without allocating.
+// A text holding none of <terminal_context, <element_context,
+// <preview_annotation, <review_comment (each followed by a word boundary)
+// nor U+FFFC returns at once, unchanged and without allocating. Once
+// triggered, an upgrade that runs to completion returns its text
+// right-trimmed (JavaScript trimEnd) even when nothing converts, with
+// orphan U+FFFC placeholders deleted; a malformed trailing block or a record
+// list failing the schema (more than 200 records, or a record that the
+// type-side schema refuses) gives the original text back byte for byte.
+// records is nil when there are none.
 //
-// It is total, runs in about linear time, and is idempotent: upgrading its own
-// output changes nothing.
+// It is total and about linear in the text (inline labels cost one pass
+// per terminal, and there are at most 200 of them).
 //
-// Decisions where the contract is silent:
-//
-//   - An upgrade that yields no record at all leaves the text unchanged: a
-//     lone U+FFFC, an empty block or an invalid review block changes nothing.
-//   - Each record is checked by encoding it and decoding it with DecodeRecord,
-//     and is returned as decoded (fields the schema trims come back trimmed).
-//     The number of records is not capped.
-//   - Review opener: "<review_comment", then any number of attributes each
-//     preceded by white space, optional white space, ">". An attribute is
-//     name="value" with no space around "=", the name matching
-//     [A-Za-z_:][-A-Za-z0-9_:.]*; anything else means no opener there. A
-//     repeated attribute keeps its first value. Values unescape &lt; &gt;
-//     &quot; &amp; in one left-to-right pass (so "&amp;lt;" gives "&lt;").
-//   - "Needs filePath, sectionId": present and not blank after trimming.
-//     Indices of more than 2^53-1 make the record fail the schema (atomic).
-//   - Fences when looking for the end of a review block: the body's first
-//     line is the rest of the opener's line. A line opens a fence when it
-//     starts (no indentation) with 3+ backticks; while a fence is open a line
-//     made only of at least as many backticks closes it. A closing tag on the
-//     opening line of a fence still ends the block. An opener with no end is
-//     plain text and the search goes on right after its "<"; after a block,
-//     valid or not, it goes on after its closing tag.
-//   - The fence that gives text and diff is the last match of the pattern
-//     /(`{3,})(\w+)?[^\n]*\n([\s\S]*?)\n\1/g with JavaScript's matching
-//     semantics. fenceLanguage is the word, "diff" when the fence has none,
-//     and absent when the body has no fence.
-//   - Review label: the part of the trimmed filePath after its last "/" or
-//     "\" (the whole path when that part is empty), a space, then rangeLabel,
-//     or "line" when rangeLabel is blank.
-//   - A review block lying inside a trailing terminal/element/preview block
-//     is part of that block's text, not a review of its own.
-//   - Trailing blocks follow the contract's patterns to the letter: the block
-//     of a kind starts at the first "<kind>\n" of the text.
-//   - Entries: a header line is "- " … ":" (trailing white space allowed);
-//     an indented line before any header makes the block malformed; blank
-//     lines are kept verbatim in the entry (terminal text keeps them too).
-//   - Terminal: the header label is trimmed for terminalLabel and terminalId;
-//     the record label is the whole header. A header matching neither
-//     "<label> line N" nor "<label> lines A-B" makes the block malformed. The
-//     inline label is written with the numbers in plain decimal.
-//   - Element: a header not starting with "<name>" (name non-empty, up to the
-//     first ">") makes the block malformed. componentName is the name when it
-//     has an upper-case letter (Unicode). Key lines are [a-z]+ ":" value,
-//     the value trimmed; the first of each key wins; unknown keys and other
-//     lines are ignored. "html:" and "styles:" take the following lines that
-//     start with two spaces (or are blank), the two spaces removed, joined and
-//     trimmed; a value on the key's own line is their first line. An empty
-//     selector is null; source "file[:line[:column]]" is parsed from the
-//     right, an empty file name is null and an empty source is null.
-//   - Preview: the lines are split on "\n" only; the style changes are the
-//     consecutive "- " lines right after the line "Requested visual
-//     changes:", each trimmed. An empty page gives a null pageTitle. A page
-//     starting with http:// or https:// (any case) is a URL. elements is
-//     absent when there is none.
-//   - Inline labels @<slug>:<range> are matched in the prose only (never
-//     inside a link this upgrade inserted), judging both boundaries on the
-//     prose as it stands before any inline label is replaced, in one
-//     left-to-right pass: an occurrence binds the first still unplaced
-//     terminal with that label. This equals placing terminals one by one at
-//     their first occurrence unless two labels overlap in the prose.
-//   - Appended links go after "\n\n" only when some prose remains.
-//   - Should the upgraded text fail to reference every record, or upgrade
-//     again into more records, the upgrade is abandoned: text unchanged, nil
-//     records. Only odd texts get there: half a reference link already in the
-//     prose, a vanishing U+FFFC that completes a block, a label that closes
-//     an open review tag.
-//
-// The private token of rule 1 is never visible: this implementation keeps the
-// positions of the replaced blocks and stands one U+E000 in for each, which
-// behaves exactly like the contract's token and cannot grow with the text.
+// Decisions where the contract is silent: annotationId must be non-empty
+// (the schema's rule), so a preview without an "Id: " line fails the
+// message; the type-side check is "the record encodes, decodes and encodes
+// to the same bytes", so any field the schema would trim, or refuse, fails.
 func UpgradeLegacy(text string) (string, []Record) {
 	if !hasLegacyTrigger(text) {
 		return text, nil
 	}
-	out, recs, ok := upgradeLegacyOnce(text)
-	if !ok || len(recs) == 0 {
+	out, recs, ok := upgradeLegacy(text)
+	if !ok {
 		return text, nil
 	}
-	if !referencesAll(out, recs) {
-		return text, nil
-	}
-	if hasLegacyTrigger(out) {
-		if _, more, ok := upgradeLegacyOnce(out); ok && len(more) > 0 {
-			return text, nil
-		}
+	if len(recs) == 0 {
+		recs = nil
 	}
 	return out, recs
 }
@@ -118,7 +50,7 @@ const (
 	legacyPlaceholder = "\uFFFC"
 	reviewOpenTag     = "<review_comment"
 	reviewCloseTag    = "</review_comment>"
-	reviewToken       = "\uE000" // stands in for a replaced review block
+	reviewTokenUnit   = "\uE000"
 
 	terminalBlockOpen  = "<terminal_context>\n"
 	terminalBlockClose = "\n</terminal_context>"
@@ -128,6 +60,7 @@ const (
 	previewBlockClose  = "\n</preview_annotation>"
 
 	legacyPreviewLabel = "Preview annotation"
+	maxLegacyRecords   = MaxContextRecords
 )
 
 var legacyOpenTags = [...]string{"<terminal_context", "<element_context", "<preview_annotation", reviewOpenTag}
@@ -160,151 +93,534 @@ func isASCIIWordByte(c byte) bool {
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 
-// referencesAll reports whether every record has a link in text.
-func referencesAll(text string, recs []Record) bool {
-	seen := make(map[[2]string]bool, len(recs))
-	for _, o := range Scan(text) {
-		seen[[2]string{o.Kind, o.ContextID}] = true
-	}
-	for _, r := range recs {
-		b := r.RecordBase()
-		if !seen[[2]string{b.Kind, b.ContextID}] {
-			return false
+func upgradeLegacy(text string) (string, []Record, bool) {
+	// Rule 1: review blocks become private tokens in place.
+	tok, realTok := reviewTokens(text)
+	var reviews []*ReviewCommentRecord
+	tooMany := false
+	rest := replaceReviewBlocks(text, func(whole, attrs, body string) string {
+		if tooMany {
+			return whole
 		}
+		r := legacyReviewRecord(attrs, body)
+		if r == nil || !typeSideValid(r) {
+			return whole
+		}
+		if len(reviews) == maxLegacyRecords {
+			tooMany = true // the record list will fail the atomic check
+			return whole
+		}
+		reviews = append(reviews, r)
+		return tok + strconv.Itoa(len(reviews)-1) + tok
+	})
+	if tooMany {
+		return "", nil, false
 	}
-	return true
-}
 
-// upgradeLegacyOnce runs the rules once. ok is false when the upgrade must be
-// abandoned.
-func upgradeLegacyOnce(text string) (string, []Record, bool) {
-	blocks := findReviewBlocks(text)
-	res, ok := runLegacy(text, blocks, nil)
-	if ok && len(res.buried) > 0 {
-		// Review blocks inside trailing blocks belong to those blocks' text:
-		// run again with them left as text. The trailing blocks are the same
-		// (the review text lies strictly inside them), so this settles it.
-		skip := make([]bool, len(blocks))
-		for _, i := range res.buried {
-			skip[i] = true
+	// Rule 2: the run of tokens at the very end, with the white space before
+	// it, is cut off; those reviews are appended last.
+	cut, trailing := trailingReviewTokens(rest, tok)
+	if len(trailing) > 0 {
+		rest = strings.TrimRight(rest[:cut], "\n")
+	}
+
+	// Rule 3: trailing blocks.
+	var termEntries, elemEntries [][]legacyEntry
+	var previewBodies []string
+	for {
+		if cut, body, ok := trailingPreview(rest); ok {
+			rest = strings.TrimRight(rest[:cut], "\n")
+			previewBodies = append(previewBodies, body)
+			continue
 		}
-		res, ok = runLegacy(text, blocks, skip)
-		if ok && len(res.buried) > 0 {
+		if cut, body, ok := trailingBlock(rest, elementBlockOpen, elementBlockClose); ok {
+			entries, ok := parseLegacyEntries(body)
+			if !ok || len(entries) == 0 {
+				return "", nil, false
+			}
+			for _, e := range entries {
+				if _, _, ok := legacyElement(e); !ok {
+					return "", nil, false
+				}
+			}
+			rest = strings.TrimRight(rest[:cut], "\n")
+			elemEntries = append(elemEntries, entries)
+			continue
+		}
+		if cut, body, ok := trailingBlock(rest, terminalBlockOpen, terminalBlockClose); ok {
+			entries, ok := parseLegacyEntries(body)
+			if !ok || len(entries) == 0 {
+				return "", nil, false
+			}
+			for _, e := range entries {
+				if _, ok := legacyTerminal(e); !ok {
+					return "", nil, false
+				}
+			}
+			rest = strings.TrimRight(rest[:cut], "\n")
+			termEntries = append(termEntries, entries)
+			continue
+		}
+		break
+	}
+
+	// Records, in text order within each kind (blocks were peeled from the
+	// end).
+	var terms []*legacyTerm
+	for i := len(termEntries) - 1; i >= 0; i-- {
+		for _, e := range termEntries[i] {
+			t, _ := legacyTerminal(e)
+			t.rec.Base = NewBase(KindTerminal, "legacy_terminal_"+strconv.Itoa(len(terms)+1), e.header)
+			terms = append(terms, t)
+		}
+	}
+	var elems []*ElementRecord
+	for i := len(elemEntries) - 1; i >= 0; i-- {
+		for _, e := range elemEntries[i] {
+			d, label, _ := legacyElement(e)
+			elems = append(elems, &ElementRecord{Base: NewBase(KindElement, "legacy_element_"+strconv.Itoa(len(elems)+1), label), ElementDetails: d})
+		}
+	}
+	var previews []*PreviewAnnotationRecord
+	for i := len(previewBodies) - 1; i >= 0; i-- {
+		p, ok := legacyPreview(previewBodies[i])
+		if !ok {
+			return "", nil, false
+		}
+		p.Base = NewBase(KindPreviewAnnotation, "legacy_preview-annotation_"+strconv.Itoa(len(previews)+1), p.Label)
+		previews = append(previews, p)
+	}
+	total := len(terms) + len(elems) + len(previews) + len(reviews)
+	if total > maxLegacyRecords {
+		return "", nil, false
+	}
+	for i, r := range reviews {
+		r.Base = NewBase(KindReviewComment, "legacy_review-comment_"+strconv.Itoa(i+1), r.Label)
+	}
+
+	// Rule 4: placement.
+	body := replaceReviewTokens(rest, tok, func(i int) string {
+		if i < 0 || i >= len(reviews) {
+			return ""
+		}
+		return LinkFor(reviews[i])
+	})
+	placed := make([]bool, len(terms))
+	if strings.Contains(body, legacyPlaceholder) {
+		next := 0
+		var b strings.Builder
+		b.Grow(len(body))
+		for {
+			k := strings.Index(body, legacyPlaceholder)
+			if k < 0 {
+				b.WriteString(body)
+				break
+			}
+			b.WriteString(body[:k])
+			if next < len(terms) {
+				b.WriteString(LinkFor(&terms[next].rec))
+				placed[next] = true
+			}
+			next++
+			body = body[k+len(legacyPlaceholder):]
+		}
+		body = b.String()
+	}
+	for i, t := range terms {
+		if placed[i] {
+			continue
+		}
+		if at := findInlineLabel(body, t.inline); at >= 0 {
+			body = body[:at] + LinkFor(&t.rec) + body[at+len(t.inline):]
+			placed[i] = true
+		}
+	}
+	body = trimEndJS(body)
+
+	var links []string
+	var recs []Record
+	for i, t := range terms {
+		if !placed[i] {
+			links = append(links, LinkFor(&t.rec))
+		}
+		recs = append(recs, &t.rec)
+	}
+	for _, e := range elems {
+		links = append(links, LinkFor(e))
+		recs = append(recs, e)
+	}
+	for _, p := range previews {
+		links = append(links, LinkFor(p))
+		recs = append(recs, p)
+	}
+	for _, i := range trailing {
+		if i >= 0 && i < len(reviews) {
+			links = append(links, LinkFor(reviews[i]))
+		}
+	}
+	for _, r := range reviews {
+		recs = append(recs, r)
+	}
+	if len(links) > 0 {
+		if body != "" {
+			body += "\n\n"
+		}
+		body += strings.Join(links, " ")
+	}
+
+	// Rule 5: the atomic check. A record holding a stand-in token gets the
+	// contract's token back first.
+	for i, r := range recs {
+		if realTok != "" {
+			var ok bool
+			if r, ok = withRealTokens(r, tok, realTok); !ok {
+				return "", nil, false
+			}
+			recs[i] = r
+		}
+		if !typeSideValid(r) {
 			return "", nil, false
 		}
 	}
-	return res.text, res.recs, ok
+	return body, recs, true
+}
+
+// reviewTokens returns the private token of rule 1: U+E000 doubled until it
+// does not occur in the text. When that token would be long (the text holds
+// a run of 64 or more U+E000), a one-character stand-in absent from the text
+// is used instead, and realTok is the contract's token: the two behave alike
+// in every rule (neither is white space, a digit or part of a tag), and
+// only a record that captured a token needs the real one back.
+func reviewTokens(text string) (tok, realTok string) {
+	tok = reviewTokenUnit
+	for strings.Contains(text, tok) {
+		tok += tok
+		if len(tok) >= 64*len(reviewTokenUnit) {
+			break
+		}
+	}
+	if !strings.Contains(text, tok) {
+		return tok, ""
+	}
+	real := tok
+	for strings.Contains(text, real) {
+		real += real
+	}
+	if c, ok := absentPrivateRune(text); ok {
+		return string(c), real
+	}
+	return real, ""
+}
+
+// absentPrivateRune finds a character of the supplementary private use
+// planes that text does not hold.
+func absentPrivateRune(text string) (rune, bool) {
+	const lo, hi = 0xF0000, 0x10FFFD
+	seen := make([]uint64, (hi-lo)/64+1)
+	for _, r := range text {
+		if r >= lo && r <= hi {
+			seen[(r-lo)/64] |= 1 << ((r - lo) % 64)
+		}
+	}
+	for r := rune(lo); r <= hi; r++ {
+		if seen[(r-lo)/64]&(1<<((r-lo)%64)) == 0 && r&0xFFFE != 0xFFFE {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// withRealTokens rewrites the stand-in tokens a record holds into the
+// contract's token. A record that would grow past every field bound fails.
+func withRealTokens(r Record, tok, realTok string) (Record, bool) {
+	raw, err := MarshalRecord(r)
+	if err != nil {
+		return nil, false
+	}
+	n := strings.Count(string(raw), tok)
+	if n == 0 {
+		return r, true
+	}
+	if UTF16Len(realTok) > MaxTerminalTextLen {
+		return nil, false // no field holds that much
+	}
+	fixed := strings.ReplaceAll(string(raw), tok, realTok)
+	d, err := DecodeRecord([]byte(fixed))
+	if err != nil {
+		return nil, false
+	}
+	return d, true
+}
+
+// typeSideValid is the type-side schema check: the record encodes, decodes
+// and encodes to the same bytes (a field the schema would trim or refuse
+// fails).
+func typeSideValid(r Record) bool {
+	raw, err := MarshalRecord(r)
+	if err != nil {
+		return false
+	}
+	d, err := DecodeRecord(raw)
+	if err != nil {
+		return false
+	}
+	again, err := MarshalRecord(d)
+	return err == nil && string(again) == string(raw)
 }
 
 // ---------------------------------------------------------------------------
-// Rule 1: review blocks.
+// Rule 1: the review scanner.
 
-// reviewBlock is one valid review block of the text.
-type reviewBlock struct {
-	start, end int // span of the whole block, closing tag included
-	rec        ReviewCommentRecord
-	label      string
-	bad        bool // an index is not a safe integer: fails the schema
+// isLineStart reports whether i is at the start of a line as JavaScript's
+// multiline ^ sees it: the text start, or after \n, \r, U+2028 or U+2029.
+func isLineStart(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	switch s[i-1] {
+	case '\n', '\r':
+		return true
+	}
+	return i >= 3 && (s[i-3:i] == "\u2028" || s[i-3:i] == "\u2029")
 }
 
-type reviewAttr struct{ name, value string }
+var contextBlockTags = [...]string{"terminal_context", "element_context", "preview_annotation"}
 
-// findReviewBlocks returns the valid review blocks of text in order.
-func findReviewBlocks(text string) []reviewBlock {
-	if !strings.Contains(text, reviewOpenTag) || !strings.Contains(text, reviewCloseTag) {
-		return nil
+// replaceReviewBlocks finds, left to right, an opening
+// <review_comment\b[^>]*> or a context block (a line-start
+// <terminal_context>, <element_context> or <preview_annotation> line and
+// the shortest run to a line-start closing tag of that name). A context
+// block is skipped whole. An opening ends at the first </review_comment>
+// outside a code fence; replace gets the whole block, the raw attribute text
+// and the body. An opening that never ends stops the scan there.
+func replaceReviewBlocks(text string, replace func(whole, attrs, body string) string) string {
+	if !strings.Contains(text, reviewOpenTag) {
+		return text
 	}
-	var ends *reviewEnds
-	var out []reviewBlock
-	for pos := 0; pos < len(text); {
-		k := strings.Index(text[pos:], reviewOpenTag)
+	var b strings.Builder
+	consumed, pos := 0, 0
+	noGTAfter := len(text) + 1    // no '>' at or after this position
+	closeAt := [3]int{-2, -2, -2} // per context tag: -2 unknown, -1 none, else the last closing found
+	for pos < len(text) {
+		k := strings.IndexByte(text[pos:], '<')
 		if k < 0 {
 			break
 		}
-		o := pos + k
-		attrs, body, ok := parseReviewOpener(text, o)
-		if !ok {
-			pos = o + 1
+		p := pos + k
+		rest := text[p:]
+		// A context block at a line start.
+		if isLineStart(text, p) {
+			skipped := false
+			for ti, tag := range contextBlockTags {
+				open := "<" + tag + ">\n"
+				if !strings.HasPrefix(rest, open) {
+					continue
+				}
+				e := p + len(open)
+				closing := "\n</" + tag + ">"
+				// The first closing at or after e; once none is found, none
+				// is found for a later e either.
+				if closeAt[ti] == -2 || closeAt[ti] >= 0 && closeAt[ti] < e {
+					if c := strings.Index(text[e:], closing); c >= 0 {
+						closeAt[ti] = e + c
+					} else {
+						closeAt[ti] = -1
+					}
+				}
+				if closeAt[ti] >= e {
+					pos = closeAt[ti] + len(closing)
+					skipped = true
+				}
+				break
+			}
+			if skipped {
+				continue
+			}
+		}
+		if strings.HasPrefix(rest, reviewOpenTag) && (len(rest) == len(reviewOpenTag) || !isASCIIWordByte(rest[len(reviewOpenTag)])) && p+len(reviewOpenTag) < noGTAfter {
+			a := p + len(reviewOpenTag)
+			g := strings.IndexByte(text[a:], '>')
+			if g < 0 {
+				noGTAfter = a
+			} else {
+				bodyStart := a + g + 1
+				c := reviewBlockEnd(text, bodyStart)
+				if c < 0 {
+					break
+				}
+				end := c + len(reviewCloseTag)
+				b.WriteString(text[consumed:p])
+				b.WriteString(replace(text[p:end], text[a:a+g], text[bodyStart:c]))
+				consumed, pos = end, end
+				continue
+			}
+		}
+		pos = p + 1
+	}
+	if consumed == 0 {
+		return text
+	}
+	b.WriteString(text[consumed:])
+	return b.String()
+}
+
+// reviewBlockEnd returns where the closing tag of a body starting at from
+// is: the first </review_comment> not inside an open fence, or -1. A line
+// starting with 3+ backticks (the whole line consumed) opens a fence when
+// none is open; while one is open, a line of at least as many backticks
+// whose rest is blank closes it.
+func reviewBlockEnd(text string, from int) int {
+	fence := 0
+	cur := from
+	nextTag, nextFence := -2, -2
+	for {
+		if nextTag != -1 && nextTag < cur {
+			if k := strings.Index(text[cur:], reviewCloseTag); k >= 0 {
+				nextTag = cur + k
+			} else {
+				nextTag = -1
+			}
+		}
+		if nextFence != -1 && nextFence < cur {
+			nextFence = nextFenceLine(text, cur)
+		}
+		switch {
+		case nextFence >= 0 && (nextTag < 0 || nextFence < nextTag):
+			run := backtickRun(text[nextFence:])
+			lineEnd := len(text)
+			if k := strings.IndexByte(text[nextFence:], '\n'); k >= 0 {
+				lineEnd = nextFence + k
+			}
+			if fence == 0 {
+				fence = run
+			} else if run >= fence && isBlankJS(text[nextFence+run:lineEnd]) {
+				fence = 0
+			}
+			cur = lineEnd
+			if cur == nextFence { // cannot happen: a fence line has 3+ backticks
+				cur++
+			}
+		case nextTag >= 0:
+			if fence == 0 {
+				return nextTag
+			}
+			cur = nextTag + len(reviewCloseTag)
+		default:
+			return -1
+		}
+	}
+}
+
+// nextFenceLine returns the first position at or after i that starts a line
+// and three backticks, or -1.
+func nextFenceLine(text string, i int) int {
+	for i < len(text) {
+		k := strings.Index(text[i:], "```")
+		if k < 0 {
+			return -1
+		}
+		p := i + k
+		if isLineStart(text, p) {
+			return p
+		}
+		i = p + 1
+	}
+	return -1
+}
+
+func backtickRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	return n
+}
+
+// legacyReviewRecord builds the record of a review block, or nil when the
+// block stays text (ids and label are set later).
+func legacyReviewRecord(rawAttrs, body string) *ReviewCommentRecord {
+	attrs := map[string]string{}
+	for _, a := range parseReviewAttrs(rawAttrs) {
+		attrs[a[0]] = unescapeAttr(a[1])
+	}
+	filePath := TrimJS(attrs["filePath"])
+	sectionID := TrimJS(attrs["sectionId"])
+	si, sok := attrs["startIndex"]
+	ei, eok := attrs["endIndex"]
+	if filePath == "" || sectionID == "" || !sok || !eok || !allDigits(si) || !allDigits(ei) {
+		return nil
+	}
+	a, aok := parseSafeInt(si)
+	e, eok2 := parseSafeInt(ei)
+	if !aok || !eok2 {
+		return nil // an unsafe integer fails the review schema: the block stays text
+	}
+	if a > e {
+		a, e = e, a
+	}
+	rangeLabel := TrimJS(attrs["rangeLabel"])
+	if rangeLabel == "" {
+		rangeLabel = "line"
+	}
+	sectionTitle := TrimJS(attrs["sectionTitle"])
+	if sectionTitle == "" {
+		sectionTitle = "Review"
+	}
+	base := filePath[strings.LastIndexAny(filePath, "/\\")+1:]
+	r := &ReviewCommentRecord{
+		SectionID:    sectionID,
+		SectionTitle: sectionTitle,
+		FilePath:     filePath,
+		StartIndex:   a,
+		EndIndex:     e,
+		RangeLabel:   rangeLabel,
+	}
+	lang := "diff"
+	if f, ok := lastFence(body); ok {
+		r.Text = TrimJS(body[:f.start])
+		r.Diff = f.content
+		if f.lang != "" {
+			lang = f.lang
+		}
+	} else {
+		r.Text = TrimJS(body)
+	}
+	r.FenceLanguage = &lang
+	r.Base = NewBase(KindReviewComment, "legacy_review-comment_1", base+" "+rangeLabel)
+	return r
+}
+
+// parseReviewAttrs returns every name="value" of the attribute text, name
+// [A-Za-z][A-Za-z0-9_-]*, left to right as a global regular expression
+// finds them.
+func parseReviewAttrs(s string) [][2]string {
+	var out [][2]string
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			i++
 			continue
 		}
-		if ends == nil {
-			ends = newReviewEnds(text)
+		j := i + 1
+		for j < len(s) && (isASCIIWordByte(s[j]) || s[j] == '-') {
+			j++
 		}
-		c := ends.endFrom(body)
-		if c < 0 {
-			pos = o + 1
-			continue
+		if j+1 < len(s) && s[j] == '=' && s[j+1] == '"' {
+			if q := strings.IndexByte(s[j+2:], '"'); q >= 0 {
+				out = append(out, [2]string{s[i:j], s[j+2 : j+2+q]})
+				i = j + 2 + q + 1
+				continue
+			}
 		}
-		end := c + len(reviewCloseTag)
-		if b, ok := makeReviewBlock(attrs, text[body:c]); ok {
-			b.start, b.end = o, end
-			out = append(out, b)
-		}
-		pos = end
+		// No attribute starts at i; the next try is one character on (a
+		// shorter name starting later may still match).
+		i++
 	}
 	return out
 }
 
-// parseReviewOpener reads `<review_comment` + attributes + `>` at o and
-// returns the attributes (values still escaped) and where the body starts.
-func parseReviewOpener(text string, o int) ([]reviewAttr, int, bool) {
-	var attrs []reviewAttr
-	i := o + len(reviewOpenTag)
-	for {
-		j := skipJSSpace(text, i)
-		if j < len(text) && text[j] == '>' {
-			return attrs, j + 1, true
-		}
-		if j == i || j >= len(text) {
-			return nil, 0, false
-		}
-		n := j
-		if !isAttrNameStart(text[n]) {
-			return nil, 0, false
-		}
-		for n++; n < len(text) && isAttrNameByte(text[n]); n++ {
-		}
-		if n+1 >= len(text) || text[n] != '=' || text[n+1] != '"' {
-			return nil, 0, false
-		}
-		q := strings.IndexByte(text[n+2:], '"')
-		if q < 0 {
-			return nil, 0, false
-		}
-		attrs = append(attrs, reviewAttr{name: text[j:n], value: text[n+2 : n+2+q]})
-		i = n + 2 + q + 1
-	}
-}
-
-func isAttrNameStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':'
-}
-
-func isAttrNameByte(c byte) bool {
-	return isAttrNameStart(c) || c >= '0' && c <= '9' || c == '-' || c == '.'
-}
-
-// skipJSSpace returns the index of the first non-white-space character at or
-// after i.
-func skipJSSpace(s string, i int) int {
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == ' ' || c >= '\t' && c <= '\r' {
-				i++
-				continue
-			}
-			return i
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isJSSpace(r) {
-			return i
-		}
-		i += size
-	}
-	return i
-}
-
+// unescapeAttr undoes &lt; &gt; &quot; &amp; (replaced in that order, which
+// equals one left-to-right pass).
 func unescapeAttr(s string) string {
 	if strings.IndexByte(s, '&') < 0 {
 		return s
@@ -362,216 +678,6 @@ func parseSafeInt(s string) (int64, bool) {
 	return n, true
 }
 
-// makeReviewBlock builds the record fields of a review block, or reports the
-// block invalid (it then stays text).
-func makeReviewBlock(attrs []reviewAttr, body string) (reviewBlock, bool) {
-	get := func(name string) (string, bool) {
-		for _, a := range attrs {
-			if a.name == name {
-				return unescapeAttr(a.value), true
-			}
-		}
-		return "", false
-	}
-	filePath, ok1 := get("filePath")
-	sectionID, ok2 := get("sectionId")
-	si, ok3 := get("startIndex")
-	ei, ok4 := get("endIndex")
-	if !ok1 || !ok2 || !ok3 || !ok4 || isBlankJS(filePath) || isBlankJS(sectionID) || !allDigits(si) || !allDigits(ei) {
-		return reviewBlock{}, false
-	}
-	var b reviewBlock
-	a, aok := parseSafeInt(si)
-	e, eok := parseSafeInt(ei)
-	b.bad = !aok || !eok
-	if a > e {
-		a, e = e, a
-	}
-	sectionTitle, _ := get("sectionTitle")
-	rangeLabel, _ := get("rangeLabel")
-	b.rec = ReviewCommentRecord{
-		SectionID:    sectionID,
-		SectionTitle: sectionTitle,
-		FilePath:     filePath,
-		StartIndex:   a,
-		EndIndex:     e,
-		RangeLabel:   rangeLabel,
-	}
-	if f, ok := lastFence(body); ok {
-		b.rec.Text = TrimJS(body[:f.start])
-		b.rec.Diff = f.content
-		lang := f.lang
-		if lang == "" {
-			lang = "diff"
-		}
-		b.rec.FenceLanguage = &lang
-	} else {
-		b.rec.Text = TrimJS(body)
-	}
-	fp := TrimJS(filePath)
-	base := fp[strings.LastIndexAny(fp, "/\\")+1:]
-	if base == "" {
-		base = fp
-	}
-	rl := rangeLabel
-	if isBlankJS(rl) {
-		rl = "line"
-	}
-	b.label = base + " " + rl
-	return b, true
-}
-
-// reviewEnds finds where review blocks end: the first closing tag not inside
-// an open fence. Everything is precomputed once per text so that any number
-// of openers costs O(log n) each.
-type reviewEnds struct {
-	text       string
-	tags       []int // positions of every closing tag
-	lineStarts []int
-	tree       []int32 // max-tree of closing-fence lengths per line
-	size       int
-	res        []int // per line (and one past the last): the end reached from that line outside any fence, or -1
-}
-
-func newReviewEnds(text string) *reviewEnds {
-	r := &reviewEnds{text: text}
-	for i := 0; ; {
-		k := strings.Index(text[i:], reviewCloseTag)
-		if k < 0 {
-			break
-		}
-		r.tags = append(r.tags, i+k)
-		i += k + len(reviewCloseTag)
-	}
-	r.lineStarts = append(r.lineStarts, 0)
-	for i := 0; ; {
-		k := strings.IndexByte(text[i:], '\n')
-		if k < 0 {
-			break
-		}
-		i += k + 1
-		r.lineStarts = append(r.lineStarts, i)
-	}
-	n := len(r.lineStarts)
-	r.size = 1
-	for r.size < n {
-		r.size <<= 1
-	}
-	r.tree = make([]int32, 2*r.size)
-	open := make([]int32, n)
-	for k := 0; k < n; k++ {
-		line := text[r.lineStarts[k]:r.lineEnd(k)]
-		run := backtickRun(line)
-		if run >= 3 {
-			open[k] = clampInt32(run)
-		}
-		if run > 0 && run == len(line) {
-			r.tree[r.size+k] = clampInt32(run)
-		}
-	}
-	for i := r.size - 1; i >= 1; i-- {
-		r.tree[i] = max(r.tree[2*i], r.tree[2*i+1])
-	}
-	r.res = make([]int, n+1)
-	r.res[n] = -1
-	t := len(r.tags) - 1
-	for k := n - 1; k >= 0; k-- {
-		ls, le := r.lineStarts[k], r.lineEnd(k)
-		for t >= 0 && r.tags[t] >= le {
-			t--
-		}
-		// The first tag of the line is the smallest tag ≥ ls.
-		first := -1
-		for u := t; u >= 0 && r.tags[u] >= ls; u-- {
-			first = r.tags[u]
-		}
-		switch {
-		case first >= 0:
-			r.res[k] = first
-		case open[k] > 0:
-			m := r.firstAtLeast(k+1, open[k])
-			if m < 0 {
-				r.res[k] = -1
-			} else {
-				r.res[k] = r.res[m+1]
-			}
-		default:
-			r.res[k] = r.res[k+1]
-		}
-	}
-	return r
-}
-
-func clampInt32(n int) int32 {
-	if n > 1<<31-1 {
-		return 1<<31 - 1
-	}
-	return int32(n)
-}
-
-func backtickRun(s string) int {
-	n := 0
-	for n < len(s) && s[n] == '`' {
-		n++
-	}
-	return n
-}
-
-func (r *reviewEnds) lineEnd(k int) int {
-	if k+1 < len(r.lineStarts) {
-		return r.lineStarts[k+1] - 1
-	}
-	return len(r.text)
-}
-
-// firstAtLeast returns the first line ≥ from that is a closing fence of at
-// least v backticks, or -1.
-func (r *reviewEnds) firstAtLeast(from int, v int32) int {
-	if from >= len(r.lineStarts) {
-		return -1
-	}
-	i := from + r.size
-	for {
-		if r.tree[i] >= v {
-			for i < r.size {
-				i *= 2
-				if r.tree[i] < v {
-					i++
-				}
-			}
-			return i - r.size
-		}
-		for i&1 == 1 {
-			i >>= 1
-		}
-		if i == 0 {
-			return -1
-		}
-		i++
-	}
-}
-
-// endFrom returns the position of the closing tag that ends a body starting
-// at b, or -1.
-func (r *reviewEnds) endFrom(b int) int {
-	k := sort.SearchInts(r.lineStarts, b+1) - 1 // line holding b
-	nl := r.lineEnd(k)
-	if t := sort.SearchInts(r.tags, b); t < len(r.tags) && r.tags[t] < nl {
-		return r.tags[t]
-	}
-	if k+1 >= len(r.lineStarts) {
-		return -1
-	}
-	if run := backtickRun(r.text[b:nl]); run >= 3 {
-		m := r.firstAtLeast(k+1, clampInt32(run))
-		if m < 0 {
-			return -1
-		}
-		return r.res[m+1]
-	}
-	return r.res[k+1]
-}
-
 type fenceMatch struct {
 	start   int
 	lang    string
@@ -579,7 +685,7 @@ type fenceMatch struct {
 }
 
 // lastFence returns the last match in body of
-// /(`{3,})(\w+)?[^\n]*\n([\s\S]*?)\n\1/g, matched as JavaScript does.
+// /(`{3,})([^\s`]*)[^\n]*\n([\s\S]*?)\n\1/g, matched as JavaScript does.
 func lastFence(body string) (fenceMatch, bool) {
 	if !strings.Contains(body, "```") {
 		return fenceMatch{}, false
@@ -627,11 +733,19 @@ func lastFence(body string) (fenceMatch, bool) {
 			j++
 		}
 		c := nls[j].pos
-		w := i + kk
-		for w < len(body) && isASCIIWordByte(body[w]) {
-			w++
+		lang := ""
+		if kk == run { // with fewer backticks than the run the language is empty
+			w := i + kk
+			for w < n1 {
+				r, size := utf8.DecodeRuneInString(body[w:])
+				if r == '`' || isJSSpace(r) {
+					break
+				}
+				w += size
+			}
+			lang = body[i+kk : w]
 		}
-		last = fenceMatch{start: i, lang: body[i+kk : w], content: body[n1+1 : c]}
+		last = fenceMatch{start: i, lang: lang, content: body[n1+1 : c]}
 		found = true
 		pos = c + 1 + kk
 	}
@@ -639,205 +753,87 @@ func lastFence(body string) (fenceMatch, bool) {
 }
 
 // ---------------------------------------------------------------------------
-// Rules 2 to 4.
+// Rule 2: review tokens.
 
-type legacyResult struct {
-	text   string
-	recs   []Record
-	buried []int // review blocks whose token fell inside a trailing block
-}
-
-type legacyRegion struct {
-	kind    string
-	content string
-}
-
-// runLegacy applies rules 1 to 4 with the review blocks found, leaving the
-// ones marked in skip as text.
-func runLegacy(text string, blocks []reviewBlock, skip []bool) (legacyResult, bool) {
-	// Rule 1: replace the blocks by tokens, remembering where they are.
-	var tokPos, tokBlock []int
-	s1 := text
-	for i := range blocks {
-		if skip == nil || !skip[i] {
-			tokBlock = append(tokBlock, i)
-		}
-	}
-	if len(tokBlock) > 0 {
-		var b strings.Builder
-		b.Grow(len(text))
-		last := 0
-		for _, i := range tokBlock {
-			b.WriteString(text[last:blocks[i].start])
-			tokPos = append(tokPos, b.Len())
-			b.WriteString(reviewToken)
-			last = blocks[i].end
-		}
-		b.WriteString(text[last:])
-		s1 = b.String()
-	}
-
-	// Rule 2: tokens at the very end are kept for the end.
-	prose := s1
-	inProse := len(tokPos)
-	for inProse > 0 {
-		t := trimEndJS(prose)
-		if tokPos[inProse-1]+len(reviewToken) != len(t) {
+// trailingReviewTokens finds the run of tokens at the very end of s (white
+// space allowed between and after): where it starts, white space before it
+// included, and the review indices in text order.
+func trailingReviewTokens(s, tok string) (int, []int) {
+	end := len(s)
+	var idx []int
+	cut := len(s)
+	for {
+		t := trimEndJS(s[:end])
+		if !strings.HasSuffix(t, tok) {
 			break
 		}
-		prose = t[:tokPos[inProse-1]]
-		inProse--
-	}
-	prose = strings.TrimRight(prose, "\n")
-
-	// Rule 3: peel trailing blocks.
-	var regions []legacyRegion
-	for {
-		if cut, content, ok := trailingBlock(prose, previewBlockOpen, previewBlockClose); ok {
-			regions = append(regions, legacyRegion{KindPreviewAnnotation, content})
-			prose = prose[:cut]
-			continue
+		d := len(t) - len(tok)
+		ds := d
+		for ds > 0 && isDigitByte(t[ds-1]) {
+			ds--
 		}
-		if cut, content, ok := trailingBlock(prose, elementBlockOpen, elementBlockClose); ok {
-			regions = append(regions, legacyRegion{KindElement, content})
-			prose = prose[:cut]
-			continue
+		if ds == d || !strings.HasSuffix(t[:ds], tok) {
+			break
 		}
-		if cut, content, ok := trailingBlock(prose, terminalBlockOpen, terminalBlockClose); ok {
-			regions = append(regions, legacyRegion{KindTerminal, content})
-			prose = prose[:cut]
-			continue
-		}
-		break
-	}
-	var res legacyResult
-	for k := 0; k < inProse; k++ {
-		if tokPos[k] >= len(prose) {
-			res.buried = append(res.buried, tokBlock[k])
-		}
-	}
-	if len(res.buried) > 0 {
-		return res, true
-	}
-
-	// Parse the peeled blocks, in text order.
-	var terms []legacyTerminal
-	var elems []legacyElement
-	var previews []legacyPreview
-	for r := len(regions) - 1; r >= 0; r-- {
-		reg := regions[r]
-		switch reg.kind {
-		case KindTerminal, KindElement:
-			entries, ok := parseLegacyEntries(reg.content)
-			if !ok {
-				return res, false
-			}
-			for _, e := range entries {
-				if reg.kind == KindTerminal {
-					t, ok := buildLegacyTerminal(e)
-					if !ok {
-						return res, false
-					}
-					terms = append(terms, t)
-				} else {
-					d, label, ok := buildLegacyElement(e)
-					if !ok {
-						return res, false
-					}
-					elems = append(elems, legacyElement{d, label})
-				}
-			}
-		case KindPreviewAnnotation:
-			p, ok := buildLegacyPreview(reg.content)
-			if !ok {
-				return res, false
-			}
-			previews = append(previews, p)
-		}
-	}
-
-	// Records, in contract order, each checked against the schema.
-	recs := make([]Record, 0, len(terms)+len(elems)+len(previews)+len(tokBlock))
-	links := make([]string, 0, cap(recs))
-	add := func(r Record) bool {
-		raw, err := MarshalRecord(r)
-		if err != nil {
-			return false
-		}
-		d, err := DecodeRecord(raw)
-		if err != nil {
-			return false
-		}
-		recs = append(recs, d)
-		links = append(links, LinkFor(d))
-		return true
-	}
-	for i := range terms {
-		r := terms[i].rec
-		r.Base = NewBase(KindTerminal, "legacy_terminal_"+strconv.Itoa(i+1), terms[i].label)
-		if !add(&r) {
-			return res, false
-		}
-	}
-	for i := range elems {
-		r := &ElementRecord{Base: NewBase(KindElement, "legacy_element_"+strconv.Itoa(i+1), elems[i].label), ElementDetails: elems[i].d}
-		if !add(r) {
-			return res, false
-		}
-	}
-	for i := range previews {
-		r := previews[i].rec
-		r.Base = NewBase(KindPreviewAnnotation, "legacy_preview-annotation_"+strconv.Itoa(i+1), previews[i].label)
-		if !add(&r) {
-			return res, false
-		}
-	}
-	for n, i := range tokBlock {
-		b := &blocks[i]
-		if b.bad {
-			return res, false
-		}
-		r := b.rec
-		r.Base = NewBase(KindReviewComment, "legacy_review-comment_"+strconv.Itoa(n+1), b.label)
-		if !add(&r) {
-			return res, false
-		}
-	}
-	if len(recs) == 0 {
-		return res, true
-	}
-
-	// Rule 4.
-	nt, ne, np := len(terms), len(elems), len(previews)
-	termLinks := links[:nt]
-	reviewLinks := links[nt+ne+np:]
-	needles := make([]string, nt)
-	for i := range terms {
-		needles[i] = terms[i].needle
-	}
-	body, placed := placeLegacyLinks(prose, tokPos[:inProse], reviewLinks[:inProse], termLinks, needles)
-	var tail []string
-	for i, ok := range placed {
+		n, ok := parseSafeInt(t[ds:d])
 		if !ok {
-			tail = append(tail, termLinks[i])
+			n = -1
 		}
+		idx = append(idx, int(n))
+		end = ds - len(tok)
+		cut = len(trimEndJS(s[:end]))
 	}
-	tail = append(tail, links[nt:nt+ne+np]...)
-	tail = append(tail, reviewLinks[inProse:]...)
-	if len(tail) > 0 {
-		if body != "" {
-			body += "\n\n"
-		}
-		body += strings.Join(tail, " ")
+	if len(idx) == 0 {
+		return len(s), nil
 	}
-	res.text = body
-	res.recs = recs
-	return res, true
+	for i, j := 0, len(idx)-1; i < j; i, j = i+1, j-1 {
+		idx[i], idx[j] = idx[j], idx[i]
+	}
+	return cut, idx
 }
 
-// trailingBlock matches \n*<open>([\s\S]*?)<close>\s*$ (open ends and close
-// starts with the newline) as JavaScript does: the block starts at the first
-// opener of the text. cut is where the newlines before the opener start.
+// replaceReviewTokens rewrites every token<digits>token, left to right.
+func replaceReviewTokens(s, tok string, link func(int) string) string {
+	if !strings.Contains(s, tok) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last, pos := 0, 0
+	for pos < len(s) {
+		k := strings.Index(s[pos:], tok)
+		if k < 0 {
+			break
+		}
+		p := pos + k
+		d := p + len(tok)
+		de := d
+		for de < len(s) && isDigitByte(s[de]) {
+			de++
+		}
+		if de > d && strings.HasPrefix(s[de:], tok) {
+			n, ok := parseSafeInt(s[d:de])
+			if !ok {
+				n = -1
+			}
+			b.WriteString(s[last:p])
+			b.WriteString(link(int(n)))
+			last = de + len(tok)
+			pos = last
+			continue
+		}
+		pos = p + 1
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// ---------------------------------------------------------------------------
+// Rule 3: trailing blocks.
+
+// trailingBlock matches /\n*<open>([\s\S]*?)<close>\s*$/ (open ends and
+// close starts with the newline) as JavaScript does: the block starts at the
+// first opener of the text. cut is where the newlines before it start.
 func trailingBlock(s, open, close string) (cut int, content string, ok bool) {
 	t := trimEndJS(s)
 	if !strings.HasSuffix(t, close) {
@@ -855,303 +851,55 @@ func trailingBlock(s, open, close string) (cut int, content string, ok bool) {
 	return cut, s[i+len(open) : closeNL], true
 }
 
-// placeLegacyLinks is rule 4 on the prose: review tokens become their links,
-// U+FFFC placeholders bind terminals in order (extra ones vanish), terminals
-// left over bind at their inline label; trailing white space is trimmed.
-// placed tells which terminals found a place.
-func placeLegacyLinks(prose string, tokPos []int, reviewLinks, termLinks, needles []string) (string, []bool) {
-	type mark struct {
-		pos, end int
-		link     string
+// trailingPreview matches the trailing preview pattern: optional newlines,
+// <preview_annotation>, newline, a body that never holds
+// "\n</preview_annotation>", newline, the closing tag, white space, end. It
+// is the last preview block.
+func trailingPreview(s string) (cut int, content string, ok bool) {
+	t := trimEndJS(s)
+	if !strings.HasSuffix(t, previewBlockClose) {
+		return 0, "", false
 	}
-	placed := make([]bool, len(termLinks))
-	var marks []mark
-	var f strings.Builder
-	f.Grow(len(prose))
-	next := 0
-	// Each inserted link stands in f as one space, so that no inline label
-	// can match across it and the boundary rules see a non-word character
-	// there, as they would see '[' or ')'.
-	emit := func(seg string) {
-		for {
-			k := strings.Index(seg, legacyPlaceholder)
-			if k < 0 {
-				f.WriteString(seg)
-				return
-			}
-			f.WriteString(seg[:k])
-			if next < len(termLinks) {
-				marks = append(marks, mark{f.Len(), f.Len() + 1, termLinks[next]})
-				f.WriteByte(' ')
-				placed[next] = true
-				next++
-			}
-			seg = seg[k+len(legacyPlaceholder):]
-		}
+	closeNL := len(t) - len(previewBlockClose)
+	from := 0
+	if l := strings.LastIndex(t[:closeNL], previewBlockClose); l >= 0 {
+		from = max(0, l-len(previewBlockOpen)+1)
 	}
-	last := 0
-	for i, p := range tokPos {
-		emit(prose[last:p])
-		marks = append(marks, mark{f.Len(), f.Len() + 1, reviewLinks[i]})
-		f.WriteByte(' ')
-		last = p + len(reviewToken)
+	k := strings.Index(s[from:], previewBlockOpen)
+	if k < 0 {
+		return 0, "", false
 	}
-	emit(prose[last:])
-	flat := f.String()
-	if next < len(termLinks) {
-		starts := bindInlineLabels(flat, needles[next:])
-		for j, p := range starts {
-			if p >= 0 {
-				i := next + j
-				marks = append(marks, mark{p, p + len(needles[i]), termLinks[i]})
-				placed[i] = true
-			}
-		}
-		sort.Slice(marks, func(a, b int) bool { return marks[a].pos < marks[b].pos })
+	i := from + k
+	if i+len(previewBlockOpen) > closeNL {
+		return 0, "", false
 	}
-	if len(marks) == 0 {
-		return trimEndJS(flat), placed
+	cut = i
+	for cut > 0 && s[cut-1] == '\n' {
+		cut--
 	}
-	var b strings.Builder
-	size := len(flat)
-	for _, m := range marks {
-		size += len(m.link)
-	}
-	b.Grow(size)
-	last = 0
-	for _, m := range marks {
-		b.WriteString(flat[last:m.pos])
-		b.WriteString(m.link)
-		last = m.end
-	}
-	b.WriteString(flat[last:])
-	return trimEndJS(b.String()), placed
+	return cut, s[i+len(previewBlockOpen) : closeNL], true
 }
-
-// ---------------------------------------------------------------------------
-// Inline labels.
-
-const (
-	hashMod  = 1<<61 - 1
-	hashBase = 0x1d5b3f2a9c4e7 % hashMod
-)
-
-func mulMod(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	r := (lo & hashMod) + (lo >> 61) + (hi << 3)
-	r = (r & hashMod) + (r >> 61)
-	if r >= hashMod {
-		r -= hashMod
-	}
-	return r
-}
-
-func addMod(a, b uint64) uint64 {
-	r := a + b
-	if r >= hashMod {
-		r -= hashMod
-	}
-	return r
-}
-
-func hashStep(h uint64, c byte) uint64 { return addMod(mulMod(h, hashBase), uint64(c)+1) }
-
-func isInlineWordRune(r rune) bool {
-	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
-}
-
-// inlinePrevOK: the character before p is not a letter, number, mark, '_',
-// '@', '.' or '-'.
-func inlinePrevOK(s string, p int) bool {
-	if p == 0 {
-		return true
-	}
-	r, _ := utf8.DecodeLastRuneInString(s[:p])
-	return !(r == '@' || r == '.' || isInlineWordRune(r))
-}
-
-// inlineNextOK: the text from e does not start with a letter, number, mark,
-// '_' or '-', nor with a run of '.'/'@' followed by one.
-func inlineNextOK(s string, e int) bool {
-	i := e
-	for i < len(s) && (s[i] == '.' || s[i] == '@') {
-		i++
-	}
-	if i == len(s) {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return !isInlineWordRune(r)
-}
-
-// bindInlineLabels returns, for each needle (in terminal order), where in s
-// it binds, or -1. One left-to-right pass: at each '@' that may start a
-// label, the occurrences there (needles hold no white space, so they end
-// before the next white space) are looked up by rolling hash; the one whose
-// first unplaced terminal comes first binds, and the pass resumes after it.
-// The work is bounded by the pairs ('@', label end) less than the longest
-// needle apart.
-func bindInlineLabels(s string, needles []string) []int {
-	starts := make([]int, len(needles))
-	for i := range starts {
-		starts[i] = -1
-	}
-	if strings.IndexByte(s, '@') < 0 {
-		return starts
-	}
-	type group struct {
-		needle string
-		ids    []int
-		next   int
-	}
-	groups := make(map[string]*group)
-	byHash := make(map[uint64][]*group)
-	maxLen := 0
-	for i, n := range needles {
-		g := groups[n]
-		if g == nil {
-			g = &group{needle: n}
-			groups[n] = g
-			var h uint64
-			for j := 0; j < len(n); j++ {
-				h = hashStep(h, n[j])
-			}
-			byHash[h] = append(byHash[h], g)
-			maxLen = max(maxLen, len(n))
-		}
-		g.ids = append(g.ids, i)
-	}
-	lenSet := make([]bool, maxLen+1)
-	for n := range groups {
-		lenSet[len(n)] = true
-	}
-	var ats []int
-	for i := 0; i < len(s); {
-		k := strings.IndexByte(s[i:], '@')
-		if k < 0 {
-			break
-		}
-		p := i + k
-		if inlinePrevOK(s, p) {
-			ats = append(ats, p)
-		}
-		i = p + 1
-	}
-	if len(ats) == 0 {
-		return starts
-	}
-	var ends []int
-	for e := ats[0] + 1; e <= len(s); e++ {
-		if isDigitByte(s[e-1]) && (e == len(s) || !isDigitByte(s[e])) && inlineNextOK(s, e) {
-			ends = append(ends, e)
-		}
-	}
-	if len(ends) == 0 {
-		return starts
-	}
-	// Prefix hashes, kept only where a label may start or end.
-	atHash := make([]uint64, len(ats))
-	endHash := make([]uint64, len(ends))
-	var h uint64
-	ai, ei := 0, 0
-	for i := ats[0]; i <= len(s) && ei < len(ends); i++ {
-		for ai < len(ats) && ats[ai] == i {
-			atHash[ai] = h
-			ai++
-		}
-		for ei < len(ends) && ends[ei] == i {
-			endHash[ei] = h
-			ei++
-		}
-		if i < len(s) {
-			h = hashStep(h, s[i])
-		}
-	}
-	pow := make([]uint64, maxLen+1)
-	pow[0] = 1
-	for i := 1; i <= maxLen; i++ {
-		pow[i] = mulMod(pow[i-1], hashBase)
-	}
-	remaining := len(needles)
-	ep := 0
-	ws := -1 // first white space after the current '@'
-	resume := 0
-	for ai, p := range ats {
-		if p < resume {
-			continue
-		}
-		if ws <= p {
-			ws = nextJSSpace(s, p+1)
-		}
-		limit := min(p+maxLen, ws)
-		for ep < len(ends) && ends[ep] <= p {
-			ep++
-		}
-		var best *group
-		bestEnd := 0
-		for k := ep; k < len(ends) && ends[k] <= limit; k++ {
-			e := ends[k]
-			l := e - p
-			if !lenSet[l] {
-				continue
-			}
-			hh := endHash[k] + hashMod - mulMod(atHash[ai], pow[l])
-			if hh >= hashMod {
-				hh -= hashMod
-			}
-			for _, g := range byHash[hh] {
-				if g.next < len(g.ids) && len(g.needle) == l && s[p:e] == g.needle &&
-					(best == nil || g.ids[g.next] < best.ids[best.next]) {
-					best, bestEnd = g, e
-				}
-			}
-		}
-		if best != nil {
-			starts[best.ids[best.next]] = p
-			best.next++
-			resume = bestEnd
-			if remaining--; remaining == 0 {
-				break
-			}
-		}
-	}
-	return starts
-}
-
-// nextJSSpace returns the index of the first white space at or after i, or
-// len(s).
-func nextJSSpace(s string, i int) int {
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == ' ' || c >= '\t' && c <= '\r' {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if isJSSpace(r) {
-			return i
-		}
-		i += size
-	}
-	return i
-}
-
-// ---------------------------------------------------------------------------
-// Trailing block bodies.
 
 type legacyEntry struct {
 	header string
-	lines  []string
+	body   string
 }
 
 // parseLegacyEntries splits a terminal or element block body into entries:
-// "- <header>:" starts one, lines starting with two spaces belong to it (the
-// two spaces removed), blank lines are kept; anything else is malformed.
+// a line "- <header>:" starts one, a line starting with two spaces belongs
+// to the open entry (spaces removed), a white-space-only line is an empty
+// line of the open entry; any other line makes the block malformed. Each
+// body is right-trimmed.
 func parseLegacyEntries(content string) ([]legacyEntry, bool) {
 	var out []legacyEntry
+	var lines []string
+	open := false
+	commit := func() {
+		if open {
+			out[len(out)-1].body = trimEndJS(strings.Join(lines, "\n"))
+		}
+		lines = lines[:0]
+	}
 	for rest, more := content, true; more; {
 		var line string
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
@@ -1159,98 +907,108 @@ func parseLegacyEntries(content string) ([]legacyEntry, bool) {
 		} else {
 			line, more = rest, false
 		}
+		if h, ok := entryHeader(line); ok {
+			commit()
+			out = append(out, legacyEntry{header: h})
+			open = true
+			continue
+		}
 		switch {
-		case strings.HasPrefix(line, "  "):
-			if len(out) == 0 {
-				return nil, false
-			}
-			out[len(out)-1].lines = append(out[len(out)-1].lines, line[2:])
-		case isBlankJS(line):
-			if len(out) > 0 {
-				out[len(out)-1].lines = append(out[len(out)-1].lines, line)
-			}
-		case strings.HasPrefix(line, "- "):
-			h := trimEndJS(line)
-			if len(h) < 3 || h[len(h)-1] != ':' {
-				return nil, false
-			}
-			out = append(out, legacyEntry{header: h[2 : len(h)-1]})
-		default:
+		case open && strings.HasPrefix(line, "  "):
+			lines = append(lines, line[2:])
+		case !isBlankJS(line):
 			return nil, false
+		case open:
+			lines = append(lines, "")
 		}
 	}
+	commit()
 	return out, true
 }
 
-type legacyTerminal struct {
-	rec    TerminalRecord
-	label  string
-	needle string
+// entryHeader matches /^- (.+):$/ on one line: "." takes no line
+// terminator.
+func entryHeader(line string) (string, bool) {
+	if len(line) < 4 || !strings.HasPrefix(line, "- ") || line[len(line)-1] != ':' {
+		return "", false
+	}
+	h := line[2 : len(line)-1]
+	if hasJSLineTerminator(h) {
+		return "", false
+	}
+	return h, true
 }
 
-// buildLegacyTerminal reads a terminal entry: header "<label> line N" or
-// "<label> lines A-B"; body lines lose a leading "<digits> |" and the space
-// after it.
-func buildLegacyTerminal(e legacyEntry) (legacyTerminal, bool) {
-	name, start, end, rng, ok := parseTerminalHeader(e.header)
+func hasJSLineTerminator(s string) bool {
+	return strings.ContainsAny(s, "\r\n\u2028\u2029")
+}
+
+type legacyTerm struct {
+	rec    TerminalRecord
+	inline string // the @<slug>:<range> label the old send path wrote
+}
+
+// legacyTerminal reads a terminal entry: header
+// /^(.*?) (?:line (\d+)|lines (\d+)-(\d+))$/ with a non-blank label; body
+// lines lose /^\d+ \| ?/.
+func legacyTerminal(e legacyEntry) (*legacyTerm, bool) {
+	name, a, b, ok := parseTerminalHeader(e.header)
 	if !ok {
-		return legacyTerminal{}, false
+		return nil, false
 	}
 	label := TrimJS(name)
-	id := terminalSlug(label)
-	var b strings.Builder
-	for i, l := range e.lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(stripLineNumber(l))
+	if label == "" {
+		return nil, false
 	}
-	return legacyTerminal{
-		rec: TerminalRecord{
-			TerminalID:    id,
-			TerminalLabel: label,
-			LineStart:     start,
-			LineEnd:       end,
-			Text:          b.String(),
-		},
-		label:  e.header,
-		needle: "@" + id + ":" + rng,
-	}, true
+	start, sok := parseSafeInt(a)
+	end, eok := parseSafeInt(b)
+	lines := strings.Split(e.body, "\n")
+	for i, l := range lines {
+		lines[i] = stripLineNumber(l)
+	}
+	slug := terminalSlug(label)
+	t := &legacyTerm{rec: TerminalRecord{
+		TerminalID:    slug,
+		TerminalLabel: label,
+		LineStart:     start,
+		LineEnd:       end,
+		Text:          strings.Join(lines, "\n"),
+	}}
+	if !sok || !eok {
+		// Not a safe integer: the record fails the schema (atomic); keep a
+		// marker that cannot pass the check.
+		t.rec.LineStart, t.rec.LineEnd = 1, 0
+	}
+	rng := strconv.FormatInt(t.rec.LineStart, 10)
+	if t.rec.LineStart != t.rec.LineEnd {
+		rng += "-" + strconv.FormatInt(t.rec.LineEnd, 10)
+	}
+	t.inline = "@" + slug + ":" + rng
+	return t, true
 }
 
-// parseTerminalHeader matches ^(.+) lines (\d+)-(\d+)$ or ^(.+) line (\d+)$.
-func parseTerminalHeader(h string) (name string, start, end int64, rng string, ok bool) {
-	j := len(h)
-	i := j
-	for i > 0 && isDigitByte(h[i-1]) {
-		i--
-	}
-	if i == j {
-		return "", 0, 0, "", false
-	}
-	if i > 0 && h[i-1] == '-' {
-		k := i - 1
-		m := k
-		for m > 0 && isDigitByte(h[m-1]) {
-			m--
+// parseTerminalHeader matches ^(.*?) (?:line (\d+)|lines (\d+)-(\d+))$ with
+// the shortest label.
+func parseTerminalHeader(h string) (name, start, end string, ok bool) {
+	for i := 0; i < len(h); {
+		k := strings.Index(h[i:], " line")
+		if k < 0 {
+			break
 		}
-		if m < k && strings.HasSuffix(h[:m], " lines ") && m > len(" lines ") {
-			a, aok := parseSafeInt(h[m:k])
-			b, bok := parseSafeInt(h[i:j])
-			if !aok || !bok {
-				return "", 0, 0, "", false
+		p := i + k
+		rest := h[p+len(" line"):]
+		if strings.HasPrefix(rest, " ") && allDigits(rest[1:]) {
+			return h[:p], rest[1:], rest[1:], true
+		}
+		if strings.HasPrefix(rest, "s ") {
+			a, b, found := strings.Cut(rest[2:], "-")
+			if found && allDigits(a) && allDigits(b) {
+				return h[:p], a, b, true
 			}
-			return h[:m-len(" lines ")], a, b, strconv.FormatInt(a, 10) + "-" + strconv.FormatInt(b, 10), true
 		}
+		i = p + 1
 	}
-	if strings.HasSuffix(h[:i], " line ") && i > len(" line ") {
-		n, nok := parseSafeInt(h[i:j])
-		if !nok {
-			return "", 0, 0, "", false
-		}
-		return h[:i-len(" line ")], n, n, strconv.FormatInt(n, 10), true
-	}
-	return "", 0, 0, "", false
+	return "", "", "", false
 }
 
 func stripLineNumber(s string) string {
@@ -1272,178 +1030,188 @@ func stripLineNumber(s string) string {
 // runs into '-'.
 func terminalSlug(label string) string { return replaceJSSpaceRuns(jsLower(label), '-') }
 
-type legacyElement struct {
-	d     ElementDetails
-	label string
+// findInlineLabel returns the first occurrence of label in s whose
+// neighbours allow it: the character before is not a letter, number, mark,
+// '_', '@', '.' or '-', and what follows does not start with a letter,
+// number, mark, '_' or '-', nor with a run of '.'/'@' and one of those.
+func findInlineLabel(s, label string) int {
+	for from := 0; from <= len(s); {
+		k := strings.Index(s[from:], label)
+		if k < 0 {
+			return -1
+		}
+		at := from + k
+		if inlinePrevOK(s, at) && inlineNextOK(s, at+len(label)) {
+			return at
+		}
+		// indexOf(label, at + 1): one UTF-16 unit on; a byte on finds the
+		// same next occurrence.
+		from = at + 1
+	}
+	return -1
 }
 
-// buildLegacyElement reads an element entry: header "<name>…", key lines
-// url, selector, source, and the html and styles sections.
-func buildLegacyElement(e legacyEntry) (ElementDetails, string, bool) {
+func isInlineWordRune(r rune) bool {
+	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
+}
+
+func inlinePrevOK(s string, p int) bool {
+	if p == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:p])
+	return !(r == '@' || r == '.' || isInlineWordRune(r))
+}
+
+func inlineNextOK(s string, e int) bool {
+	i := e
+	for i < len(s) && (s[i] == '.' || s[i] == '@') {
+		i++
+	}
+	if i == len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return !isInlineWordRune(r)
+}
+
+// legacyElement reads an element entry: the header starts with <name>; the
+// body's "key: value" lines set fields (the last wins) and "html:" and
+// "styles:" start sections of the lines that follow with two spaces (or
+// are empty).
+func legacyElement(e legacyEntry) (ElementDetails, string, bool) {
 	h := e.header
-	k := strings.IndexByte(h, '>')
-	if len(h) < 3 || h[0] != '<' || k < 2 {
+	if len(h) < 3 || h[0] != '<' {
 		return ElementDetails{}, "", false
 	}
-	name := h[1:k]
-	d := ElementDetails{TagName: jsLower(name)}
-	if strings.IndexFunc(name, unicode.IsUpper) >= 0 {
+	k := strings.IndexByte(h[1:], '>')
+	if k < 1 {
+		return ElementDetails{}, "", false
+	}
+	name := h[1 : 1+k]
+	fields := map[string]string{}
+	sections := map[string][]string{}
+	section := ""
+	for _, l := range strings.Split(e.body, "\n") {
+		if section != "" && (strings.HasPrefix(l, "  ") || l == "") {
+			if l == "" {
+				sections[section] = append(sections[section], "")
+			} else {
+				sections[section] = append(sections[section], l[2:])
+			}
+			continue
+		}
+		section = ""
+		if key, val, ok := splitLegacyKey(l); ok {
+			fields[key] = val
+			continue
+		}
+		if l == "html:" || l == "styles:" {
+			section = l[:len(l)-1]
+			sections[section] = []string{}
+		}
+	}
+	d := ElementDetails{
+		PageURL:     fields["url"],
+		TagName:     jsLower(name),
+		HTMLPreview: trimEndJS(strings.Join(sections["html"], "\n")),
+		Styles:      trimEndJS(strings.Join(sections["styles"], "\n")),
+	}
+	if v, ok := fields["selector"]; ok {
+		d.Selector = &v
+	}
+	if strings.ContainsFunc(name, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
 		n := name
 		d.ComponentName = &n
 	}
-	var html, styles []string
-	var seenURL, seenSel, seenSrc, seenHTML, seenStyles bool
-	var section *[]string
-	inSection := false
-	for _, l := range e.lines {
-		if inSection {
-			if strings.HasPrefix(l, "  ") {
-				if section != nil {
-					*section = append(*section, l[2:])
-				}
-				continue
-			}
-			if isBlankJS(l) {
-				if section != nil {
-					*section = append(*section, "")
-				}
-				continue
-			}
-			inSection, section = false, nil
-		}
-		key, val, ok := splitLegacyKey(l)
-		if !ok {
-			continue
-		}
-		switch key {
-		case "url":
-			if !seenURL {
-				seenURL = true
-				d.PageURL = val
-			}
-		case "selector":
-			if !seenSel {
-				seenSel = true
-				if val != "" {
-					v := val
-					d.Selector = &v
-				}
-			}
-		case "source":
-			if !seenSrc {
-				seenSrc = true
-				src, ok := parseLegacySource(val)
-				if !ok {
-					return ElementDetails{}, "", false
-				}
-				d.Source = src
-			}
-		case "html", "styles":
-			inSection = true
-			target, seen := &html, &seenHTML
-			if key == "styles" {
-				target, seen = &styles, &seenStyles
-			}
-			if *seen {
-				section = nil
-				break
-			}
-			*seen = true
-			section = target
-			if val != "" {
-				*section = append(*section, val)
-			}
-		}
+	if v := fields["source"]; v != "" {
+		d.Source = parseLegacySource(v)
 	}
-	d.HTMLPreview = TrimJS(strings.Join(html, "\n"))
-	d.Styles = TrimJS(strings.Join(styles, "\n"))
 	return d, "<" + name + ">", true
 }
 
-// splitLegacyKey reads "key: value" with a lower-case ASCII key; the value
-// is trimmed.
+// splitLegacyKey matches /^([a-z]+): (.*)$/ ("." takes no line terminator).
 func splitLegacyKey(l string) (key, val string, ok bool) {
 	i := 0
 	for i < len(l) && l[i] >= 'a' && l[i] <= 'z' {
 		i++
 	}
-	if i == 0 || i >= len(l) || l[i] != ':' {
+	if i == 0 || !strings.HasPrefix(l[i:], ": ") {
 		return "", "", false
 	}
-	return l[:i], TrimJS(l[i+1:]), true
+	v := l[i+2:]
+	if hasJSLineTerminator(v) {
+		return "", "", false
+	}
+	return l[:i], v, true
 }
 
-// parseLegacySource reads "file[:line[:column]]". ok is false when a number
-// is not a safe integer (the record would fail the schema).
-func parseLegacySource(v string) (*ElementSource, bool) {
-	if v == "" {
-		return nil, true
-	}
-	src := &ElementSource{}
-	var nums []int64
-	rest := v
-	for len(nums) < 2 {
-		j := len(rest)
+// parseLegacySource matches /^(.*?)(?::(\d+))?(?::(\d+))?$/: the longest
+// ":N:M" or ":N" suffix gives the numbers; an empty file name gives no
+// source. A number that is not a safe integer fails the record's schema.
+func parseLegacySource(v string) *ElementSource {
+	file, nums := v, []string(nil)
+	trailingNum := func(s string) (string, string, bool) {
+		j := len(s)
 		i := j
-		for i > 0 && isDigitByte(rest[i-1]) {
+		for i > 0 && isDigitByte(s[i-1]) {
 			i--
 		}
-		if i == j || i == 0 || rest[i-1] != ':' {
-			break
+		if i == j || i == 0 || s[i-1] != ':' {
+			return "", "", false
 		}
-		n, ok := parseSafeInt(rest[i:j])
+		return s[:i-1], s[i:], true
+	}
+	if head, last, ok := trailingNum(v); ok {
+		if head2, first, ok := trailingNum(head); ok {
+			file, nums = head2, []string{first, last}
+		} else {
+			file, nums = head, []string{last}
+		}
+	}
+	if file == "" {
+		return nil
+	}
+	src := &ElementSource{FileName: &file}
+	num := func(s string) *int64 {
+		n, ok := parseSafeInt(s)
 		if !ok {
-			return nil, false
+			n = -1 // fails the schema (at least 0)
 		}
-		nums = append(nums, n)
-		rest = rest[:i-1]
+		return &n
 	}
-	switch len(nums) {
-	case 2:
-		src.LineNumber, src.ColumnNumber = &nums[1], &nums[0]
-	case 1:
-		src.LineNumber = &nums[0]
+	if len(nums) >= 1 {
+		src.LineNumber = num(nums[0])
 	}
-	if rest != "" {
-		f := rest
-		src.FileName = &f
+	if len(nums) == 2 {
+		src.ColumnNumber = num(nums[1])
 	}
-	return src, true
+	return src
 }
 
-type legacyPreview struct {
-	rec   PreviewAnnotationRecord
-	label string
-}
-
-// buildLegacyPreview reads a preview annotation block body.
-func buildLegacyPreview(content string) (legacyPreview, bool) {
-	var id, page, comment, targets string
-	var haveID, havePage, haveComment, haveTargets bool
+// legacyPreview reads a preview annotation block body.
+func legacyPreview(content string) (*PreviewAnnotationRecord, bool) {
 	lines := strings.Split(content, "\n")
-	changesAt := -1
-	for i, l := range lines {
-		switch {
-		case !haveID && strings.HasPrefix(l, "Id: "):
-			id, haveID = TrimJS(l[len("Id: "):]), true
-		case !havePage && strings.HasPrefix(l, "Page: "):
-			page, havePage = TrimJS(l[len("Page: "):]), true
-		case !haveComment && strings.HasPrefix(l, "Comment: "):
-			comment, haveComment = TrimJS(l[len("Comment: "):]), true
-		case !haveTargets && strings.HasPrefix(l, "Targets: "):
-			targets, haveTargets = TrimJS(l[len("Targets: "):]), true
-		case changesAt < 0 && trimEndJS(l) == "Requested visual changes:":
-			changesAt = i
+	read := func(prefix string) string {
+		for _, l := range lines {
+			if strings.HasPrefix(l, prefix) {
+				return TrimJS(l[len(prefix):])
+			}
 		}
+		return ""
 	}
 	changes := []string{}
-	if changesAt >= 0 {
-		for _, l := range lines[changesAt+1:] {
-			if !strings.HasPrefix(l, "- ") {
+	for i, l := range lines {
+		if l != "Requested visual changes:" {
+			continue
+		}
+		for _, c := range lines[i+1:] {
+			if !strings.HasPrefix(c, "- ") {
 				break
 			}
-			changes = append(changes, TrimJS(l[2:]))
+			changes = append(changes, c[2:])
 		}
+		break
 	}
 	var els []ElementDetails
 	for rest := content; ; {
@@ -1458,21 +1226,22 @@ func buildLegacyPreview(content string) (legacyPreview, bool) {
 		}
 		entries, ok := parseLegacyEntries(rest[cs : cs+c])
 		if !ok {
-			return legacyPreview{}, false
+			return nil, false
 		}
 		for _, e := range entries {
-			d, _, ok := buildLegacyElement(e)
+			d, _, ok := legacyElement(e)
 			if !ok {
-				return legacyPreview{}, false
+				return nil, false
 			}
 			els = append(els, d)
 		}
 		rest = rest[cs+c+len(elementBlockClose):]
 	}
-	r := PreviewAnnotationRecord{
-		AnnotationID:  id,
-		Comment:       comment,
-		TargetSummary: targets,
+	page := read("Page: ")
+	r := &PreviewAnnotationRecord{
+		AnnotationID:  read("Id: "),
+		Comment:       read("Comment: "),
+		TargetSummary: read("Targets: "),
 		StyleChanges:  changes,
 	}
 	if hasPrefixFold(page, "http://") || hasPrefixFold(page, "https://") {
@@ -1489,11 +1258,11 @@ func buildLegacyPreview(content string) (legacyPreview, bool) {
 	if len(els) > 0 {
 		r.Elements = &els
 	}
-	label := page
-	if label == "" {
-		label = legacyPreviewLabel
+	r.Label = page
+	if r.Label == "" {
+		r.Label = legacyPreviewLabel
 	}
-	return legacyPreview{rec: r, label: label}, true
+	return r, true
 }
 
 func hasPrefixFold(s, prefix string) bool {

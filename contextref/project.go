@@ -64,8 +64,10 @@ func Project(text string, records []Record) string {
 	wrote := false
 	for _, rf := range order {
 		r, ok := byID[rf.id]
-		if ok && (r.RecordBase().Kind == KindMention || r.RecordBase().Kind == KindSkill) {
-			continue
+		if ok {
+			if spec, known := specByKind[r.RecordBase().Kind]; known && !spec.Entry {
+				continue
+			}
 		}
 		if !wrote {
 			b.WriteString("\n\n<t3_context version=\"1\">\n")
@@ -158,82 +160,19 @@ func isWordByte(c byte) bool {
 }
 
 // recordBody is the entry body of a record, lines joined by "\n", before
-// tag escaping.
+// tag escaping: the kind table's body, or the payload of an unknown record.
 func recordBody(r Record) string {
-	var lines []string
-	add := func(s ...string) { lines = append(lines, s...) }
-	switch r := r.(type) {
-	case *ImageRecord:
-		add(attachmentBody(&r.AttachmentRecord)...)
-	case *FileRecord:
-		add(attachmentBody(&r.AttachmentRecord)...)
-	case *TerminalRecord:
-		add("terminal: " + r.TerminalLabel)
-		rest, n := r.Text, r.LineEnd-r.LineStart+1
-		for i := int64(0); i < n; i++ {
-			line, after, more := strings.Cut(rest, "\n")
-			add(strconv.FormatInt(r.LineStart+i, 10) + " | " + line)
-			if !more {
-				break
-			}
-			rest = after
-		}
-	case *ElementRecord:
-		add(elementBody(&r.ElementDetails)...)
-	case *PreviewAnnotationRecord:
-		page := ""
-		if r.PageTitle != nil {
-			page = TrimJS(*r.PageTitle)
-		}
-		if page == "" {
-			page = r.PageURL
-		}
-		add("page: "+page, "url: "+r.PageURL)
-		if c := TrimJS(r.Comment); c != "" {
-			add("comment: " + c)
-		}
-		if r.TargetSummary != "" {
-			add("targets: " + r.TargetSummary)
-		}
-		if len(r.StyleChanges) > 0 {
-			add("requested visual changes:")
-			for _, c := range r.StyleChanges {
-				add("- " + c)
-			}
-		}
-		if r.ScreenshotContextID != nil {
-			add("screenshot: ref=" + *r.ScreenshotContextID)
-		}
-		if r.Elements != nil {
-			for i, el := range *r.Elements {
-				add("element " + strconv.Itoa(i+1) + ":")
-				add(indent(strings.Join(elementBody(&el), "\n"))...)
-			}
-		}
-	case *ReviewCommentRecord:
-		add("file: "+r.FilePath,
-			"range: "+r.RangeLabel+" ("+strconv.FormatInt(r.StartIndex, 10)+"-"+strconv.FormatInt(r.EndIndex, 10)+")",
-			"section: "+r.SectionTitle)
-		if t := TrimJS(r.Text); t != "" {
-			add("comment:")
-			add(indent(t)...)
-		}
-		if !isBlankJS(r.Diff) {
-			lang := "diff"
-			if r.FenceLanguage != nil {
-				lang = *r.FenceLanguage
-			}
-			add(lang + ":")
-			add(indent(trimEndJS(r.Diff))...)
-		}
-	case *UnknownRecord:
-		s, err := JSStringify(r.Payload)
+	if spec, ok := specByKind[r.RecordBase().Kind]; ok && spec.owns(r) {
+		return spec.Body(r)
+	}
+	if u, ok := r.(*UnknownRecord); ok {
+		s, err := JSStringify(u.Payload)
 		if err != nil {
 			s = "null"
 		}
-		add(s)
+		return s
 	}
-	return strings.Join(lines, "\n")
+	return ""
 }
 
 func attachmentBody(r *AttachmentRecord) []string {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 )
 
-// The eight kinds this version knows. Any other kind name that matches
+// The nine kinds this version knows. Any other kind name that matches
 // ^[a-z][a-z0-9-]{0,39}$ decodes as an UnknownRecord.
 const (
 	KindImage             = "image"
@@ -15,19 +15,17 @@ const (
 	KindReviewComment     = "review-comment"
 	KindMention           = "mention"
 	KindSkill             = "skill"
+	KindThread            = "thread"
 )
 
-// KnownKinds lists the eight kinds in the contract's order.
-var KnownKinds = []string{KindImage, KindFile, KindTerminal, KindElement, KindPreviewAnnotation, KindReviewComment, KindMention, KindSkill}
+// KnownKinds lists the nine kinds in the contract's order. It is the order
+// of the kind table (Specs); each has exactly one KindSpec.
+var KnownKinds = []string{KindImage, KindFile, KindTerminal, KindElement, KindPreviewAnnotation, KindReviewComment, KindMention, KindSkill, KindThread}
 
-// IsKnownKind reports whether kind is one of the eight kinds of version 1.
+// IsKnownKind reports whether kind is one of the nine kinds of version 1.
 func IsKnownKind(kind string) bool {
-	for _, k := range KnownKinds {
-		if k == kind {
-			return true
-		}
-	}
-	return false
+	_, ok := specByKind[kind]
+	return ok
 }
 
 // Base holds the fields every record has. Its JSON fields come first when a
@@ -45,7 +43,7 @@ func (b *Base) RecordBase() *Base { return b }
 // Record is the typed payload of one piece of context. The concrete types are
 // *ImageRecord, *FileRecord, *TerminalRecord, *ElementRecord,
 // *PreviewAnnotationRecord, *ReviewCommentRecord, *MentionRecord,
-// *SkillRecord and *UnknownRecord. A record never holds bytes.
+// *SkillRecord, *ThreadRecord and *UnknownRecord. A record never holds bytes.
 type Record interface {
 	RecordBase() *Base
 }
@@ -155,16 +153,22 @@ type PullRequest struct {
 // ReviewCommentRecord is a comment on a range of a diff.
 type ReviewCommentRecord struct {
 	Base
-	SectionID     string       `json:"sectionId"`
-	SectionTitle  string       `json:"sectionTitle"`
-	FilePath      string       `json:"filePath"`
-	StartIndex    int64        `json:"startIndex"`
-	EndIndex      int64        `json:"endIndex"`
-	RangeLabel    string       `json:"rangeLabel"`
-	Text          string       `json:"text"`
-	Diff          string       `json:"diff"`
-	FenceLanguage *string      `json:"fenceLanguage,omitempty"`
-	PullRequest   *PullRequest `json:"pullRequest,omitempty"`
+	SectionID     string  `json:"sectionId"`
+	SectionTitle  string  `json:"sectionTitle"`
+	FilePath      string  `json:"filePath"`
+	StartIndex    int64   `json:"startIndex"`
+	EndIndex      int64   `json:"endIndex"`
+	RangeLabel    string  `json:"rangeLabel"`
+	Text          string  `json:"text"`
+	Diff          string  `json:"diff"`
+	FenceLanguage *string `json:"fenceLanguage,omitempty"`
+	// SourceRevision is the revision the commented source was read at
+	// (at most 64 units, kept as is, may be empty); nil when absent.
+	SourceRevision *string `json:"sourceRevision,omitempty"`
+	// SourceStale says the captured location may no longer match the file;
+	// nil when absent.
+	SourceStale *bool        `json:"sourceStale,omitempty"`
+	PullRequest *PullRequest `json:"pullRequest,omitempty"`
 }
 
 // MentionRecord references a path in the project.
@@ -177,6 +181,16 @@ type MentionRecord struct {
 type SkillRecord struct {
 	Base
 	Name string `json:"name"`
+}
+
+// ThreadRecord references another thread on the same server. Only its
+// identity travels; Title is a display snapshot (at most 200 units, kept
+// as is, may be empty).
+type ThreadRecord struct {
+	Base
+	EnvironmentID string `json:"environmentId"`
+	ThreadID      string `json:"threadId"`
+	Title         string `json:"title"`
 }
 
 // UnknownRecord is a record of a kind this version does not know. Its payload

@@ -1,6 +1,7 @@
 package contextref
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -33,6 +34,24 @@ type vectors struct {
 		Input  json.RawMessage `json:"input"`
 		Output json.RawMessage `json:"output"`
 	} `json:"decode"`
+	CitationParse []struct {
+		Name   string          `json:"name"`
+		Href   string          `json:"href"`
+		Output json.RawMessage `json:"output"`
+	} `json:"citationParse"`
+	Expand []struct {
+		Name   string `json:"name"`
+		Text   string `json:"text"`
+		Output string `json:"output"`
+	} `json:"expand"`
+	ProjectExpand []struct {
+		Name  string `json:"name"`
+		Input struct {
+			Text    string            `json:"text"`
+			Records []json.RawMessage `json:"records"`
+		} `json:"input"`
+		Output string `json:"output"`
+	} `json:"projectExpand"`
 	Upgrade []struct {
 		Text   string `json:"text"`
 		Output struct {
@@ -135,6 +154,73 @@ func TestVectorsDecode(t *testing.T) {
 		}
 		if !jsonEqual(t, got, c.Output) {
 			t.Errorf("decode vector %d:\n got %s\nwant %s", i, got, c.Output)
+			continue
+		}
+		// Field order too (DESIGN.md 3.1): the vectors list keys in it.
+		var want bytes.Buffer
+		if err := json.Compact(&want, c.Output); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("decode vector %d: field order\n got %s\nwant %s", i, got, want.Bytes())
+		}
+	}
+}
+
+func TestVectorsCitationParse(t *testing.T) {
+	v := loadVectors(t)
+	if len(v.CitationParse) == 0 {
+		t.Fatal("no citationParse vectors")
+	}
+	for _, c := range v.CitationParse {
+		got, err := ParseCitationHref(c.Href)
+		if string(c.Output) == "null" {
+			if err == nil {
+				t.Errorf("%s: %q parsed, want a failure", c.Name, c.Href)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %q: %v", c.Name, c.Href, err)
+			continue
+		}
+		raw, err := MarshalCitation(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, c.Output); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(raw, want.Bytes()) {
+			t.Errorf("%s:\n got %s\nwant %s", c.Name, raw, want.Bytes())
+		}
+	}
+}
+
+func TestVectorsExpand(t *testing.T) {
+	v := loadVectors(t)
+	if len(v.Expand) == 0 || len(v.ProjectExpand) == 0 {
+		t.Fatal("no expand or projectExpand vectors")
+	}
+	for _, c := range v.Expand {
+		if got := ExpandCitations(c.Text); got != c.Output {
+			t.Errorf("expand %s:\n got %q\nwant %q", c.Name, got, c.Output)
+		}
+		if got := ProjectForProvider(c.Text, nil); got != c.Output {
+			t.Errorf("expand %s through ProjectForProvider:\n got %q\nwant %q", c.Name, got, c.Output)
+		}
+	}
+	for _, c := range v.ProjectExpand {
+		if got := ProjectForProvider(c.Input.Text, decodeEach(t, c.Input.Records)); got != c.Output {
+			t.Errorf("projectExpand %s:\n got %q\nwant %q", c.Name, got, c.Output)
+		}
+	}
+	// The projection vectors hold no valid citation: the provider reads
+	// exactly the projection.
+	for i, c := range v.Project {
+		if got := ProjectForProvider(c.Input.Text, decodeEach(t, c.Input.Records)); got != c.Output {
+			t.Errorf("project vector %d through ProjectForProvider:\n got %q\nwant %q", i, got, c.Output)
 		}
 	}
 }
