@@ -26,6 +26,8 @@ type Agent struct {
 	// command.
 	Edit  func(path, old, new string) []fakemodel.ToolCall
 	Shell func(command string) []fakemodel.ToolCall
+	// Slash is a harmless agent command the suite sends as "/name".
+	Slash string
 	// StopOnError ends a scripted tool sequence when a step was refused.
 	StopOnError bool
 	// Model is the model id the agent is configured with.
@@ -54,9 +56,42 @@ func calls(c ...fakemodel.ToolCall) []fakemodel.ToolCall { return c }
 // Agents is the table of the four agents, in the order the suite runs them.
 var Agents = []Agent{
 	{
+		Name:     "opencode",
+		Package:  "opencode-ai@1.18.33",
+		Binary:   "opencode",
+		Slash:    "init",
+		Argv:     []string{"opencode", "acp"},
+		Provider: fakemodel.OpenAIChat,
+		Model:    "fake/fake-model",
+		Setup: func(d Dirs, url string) ([]string, error) {
+			if err := WriteFile(d.Config+"/opencode/opencode.json", opencodeConfig(url)); err != nil {
+				return nil, err
+			}
+			return []string{
+				"OPENCODE_DISABLE_MODELS_FETCH=1",
+				"OPENCODE_DISABLE_AUTOUPDATE=1",
+				"OPENCODE_DISABLE_DEFAULT_PLUGINS=1",
+				"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+				"OPENCODE_DISABLE_CLAUDE_CODE=1",
+			}, nil
+		},
+		Edit: func(path, old, new string) []fakemodel.ToolCall {
+			// opencode, like Claude Code, edits only files it has read.
+			return calls(
+				call("read", map[string]any{"filePath": path}),
+				call("edit", map[string]any{"filePath": path, "oldString": old, "newString": new}),
+			)
+		},
+		StopOnError: true,
+		Shell: func(command string) []fakemodel.ToolCall {
+			return calls(call("bash", map[string]any{"command": command, "description": "Print a marker"}))
+		},
+	},
+	{
 		Name:     "gemini",
 		Package:  "@google/gemini-cli@0.61.0",
 		Binary:   "gemini",
+		Slash:    "about",
 		Argv:     []string{"gemini", "--acp"},
 		Provider: fakemodel.Gemini,
 		Model:    "gemini-2.5-flash",
@@ -90,6 +125,7 @@ var Agents = []Agent{
 		Name:     "claude",
 		Package:  "@agentclientprotocol/claude-agent-acp@0.101.0",
 		Binary:   "claude-agent-acp",
+		Slash:    "context",
 		Argv:     []string{"claude-agent-acp"},
 		Provider: fakemodel.Anthropic,
 		Model:    "claude-sonnet-4-5",
@@ -126,6 +162,7 @@ var Agents = []Agent{
 		Name:     "codex",
 		Package:  "@zed-industries/codex-acp@0.16.0 @openai/codex@0.171.0",
 		Binary:   "codex-acp",
+		Slash:    "init",
 		Argv:     []string{"codex-acp"},
 		Provider: fakemodel.OpenAIResponses,
 		Model:    "gpt-5.3-codex",
@@ -200,6 +237,28 @@ enabled = false
 
 [feedback]
 enabled = false
+`
+}
+
+// opencodeConfig is opencode.json: a custom OpenAI-compatible provider at
+// the fake server, every edit and command asking first.
+func opencodeConfig(url string) string {
+	return `{
+  "$schema": "https://opencode.ai/config.json",
+  "model": "fake/fake-model",
+  "small_model": "fake/fake-model",
+  "autoupdate": false,
+  "share": "disabled",
+  "permission": {"edit": "ask", "bash": "ask", "webfetch": "deny"},
+  "provider": {
+    "fake": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Fake",
+      "options": {"baseURL": "` + url + `/v1", "apiKey": "sk-fake"},
+      "models": {"fake-model": {"name": "Fake Model", "tool_call": true, "limit": {"context": 200000, "output": 8192}}}
+    }
+  }
+}
 `
 }
 

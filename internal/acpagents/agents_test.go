@@ -41,6 +41,10 @@ type Report struct {
 	ShellOutputShown  bool                `json:"shellOutputInUpdates"`
 	RejectedText      string              `json:"rejectedToolResult"`
 	RejectStop        string              `json:"rejectStopReason"`
+	CancelledAnswer   string              `json:"permissionAnsweredCancelled"`
+	TurnCancel        string              `json:"sessionCancelDuringPermission"`
+	Slash             string              `json:"slashCommand"`
+	Stop              string              `json:"stop"`
 	ModeSwitch        string              `json:"modeSwitch"`
 	LoadReplay        string              `json:"loadReplay"`
 	AttachSeenByModel string              `json:"attachSeenByModel"`
@@ -116,6 +120,7 @@ func runAgent(t *testing.T, a Agent) {
 	}
 	env := d.Env(extra)
 	rep := &Report{Agent: a.Name}
+	client := NewClient(d.Project)
 	defer func() {
 		seen := map[string]bool{}
 		for _, r := range srv.Requests() {
@@ -123,6 +128,13 @@ func runAgent(t *testing.T, a Agent) {
 			if !seen[k] {
 				seen[k] = true
 				rep.Endpoints = append(rep.Endpoints, k)
+			}
+		}
+		fs := map[string]bool{}
+		for _, e := range client.Events(0) {
+			if strings.HasPrefix(e.Kind, "fs/") && !fs[e.Kind] {
+				fs[e.Kind] = true
+				rep.FS = append(rep.FS, e.Kind)
 			}
 		}
 		if exs := srv.Exchanges(); os.Getenv("ACPAGENTS_DUMP") != "" && len(exs) > 0 {
@@ -138,7 +150,6 @@ func runAgent(t *testing.T, a Agent) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	client := NewClient(d.Project)
 	sctx, scancel := context.WithTimeout(ctx, startTimeout)
 	p, err := Start(sctx, a.Argv, d.Project, env, client, acp.ClientCapabilities{})
 	scancel()
@@ -227,6 +238,9 @@ func runAgent(t *testing.T, a Agent) {
 	})
 	t.Run("commands", func(t *testing.T) {
 		// available_commands_update may come at any time after session/new.
+		wctx, wcancel := context.WithTimeout(ctx, 15*time.Second)
+		_, _ = client.WaitFor(wctx, mark, func(e Event) bool { return e.Kind == "available_commands_update" })
+		wcancel()
 		for _, e := range client.Events(mark) {
 			if e.Update != nil && e.Update.Update.AvailableCommandsUpdate != nil {
 				rep.Commands = nil
@@ -284,10 +298,10 @@ func runAgent(t *testing.T, a Agent) {
 		if strings.Contains(string(got), files.RejectLine) {
 			t.Errorf("the rejected edit was written: %q", got)
 		}
-		if ex := lastWith(srv, MarkEditReject); ex != nil {
-			if rs := ex.LastToolResults(); len(rs) > 0 {
-				rep.RejectedText = rs[0].Output
-			}
+		rep.RejectedText = "(the model was not called again: the agent ended the turn)"
+		if ex := lastWith(srv, MarkEditReject); ex != nil && lastResultFailed(ex) {
+			rs := ex.LastToolResults()
+			rep.RejectedText = firstLine(rs[len(rs)-1].Output)
 		}
 	})
 	t.Run("shell", func(t *testing.T) {
@@ -306,6 +320,64 @@ func runAgent(t *testing.T, a Agent) {
 			}
 			t.Fatalf("the model did not get the command's output %q: results %+v; tools offered %v; events %s", files.CommandOut, got, tools, Kinds(evs))
 		}
+	})
+	t.Run("permission-cancelled", func(t *testing.T) {
+		// What esc answering "cancelled" to a permission request does.
+		if err := WriteFile(files.Notes, files.OldLine+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		client.SetDecide(PickKind())
+		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
+		defer pcancel()
+		resp, evs, err := p.Prompt(pctx, sid, acp.TextBlock("Edit notes.txt once more: "+MarkEditReject))
+		dump(t, evs)
+		if firstPermission(evs) == nil {
+			t.Fatalf("no permission request; events %s (err %v)", Kinds(evs), err)
+		}
+		if err != nil {
+			rep.CancelledAnswer = "prompt error: " + firstLine(err.Error())
+		} else {
+			rep.CancelledAnswer = "stop reason " + string(resp.StopReason)
+		}
+		if got, _ := os.ReadFile(files.Notes); strings.Contains(string(got), files.RejectLine) {
+			t.Errorf("the edit answered cancelled was written")
+		}
+	})
+	t.Run("session-cancel", func(t *testing.T) {
+		// ctrl+c: session/cancel while a permission request is open, then
+		// the request answered cancelled, as the spec says.
+		client.SetDecide(func(r acp.RequestPermissionRequest) acp.RequestPermissionResponse {
+			_ = p.Conn.Cancel(context.Background(), acp.CancelNotification{SessionId: sid})
+			return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}
+		})
+		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
+		defer pcancel()
+		resp, evs, err := p.Prompt(pctx, sid, acp.TextBlock("Edit notes.txt yet again: "+MarkEditReject))
+		dump(t, evs)
+		if firstPermission(evs) == nil {
+			t.Fatalf("no permission request; events %s (err %v)", Kinds(evs), err)
+		}
+		if err != nil {
+			rep.TurnCancel = "prompt error: " + firstLine(err.Error())
+			t.Errorf("session/cancel made the prompt fail: %v", err)
+		} else {
+			rep.TurnCancel = "stop reason " + string(resp.StopReason)
+			if resp.StopReason != acp.StopReasonCancelled {
+				t.Logf("stop reason after session/cancel: %q (the spec says cancelled)", resp.StopReason)
+			}
+		}
+		client.SetDecide(PickKind(acp.PermissionOptionKindAllowOnce))
+	})
+	t.Run("slash-command", func(t *testing.T) {
+		if a.Slash == "" {
+			t.Skipf("no harmless slash command chosen for %s", a.Name)
+		}
+		if !contains(rep.Commands, a.Slash) {
+			t.Fatalf("%s does not advertise /%s (commands %v)", a.Name, a.Slash, rep.Commands)
+		}
+		before := len(srv.Exchanges())
+		resp, evs := prompt(t, acp.TextBlock("/"+a.Slash))
+		rep.Slash = fmt.Sprintf("/%s: stop %s, %d model requests, reply %q", a.Slash, resp.StopReason, len(srv.Exchanges())-before, firstLine(TurnText(evs)))
 	})
 	t.Run("attach", func(t *testing.T) {
 		attach := filepath.Join(d.Project, "attach.txt")
@@ -333,8 +405,39 @@ func runAgent(t *testing.T, a Agent) {
 		}
 	})
 	t.Run("mode-switch", func(t *testing.T) {
+		mctx, mcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer mcancel()
+		mk := client.Mark()
+		if opt := modeOption(sess.ConfigOptions); opt != nil {
+			// The mode as a config option (Claude, Codex, opencode).
+			var target acp.SessionConfigValueId
+			for _, o := range selectValues(opt) {
+				if o != opt.CurrentValue {
+					target = o
+					break
+				}
+			}
+			set := func(v acp.SessionConfigValueId) error {
+				_, err := p.Conn.SetSessionConfigOption(mctx, acp.SetSessionConfigOptionRequest{ValueId: &acp.SetSessionConfigOptionValueId{
+					SessionId: sid, ConfigId: opt.Id, Value: v,
+				}})
+				return err
+			}
+			if err := set(target); err != nil {
+				t.Fatalf("session/set_config_option %s=%s: %v", opt.Id, target, err)
+			}
+			dump(t, client.Events(mk))
+			rep.ModeSwitch = "set_config_option " + string(opt.Id) + "=" + string(target) + " ok; updates: " + Kinds(client.Events(mk))
+			if err := set(opt.CurrentValue); err != nil {
+				t.Errorf("session/set_config_option back to %s: %v", opt.CurrentValue, err)
+			}
+			mk = client.Mark()
+		}
 		if sess.Modes == nil || len(sess.Modes.AvailableModes) < 2 {
-			t.Skipf("%s advertises no modes", a.Name)
+			if rep.ModeSwitch == "" {
+				t.Skipf("%s advertises no modes", a.Name)
+			}
+			return
 		}
 		var target acp.SessionModeId
 		for _, m := range sess.Modes.AvailableModes {
@@ -343,14 +446,14 @@ func runAgent(t *testing.T, a Agent) {
 				break
 			}
 		}
-		mk := client.Mark()
-		mctx, mcancel := context.WithTimeout(ctx, 30*time.Second)
-		defer mcancel()
 		if _, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: target}); err != nil {
 			t.Fatalf("session/set_mode %s: %v", target, err)
 		}
 		dump(t, client.Events(mk))
-		rep.ModeSwitch = "set_mode " + string(target) + " ok; updates: " + Kinds(client.Events(mk))
+		if rep.ModeSwitch != "" {
+			rep.ModeSwitch += "; "
+		}
+		rep.ModeSwitch += "set_mode " + string(target) + " ok; updates: " + Kinds(client.Events(mk))
 		if _, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: sess.Modes.CurrentModeId}); err != nil {
 			t.Errorf("session/set_mode back to %s: %v", sess.Modes.CurrentModeId, err)
 		}
@@ -359,7 +462,9 @@ func runAgent(t *testing.T, a Agent) {
 		if !p.Init.AgentCapabilities.LoadSession {
 			t.Skipf("%s does not advertise loadSession", a.Name)
 		}
+		t0 := time.Now()
 		p.Stop()
+		rep.Stop = fmt.Sprintf("%s after %v", p.StopHow, time.Since(t0).Round(100*time.Millisecond))
 		if a.BeforeLoad != nil {
 			if err := a.BeforeLoad(d); err != nil {
 				t.Fatal(err)
@@ -373,10 +478,12 @@ func runAgent(t *testing.T, a Agent) {
 			t.Fatal(err)
 		}
 		defer p2.Stop()
+		t.Logf("restarted in %v", time.Since(t0))
 		if _, err := p2.Conn.LoadSession(sctx, acp.LoadSessionRequest{SessionId: sid, Cwd: d.Project, McpServers: []acp.McpServer{}}); err != nil {
 			t.Fatalf("session/load: %v\nstderr: %s", err, lastLines(p2.Stderr(), 30))
 		}
 		afterLoad := client2.Mark()
+		t.Logf("loaded in %v", time.Since(t0))
 		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
 		defer pcancel()
 		_, evs, err := p2.Prompt(pctx, sid, acp.TextBlock("After the restart "+MarkPing3))
@@ -444,6 +551,54 @@ func replayCount(evs []Event) int {
 		}
 	}
 	return n
+}
+
+// modeOption is the select config option of category "mode", if any.
+func modeOption(opts []acp.SessionConfigOption) *acp.SessionConfigOptionSelect {
+	for _, o := range opts {
+		if o.Select != nil && o.Select.Category != nil && *o.Select.Category == "mode" {
+			return o.Select
+		}
+	}
+	return nil
+}
+
+// selectValues lists a select option's values, grouped or not.
+func selectValues(o *acp.SessionConfigOptionSelect) []acp.SessionConfigValueId {
+	var out []acp.SessionConfigValueId
+	if u := o.Options.Ungrouped; u != nil {
+		for _, x := range *u {
+			out = append(out, x.Value)
+		}
+	}
+	if g := o.Options.Grouped; g != nil {
+		for _, grp := range *g {
+			for _, x := range grp.Options {
+				out = append(out, x.Value)
+			}
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }
 
 func boolStr(b bool) string {

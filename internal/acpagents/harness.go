@@ -326,8 +326,12 @@ type Proc struct {
 	Client *Client
 	Init   acp.InitializeResponse
 	cmd    *exec.Cmd
+	stdin  io.Closer
 	stderr *tail
 	done   chan struct{}
+	// StopHow says how the last Stop ended the process: "stdin closed",
+	// "SIGTERM" or "SIGKILL".
+	StopHow string
 }
 
 // Stderr is the tail of the agent's stderr.
@@ -348,7 +352,7 @@ func Start(ctx context.Context, argv []string, dir string, env []string, client 
 	if err != nil {
 		return nil, err
 	}
-	p := &Proc{Client: client, cmd: cmd, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
+	p := &Proc{Client: client, cmd: cmd, stdin: stdin, stderr: &tail{max: 16 << 10}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -369,22 +373,40 @@ func Start(ctx context.Context, argv []string, dir string, env []string, client 
 	return p, nil
 }
 
-// Stop ends the process group: SIGTERM, then SIGKILL after a grace.
+// Stop ends the process as a client would: it closes stdin, then sends
+// SIGTERM to the process group, then SIGKILL, each after a grace.
 func (p *Proc) Stop() {
 	if p.cmd.Process == nil {
 		return
 	}
 	pgid := p.cmd.Process.Pid
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(3 * time.Second):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-p.done
+	exited := func(how string) bool {
+		timer := time.NewTimer(stopGrace)
+		defer timer.Stop()
+		select {
+		case <-p.done:
+			if p.StopHow == "" {
+				p.StopHow = how
+			}
+			return true
+		case <-timer.C:
+			return false
+		}
 	}
-	// Children that left the group's leader behind.
+	_ = p.stdin.Close()
+	if !exited("stdin closed") {
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		if !exited("SIGTERM") {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			<-p.done
+			p.StopHow = "SIGKILL"
+		}
+	}
+	// Children that outlived the group's leader.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
+
+const stopGrace = 2 * time.Second
 
 // Exited is closed when the process has ended.
 func (p *Proc) Exited() <-chan struct{} { return p.done }

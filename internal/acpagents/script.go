@@ -31,19 +31,22 @@ const (
 
 var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach}
 
-// lastMark is the marker of the newest user message that has one.
+// lastMark is the marker of the user's newest prompt: the last user
+// message with text that is not a tool result. A prompt without one (a
+// slash command's own prompt, a title request) has none.
 func lastMark(e *fakemodel.Exchange) string {
-	texts := e.UserTexts()
-	for i := len(texts) - 1; i >= 0; i-- {
+	for i := len(e.Messages) - 1; i >= 0; i-- {
+		m := e.Messages[i]
+		if m.Role != "user" || len(m.ToolResults) > 0 || strings.TrimSpace(m.Text) == "" {
+			continue
+		}
 		best, at := "", -1
-		for _, m := range marks {
-			if j := strings.LastIndex(texts[i], m); j > at {
-				best, at = m, j
+		for _, mk := range marks {
+			if j := strings.LastIndex(m.Text, mk); j > at {
+				best, at = mk, j
 			}
 		}
-		if best != "" {
-			return best
-		}
+		return best
 	}
 	return ""
 }
