@@ -78,13 +78,20 @@ func (s sty) sgr() string {
 	return b.String()
 }
 
-// painter writes styled pieces of one row and keeps count of its width.
+// painter collects the styled pieces of one row; String lays them out in
+// the row's width, cutting with "…" when they do not fit.
 type painter struct {
-	b     strings.Builder
-	width int // columns written
-	max   int // columns allowed
-	sgrs  map[sty]string
-	full  bool
+	pieces  []piece
+	width   int // columns of the pieces
+	max     int // columns allowed
+	sgrs    map[sty]string
+	fillSty *sty
+}
+
+type piece struct {
+	text string
+	st   sty
+	w    int
 }
 
 func (p *painter) style(s sty) string {
@@ -96,39 +103,45 @@ func (p *painter) style(s sty) string {
 	return v
 }
 
-// text writes already-sanitized text in style s, cut with "…" at the
-// row's width.
+// text adds already-sanitized text in style s. Pieces past the width are
+// not kept.
 func (p *painter) text(t string, s sty) {
-	if p.full || t == "" {
+	if t == "" || p.width > p.max {
 		return
 	}
 	w := ansi.StringWidth(t)
-	if p.width+w > p.max {
-		room := p.max - p.width
-		t = ansi.Truncate(t, max(room-1, 0), "") + "…"
-		if room <= 0 {
-			t = ""
-		}
-		w = ansi.StringWidth(t)
-		p.full = true
-	}
-	p.b.WriteString(p.style(s))
-	p.b.WriteString(t)
+	p.pieces = append(p.pieces, piece{t, s, w})
 	p.width += w
 }
 
 // fill pads the row to its width in style s.
-func (p *painter) fill(s sty) {
-	if n := p.max - p.width; n > 0 {
-		p.b.WriteString(p.style(s))
-		p.b.WriteString(strings.Repeat(" ", n))
-		p.width = p.max
-	}
-}
+func (p *painter) fill(s sty) { p.fillSty = &s }
 
 func (p *painter) String() string {
-	p.b.WriteString("\x1b[0m")
-	return p.b.String()
+	var b strings.Builder
+	used := 0
+	over := p.width > p.max
+	for _, pc := range p.pieces {
+		t, w := pc.text, pc.w
+		if over && used+w > p.max-1 {
+			room := max(p.max-1-used, 0)
+			t = ansi.Truncate(t, room, "") + "…"
+			w = ansi.StringWidth(t)
+			b.WriteString(p.style(pc.st))
+			b.WriteString(t)
+			used += w
+			break
+		}
+		b.WriteString(p.style(pc.st))
+		b.WriteString(t)
+		used += w
+	}
+	if p.fillSty != nil && used < p.max {
+		b.WriteString(p.style(*p.fillSty))
+		b.WriteString(strings.Repeat(" ", p.max-used))
+	}
+	b.WriteString("\x1b[0m")
+	return b.String()
 }
 
 // decorations of a line row
