@@ -220,6 +220,31 @@ func TestWriteRichTargets(t *testing.T) {
 	}
 }
 
+// TestWriteHTMLCarrier: a copy with its own HTML goes out as the <div>
+// carrier around that HTML, unchanged, and reads back with its fragment
+// and the HTML's text.
+func TestWriteHTMLCarrier(t *testing.T) {
+	dir := fakeTools(t)
+	t.Setenv("DISPLAY", "x")
+	c := &Clipboard{Cache: &Cache{Dir: t.TempDir()}, System: &System{RichTarget: HTMLMIME}}
+	text := "see " + contextref.LinkFor(termRec("ctx_t"))
+	own := "<p>see <code>T1</code></p>"
+	r := c.WriteHTML(text, own, frag("env_a", termRec("ctx_t")))
+	if r.Err() != nil || r.Target != HTMLMIME {
+		t.Fatalf("result %+v", r)
+	}
+	written := readFile(t, filepath.Join(dir, "xclip.stdin"))
+	if !strings.HasPrefix(written, `<div data-t3-context-fragment="`) || !strings.HasSuffix(written, `">`+own+`</div>`) {
+		t.Fatalf("carrier %q", written)
+	}
+	os.WriteFile(outFile(dir, "xclip", "TARGETS"), []byte("TARGETS\ntext/html\n"), 0o644)
+	os.WriteFile(outFile(dir, "xclip", "text/html"), []byte(written), 0o644)
+	clip, err := (&System{}).Read()
+	if err != nil || clip.Fragment == nil || len(clip.Fragment.Records) != 1 || !strings.Contains(clip.Text, "see T1") {
+		t.Fatalf("div carrier reads back as %+v %v", clip, err)
+	}
+}
+
 func TestWriteNoToolAsksOSC52(t *testing.T) {
 	fakeTools(t) // no DISPLAY: no tool applies
 	t.Setenv("TMUX", "/tmp/tmux-1/default,1,0")
@@ -416,5 +441,18 @@ func TestImportPreviewAnnotationFollowsScreenshot(t *testing.T) {
 	}
 	if *pa.ScreenshotContextID != "ann_1" {
 		t.Error("the fragment's record was changed in place")
+	}
+}
+
+// TestImportRulesCoverEveryKind fails when a kind of the contract has no
+// import rule of its own.
+func TestImportRulesCoverEveryKind(t *testing.T) {
+	for _, kind := range contextref.KnownKinds {
+		if _, ok := RuleFor(kind); !ok {
+			t.Errorf("kind %q has no import rule", kind)
+		}
+	}
+	if len(importRules) != len(contextref.KnownKinds) {
+		t.Errorf("%d import rules for %d kinds", len(importRules), len(contextref.KnownKinds))
 	}
 }

@@ -22,6 +22,57 @@ type LocalAssets interface {
 	Adopt(path string) (localID string, err error)
 }
 
+// ImportRule is how Import treats the records of one kind.
+type ImportRule int
+
+const (
+	// ImportAsIs imports the record as it is (terminal excerpts, review
+	// comments, mentions, skills, elements, threads, unknown kinds).
+	ImportAsIs ImportRule = iota + 1
+	// ImportBytes re-attaches the record's bytes under a fresh local id and
+	// rewrites the pasted links to it (images and files).
+	ImportBytes
+	// ImportRebuild rebuilds the record so that its screenshot link follows
+	// a re-attached image (preview annotations).
+	ImportRebuild
+)
+
+// importRules is the importer's entry of the kind table: one rule per known
+// kind (TestImportRulesCoverEveryKind fails when a kind has none). A kind
+// outside the table is imported as it is.
+var importRules = map[string]ImportRule{
+	contextref.KindImage:             ImportBytes,
+	contextref.KindFile:              ImportBytes,
+	contextref.KindTerminal:          ImportAsIs,
+	contextref.KindElement:           ImportAsIs,
+	contextref.KindPreviewAnnotation: ImportRebuild,
+	contextref.KindReviewComment:     ImportAsIs,
+	contextref.KindMention:           ImportAsIs,
+	contextref.KindSkill:             ImportAsIs,
+	contextref.KindThread:            ImportAsIs,
+}
+
+// RuleFor returns the import rule of a kind and whether the kind has an
+// entry of its own.
+func RuleFor(kind string) (ImportRule, bool) {
+	r, ok := importRules[kind]
+	if !ok {
+		return ImportAsIs, false
+	}
+	return r, true
+}
+
+// attachmentOf is the attachment part of an image or file record.
+func attachmentOf(r contextref.Record) *contextref.AttachmentRecord {
+	switch r := r.(type) {
+	case *contextref.ImageRecord:
+		return &r.AttachmentRecord
+	case *contextref.FileRecord:
+		return &r.AttachmentRecord
+	}
+	return nil
+}
+
 // ImportResult is a fragment made ready for Draft.InsertMarkdown.
 type ImportResult struct {
 	Text    string              // the pasted text, links to re-attached binaries rewritten
@@ -31,8 +82,9 @@ type ImportResult struct {
 
 // Import applies DESIGN.md section 6 to a pasted text and its fragment:
 // records the draft holds keep their chips (they are not imported again);
-// terminal excerpts, review comments, mentions, skills, elements and
-// unknown kinds are imported as they are; preview annotations are rebuilt
+// each kind follows its rule in the importer's kind table (RuleFor):
+// terminal excerpts, review comments, mentions, skills, elements, threads
+// and unknown kinds are imported as they are; preview annotations are rebuilt
 // (their screenshot link follows a re-attached image); images and files
 // get their bytes — from this environment when the fragment came from it,
 // else from the source environment's asset store found through
@@ -65,13 +117,9 @@ func Import(text string, f *contextref.Fragment, draft []contextref.Record, loca
 		if held[b.ContextID] {
 			continue
 		}
-		var att *contextref.AttachmentRecord
-		switch r := r.(type) {
-		case *contextref.ImageRecord:
-			att = &r.AttachmentRecord
-		case *contextref.FileRecord:
-			att = &r.AttachmentRecord
-		default:
+		rule, _ := RuleFor(b.Kind)
+		att := attachmentOf(r)
+		if rule != ImportBytes || att == nil {
 			rest = append(rest, r)
 			continue
 		}
@@ -81,18 +129,16 @@ func Import(text string, f *contextref.Fragment, draft []contextref.Record, loca
 			continue
 		}
 		c := contextref.CloneRecord(r)
-		var ca *contextref.AttachmentRecord
-		switch c := c.(type) {
-		case *contextref.ImageRecord:
-			ca = &c.AttachmentRecord
-		case *contextref.FileRecord:
-			ca = &c.AttachmentRecord
-		}
+		ca := attachmentOf(c)
 		ca.ContextID, ca.AttachmentID = localID, localID
 		remap[b.ContextID] = localID
 		res.Records = append(res.Records, c)
 	}
 	for _, r := range rest {
+		if rule, _ := RuleFor(r.RecordBase().Kind); rule != ImportRebuild {
+			res.Records = append(res.Records, r)
+			continue
+		}
 		if pa, ok := r.(*contextref.PreviewAnnotationRecord); ok && pa.ScreenshotContextID != nil {
 			if to, ok := remap[*pa.ScreenshotContextID]; ok {
 				c := contextref.CloneRecord(pa).(*contextref.PreviewAnnotationRecord)

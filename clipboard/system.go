@@ -63,13 +63,13 @@ func (s *System) exe() string {
 // writeOwner starts a selection owner (X11, or Wayland when wayland is
 // true) serving text, the HTML carrier and the fragment JSON at once, and
 // reports the targets it serves.
-func (s *System) writeOwner(wayland bool, text string, f *contextref.Fragment) ([]string, error) {
+func (s *System) writeOwner(wayland bool, text, html string, f *contextref.Fragment) ([]string, error) {
 	exe := s.exe()
 	if exe == "" {
 		return nil, errors.New("no executable to serve the selection")
 	}
 	js, jerr := f.Marshal()
-	h, herr := contextref.FragmentHTML(text, f)
+	h, herr := contextref.FragmentCarrier(text, html, f)
 	if jerr != nil && herr != nil {
 		return nil, jerr
 	}
@@ -166,6 +166,14 @@ func Default() *Clipboard { return &Clipboard{Cache: DefaultCache(), System: &Sy
 // every carrier that applies: the cache, then the system clipboard. It runs
 // programs and writes files: call it from a tea.Cmd.
 func (c *Clipboard) Write(text string, f *contextref.Fragment) WriteResult {
+	return c.WriteHTML(text, "", f)
+}
+
+// WriteHTML is Write for a copy that has an HTML rendering of its own (a
+// transcript selection, say): the HTML carrier is then the <div
+// data-t3-context-fragment> form around that HTML, unchanged (DESIGN.md
+// 3.7). An empty html is Write.
+func (c *Clipboard) WriteHTML(text, html string, f *contextref.Fragment) WriteResult {
 	var r WriteResult
 	if f != nil && len(f.Records) > 0 && c.Cache != nil {
 		if err := c.Cache.Put(text, f); err != nil {
@@ -182,7 +190,7 @@ func (c *Clipboard) Write(text string, f *contextref.Fragment) WriteResult {
 	if f != nil && len(f.Records) > 0 {
 		switch sys.RichTarget {
 		case HTMLMIME:
-			if h, err := contextref.FragmentHTML(text, f); err == nil {
+			if h, err := contextref.FragmentCarrier(text, html, f); err == nil {
 				payload, target = h, HTMLMIME
 			}
 		case contextref.FragmentMIME:
@@ -196,7 +204,7 @@ func (c *Clipboard) Write(text string, f *contextref.Fragment) WriteResult {
 		// Every target at once through chipchat's own selection owner;
 		// xclip or wl-copy (one target) when it cannot start.
 		wayland := tool == "wl-copy"
-		if targets, err := sys.writeOwner(wayland, text, f); err == nil {
+		if targets, err := sys.writeOwner(wayland, text, html, f); err == nil {
 			r.System, r.Target, r.Targets = "x11", "text/plain", targets
 			if wayland {
 				r.System = "wayland"
@@ -380,11 +388,12 @@ func (s *System) Read() (Clip, error) {
 }
 
 // htmlPreText is the plain text of an HTML carrier: the content of its
-// <pre>, unescaped.
+// <pre>, unescaped; for a <div> carrier (no <pre>), the HTML's text with
+// its tags removed.
 func htmlPreText(h string) string {
 	i := strings.Index(h, "<pre")
 	if i < 0 {
-		return ""
+		return htmlUnescaper.Replace(stripTags(h))
 	}
 	j := strings.IndexByte(h[i:], '>')
 	if j < 0 {
@@ -395,6 +404,29 @@ func htmlPreText(h string) string {
 		body = body[:k]
 	}
 	return htmlUnescaper.Replace(body)
+}
+
+// stripTags drops every <…> of an HTML text; a block end or <br> becomes a
+// newline.
+func stripTags(h string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(h, '<')
+		if i < 0 {
+			b.WriteString(h)
+			return b.String()
+		}
+		b.WriteString(h[:i])
+		j := strings.IndexByte(h[i:], '>')
+		if j < 0 {
+			return b.String()
+		}
+		tag := strings.ToLower(h[i+1 : i+j])
+		if strings.HasPrefix(tag, "br") || strings.HasPrefix(tag, "/p") || strings.HasPrefix(tag, "/div") || strings.HasPrefix(tag, "/li") {
+			b.WriteByte('\n')
+		}
+		h = h[i+j+1:]
+	}
 }
 
 var htmlUnescaper = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'", "&amp;", "&")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -132,17 +131,39 @@ func DecodeFragmentJSON(raw []byte) (*Fragment, error) {
 	return frag, nil
 }
 
+// MaxFragmentHTMLLen is the longest HTML the carrier decoder reads, in
+// characters (4 × MaxFragmentLen).
+const MaxFragmentHTMLLen = 4 * MaxFragmentLen
+
 // FragmentHTML writes the HTML carrier of a fragment around the copied plain
-// text, for clipboard targets that only take HTML.
-func FragmentHTML(text string, f *Fragment) (string, error) {
+// text, for clipboard targets that only take HTML: <pre
+// data-t3-context-fragment="…"> and the text with & < > escaped.
+func FragmentHTML(text string, f *Fragment) (string, error) { return FragmentCarrier(text, "", f) }
+
+// FragmentCarrier writes the HTML carrier of a fragment (DESIGN.md 3.7).
+// When the copy has an HTML rendering of its own (html not empty, for
+// example a transcript selection) the carrier is <div
+// data-t3-context-fragment="…"> around that HTML, unchanged; otherwise it
+// is the <pre> form around the plain text, escaped.
+func FragmentCarrier(text, html string, f *Fragment) (string, error) {
 	js, err := f.Marshal()
 	if err != nil {
 		return "", err
 	}
+	enc := EncodeURIComponent(string(js))
 	var b strings.Builder
-	b.Grow(len(js)*3/2 + len(text) + 64)
+	if html != "" {
+		b.Grow(len(enc) + len(html) + 48)
+		b.WriteString(`<div data-t3-context-fragment="`)
+		b.WriteString(enc)
+		b.WriteString(`">`)
+		b.WriteString(html)
+		b.WriteString(`</div>`)
+		return b.String(), nil
+	}
+	b.Grow(len(enc) + len(text) + 64)
 	b.WriteString(`<pre data-t3-context-fragment="`)
-	b.WriteString(EncodeURIComponent(string(js)))
+	b.WriteString(enc)
 	b.WriteString(`">`)
 	b.WriteString(htmlTextEscaper.Replace(text))
 	b.WriteString(`</pre>`)
@@ -151,25 +172,50 @@ func FragmentHTML(text string, f *Fragment) (string, error) {
 
 var htmlTextEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
-var fragmentAttr = regexp.MustCompile(`(?i)data-t3-context-fragment\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+const fragmentAttrName = "data-t3-context-fragment="
 
-var attrEntities = strings.NewReplacer("&quot;", `"`, "&#39;", "'", "&#x27;", "'", "&apos;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&")
+// fragmentAttrValue returns the value of the first
+// data-t3-context-fragment= attribute whose value is wrapped in " or ' and
+// holds no quote of either kind, as the pattern
+// /data-t3-context-fragment=(["'])([^"']*)\1/ finds it.
+func fragmentAttrValue(html string) (string, bool) {
+	for pos := 0; pos < len(html); {
+		k := strings.Index(html[pos:], fragmentAttrName)
+		if k < 0 {
+			return "", false
+		}
+		v := pos + k + len(fragmentAttrName)
+		if v < len(html) && (html[v] == '"' || html[v] == '\'') {
+			q := html[v]
+			if e := strings.IndexAny(html[v+1:], `"'`); e >= 0 && html[v+1+e] == q {
+				return html[v+1 : v+1+e], true
+			}
+		}
+		pos = pos + k + 1
+	}
+	return "", false
+}
 
-// DecodeFragmentHTML reads the fragment from an HTML carrier's
-// data-t3-context-fragment attribute (double or single quotes). Any
-// percent-decoding, JSON or schema failure gives ErrNoFragment.
+// DecodeFragmentHTML reads the fragment from an HTML carrier, whichever
+// element holds the attribute (<div> and <pre> both decode): HTML longer
+// than 64,000,000 characters is refused; the first
+// data-t3-context-fragment= attribute whose value is quoted and holds no
+// quote is percent-decoded, JSON-parsed (at most 16,000,000 characters) and
+// schema-decoded. Any failure gives ErrNoFragment.
 func DecodeFragmentHTML(html string) (*Fragment, error) {
-	m := fragmentAttr.FindStringSubmatch(html)
-	if m == nil {
+	if !utf16LenAtMost(html, MaxFragmentHTMLLen) {
+		return nil, fmt.Errorf("%w: the HTML is longer than %d characters", ErrNoFragment, MaxFragmentHTMLLen)
+	}
+	val, ok := fragmentAttrValue(html)
+	if !ok {
 		return nil, fmt.Errorf("%w: no data-t3-context-fragment attribute", ErrNoFragment)
 	}
-	val := m[1]
-	if val == "" {
-		val = m[2]
-	}
-	js, ok := DecodeURIComponent(attrEntities.Replace(val))
+	js, ok := DecodeURIComponent(val)
 	if !ok {
 		return nil, fmt.Errorf("%w: the attribute is not percent-encoded UTF-8", ErrNoFragment)
+	}
+	if !utf16LenAtMost(js, MaxFragmentLen) {
+		return nil, fmt.Errorf("%w: the fragment JSON is longer than %d characters", ErrNoFragment, MaxFragmentLen)
 	}
 	return DecodeFragmentJSON([]byte(js))
 }

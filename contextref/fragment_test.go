@@ -76,3 +76,64 @@ func TestURIComponent(t *testing.T) {
 		}
 	}
 }
+
+// TestFragmentCarriers covers DESIGN.md 3.7's carriers: the <div> form
+// around a copy's own HTML (unchanged), the <pre> form without it, the
+// decoder reading either, the first attribute that is quoted and holds no
+// quote, and the size limits. Thread records travel too.
+func TestFragmentCarriers(t *testing.T) {
+	recs := decodeAll(t,
+		`{"version":1,"contextId":"th","kind":"thread","label":"Fix","environmentId":"env_a","threadId":"t_1","title":"Fix"}`)
+	f := &Fragment{Source: FragmentSource{EnvironmentID: "env_1"}, Records: recs}
+	js := string(must(f.Marshal()))
+	own := `<p>See <b>this</b> &amp; that</p>`
+	div, err := FragmentCarrier("See this & that", own, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<div data-t3-context-fragment="` + EncodeURIComponent(js) + `">` + own + `</div>`
+	if div != want {
+		t.Fatalf("div carrier\n got %s\nwant %s", div, want)
+	}
+	pre, err := FragmentCarrier("a < b", "", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pre != `<pre data-t3-context-fragment="`+EncodeURIComponent(js)+`">a &lt; b</pre>` {
+		t.Fatalf("pre carrier %s", pre)
+	}
+	for _, h := range []string{div, pre, "<meta charset=utf-8>" + div} {
+		back, err := DecodeFragmentHTML(h)
+		if err != nil {
+			t.Fatalf("%s: %v", h, err)
+		}
+		if got := string(must(back.Marshal())); got != js {
+			t.Fatalf("decodes to %s", got)
+		}
+		if _, ok := back.Records[0].(*ThreadRecord); !ok {
+			t.Fatalf("thread record decodes as %T", back.Records[0])
+		}
+	}
+	// An attribute holding a quote is skipped: the next one is taken.
+	skip := `<i data-t3-context-fragment="a'b"></i>` + div
+	if _, err := DecodeFragmentHTML(skip); err != nil {
+		t.Fatalf("a quoted value with a quote inside must be skipped: %v", err)
+	}
+	// The first qualifying attribute wins even when it is bad.
+	first := `<i data-t3-context-fragment="%zz"></i>` + div
+	if _, err := DecodeFragmentHTML(first); !errors.Is(err, ErrNoFragment) {
+		t.Fatalf("the first qualifying attribute decides: %v", err)
+	}
+	// Size limits.
+	huge := strings.Repeat(" ", MaxFragmentHTMLLen-len(div)+1) + div
+	if _, err := DecodeFragmentHTML(huge); !errors.Is(err, ErrNoFragment) {
+		t.Fatal("HTML over 64,000,000 characters must be refused")
+	}
+	if _, err := DecodeFragmentHTML(strings.Repeat(" ", MaxFragmentHTMLLen-len(div)) + div); err != nil {
+		t.Fatalf("HTML of exactly 64,000,000 characters: %v", err)
+	}
+	bigJSON := `{"version":1,"source":{"environmentId":"e"},"records":[],"pad":"` + strings.Repeat("x", MaxFragmentLen) + `"}`
+	if _, err := DecodeFragmentHTML(`<div data-t3-context-fragment="` + EncodeURIComponent(bigJSON) + `"></div>`); !errors.Is(err, ErrNoFragment) {
+		t.Fatal("fragment JSON over 16,000,000 characters must be refused")
+	}
+}
