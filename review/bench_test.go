@@ -1,0 +1,106 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chipchat/chipchat/internal/vtscreen"
+)
+
+// bigDiff is a unified diff of 20 Go files with 10 hunks of 100 lines
+// each: 20,000 diff lines.
+func bigDiff() string {
+	var b strings.Builder
+	for f := 0; f < 20; f++ {
+		name := fmt.Sprintf("pkg/mod%02d/file.go", f)
+		fmt.Fprintf(&b, "diff --git a/%s b/%s\nindex 1111111..2222222 100644\n--- a/%s\n+++ b/%s\n", name, name, name, name)
+		oldN, newN := 1, 1
+		for h := 0; h < 10; h++ {
+			// 100 lines: 60 context, 20 deleted, 20 added, in groups of 10.
+			fmt.Fprintf(&b, "@@ -%d,80 +%d,80 @@ func f%d() {\n", oldN, newN, h)
+			for g := 0; g < 5; g++ {
+				for i := 0; i < 12; i++ {
+					fmt.Fprintf(&b, " \tvalue%d := compute(%q, %d) // context\n", i, name, g)
+				}
+				for i := 0; i < 4; i++ {
+					fmt.Fprintf(&b, "-\tresult := strings.Repeat(\"old\", %d) + fmt.Sprint(x%d)\n", i, g)
+				}
+				for i := 0; i < 4; i++ {
+					fmt.Fprintf(&b, "+\tresult := strings.Repeat(\"new\", %d) + fmt.Sprint(y%d)\n", i, g)
+				}
+			}
+			oldN += 200
+			newN += 200
+		}
+	}
+	return b.String()
+}
+
+func bigPane(tb testing.TB) *Model {
+	tb.Helper()
+	files, err := ParseUnified([]byte(bigDiff()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d := &Diff{Files: files}
+	m := NewFromDiff(Options{NoPullRequest: true}, d)
+	m.doc = buildDoc(d)
+	m.cursor = m.doc.nextSelectable(0, 1)
+	m.SetSize(120, 40)
+	lines := 0
+	for _, f := range files {
+		for _, h := range f.Hunks {
+			lines += len(h.Lines)
+		}
+	}
+	if lines != 20000 {
+		tb.Fatalf("%d diff lines", lines)
+	}
+	return m
+}
+
+// BenchmarkReviewWholeRender draws every row of the 20,000-line diff from
+// cold caches: what a pane that rendered the whole diff would pay.
+func BenchmarkReviewWholeRender(b *testing.B) {
+	m := bigPane(b)
+	pw := m.paneWidth()
+	for b.Loop() {
+		m.hl = newHighlighter(m.theme.Syntax)
+		m.words = map[lineKey][]span{}
+		for r := range m.doc.rows {
+			_ = m.renderRow(r, pw, 0)
+		}
+	}
+}
+
+// BenchmarkReviewScroll is one scroll step (j, then View) on the same
+// diff, walking through all of it.
+func BenchmarkReviewScroll(b *testing.B) {
+	m := bigPane(b)
+	down, top := vtscreen.Key("j"), vtscreen.Key("g")
+	_ = m.View()
+	for b.Loop() {
+		last := m.cursor
+		m.Update(down)
+		if m.cursor == last {
+			m.Update(top)
+		}
+		_ = m.View()
+	}
+}
+
+// TestScrollStepCheap checks the ratio the issue asks for: a scroll step
+// costs at least 50 times less than rendering the whole diff.
+func TestScrollStepCheap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("benchmarks")
+	}
+	whole := testing.Benchmark(BenchmarkReviewWholeRender)
+	step := testing.Benchmark(BenchmarkReviewScroll)
+	ratio := float64(whole.NsPerOp()) / float64(max(step.NsPerOp(), 1))
+	t.Logf("whole render %v/op, scroll step %v/op: %.0f×", whole.NsPerOp(), step.NsPerOp(), ratio)
+	if ratio < 50 {
+		t.Fatalf("a scroll step is only %.1f× cheaper than the whole render", ratio)
+	}
+}

@@ -1,0 +1,88 @@
+// Package review is the diff review pane (DESIGN.md section 11, issue 17):
+// it shows a diff — git's (the working tree against HEAD, the index, or
+// the working tree against a branch or commit) or one agent edit — lets
+// the user select lines and write comments, and hands the parent a
+// review-comment record per comment.
+//
+// It owns:
+//
+//   - the diff model: ParseUnified / FormatUnified (git's extended unified
+//     diff: renames, copies, mode changes, new and deleted files, binary
+//     files, "\ No newline at end of file", C-quoted names), Git.Load,
+//     which runs the git command (never a library) with its output shape
+//     pinned, adds untracked files as new files for working-tree
+//     comparisons, and compares a branch from its merge base with HEAD as a
+//     pull request would; DiffText, a Myers line diff in Go (linear-space
+//     bisection, a work budget past which a region becomes "replace all")
+//     for agent edits and untracked files;
+//   - pull-request metadata: PullRequest runs `gh pr view --json …` with a
+//     3 s timeout; any failure is "no metadata", never an error;
+//   - the pane, Model (Bubble Tea v2): file list on the left, hunks on the
+//     right, old and new line numbers, chroma syntax colour, word-level
+//     changes on paired -/+ lines, keys from a rebindable KeyMap;
+//   - the record: a confirmed comment becomes a
+//     *contextref.ReviewCommentRecord, made in one function (newRecord)
+//     and checked against the contract's schema; Stale and MarkStale
+//     compare a record's new-side lines with the file at send time.
+//
+// Reading is I/O and happens in commands only: Init returns the commands
+// that load the diff and ask gh; a confirmed comment's command asks git
+// for HEAD (sourceRevision is the commit at the time of the comment) and
+// mints the context id. Update and View do no I/O. The rows of a diff
+// (file headers, hunk headers, lines) are laid out once in the load
+// command; View draws only the rows on screen, each row is cached per
+// width and decoration, chroma lexes a hunk in chunks of 64 lines on
+// first sight, and word diffs are computed per line pair on first sight.
+// A scroll step on a 20,000-line diff is thousands of times cheaper than
+// drawing it whole (BenchmarkReviewScroll vs BenchmarkReviewWholeRender,
+// checked by TestScrollStepCheap). Everything drawn that came from outside
+// (file names, lines, gh's title, errors) goes through chips.SanitizeLine;
+// tabs are expanded first (chips.ExpandTabs).
+//
+// It must not import store, agent, chat or ui (nor anything that does);
+// its project imports are contextref and chips, and internal/vtscreen in
+// tests. It talks to its parent only through messages: CommentMsg (one
+// per comment; several comments can be written in one pass) and
+// ClosedMsg. Its own command results are unexported; Owns(msg) tells the
+// parent which messages to route to Update.
+//
+// Decisions where the design is silent:
+//
+//   - A selection stays inside one hunk (motions clamp at its edges): a
+//     record names one section, and its diff is that hunk's lines.
+//   - startIndex/endIndex are the min and max new-side numbers of the
+//     selected lines that have one; only when every selected line is
+//     deleted, the old-side numbers.
+//   - The record's diff starts with a hunk header for the excerpt
+//     ("@@ -3,7 +3,7 @@"), then the selected lines with their prefixes and
+//     up to 3 lines of the hunk on each side (any kind), and "\ No newline"
+//     markers. The header tells Stale where the new-side lines must be;
+//     without one (a record from elsewhere), any placement covering
+//     startIndex will do. A record whose diff has no new-side line is never
+//     stale; one whose file is gone is.
+//   - sectionId is "diff-" + 16 hex digits of SHA-256 over the comparison,
+//     the file path and the hunk header: the same for every comment on
+//     that hunk, until the hunk changes.
+//   - The label is "<basename> <rangeLabel>", shortened from the left of
+//     the name to stay within 200 units.
+//   - Against a branch: the merge base of the ref and HEAD (a pull
+//     request's view), falling back to the ref itself when there is none.
+//   - A repository without commits compares with the empty tree.
+//   - Untracked files (not ignored) appear for working-tree comparisons,
+//     up to 500 files of at most 1 MiB each; bigger ones show a note.
+//
+// Selection state machine (esc closes the innermost thing):
+//
+//	state      key           next state   effect
+//	browsing   j/k ] [ } {   browsing     the cursor moves
+//	browsing   v             selecting    anchor = cursor (diff lines only)
+//	browsing   c             editing      comment on the cursor's line
+//	browsing   esc           (closed)     ClosedMsg
+//	selecting  motion        selecting    the cursor moves, clamped to the anchor's hunk
+//	selecting  v, esc        browsing     the selection is dropped
+//	selecting  c             editing      comment on anchor..cursor
+//	editing    text keys     editing      the comment's text
+//	editing    ctrl+j, shift+enter  editing  a line break
+//	editing    enter         browsing     blank: stays, says so; else CommentMsg, the lines get a ● mark
+//	editing    esc           selecting or browsing  the comment is dropped; the selection it was opened on comes back
+package review
