@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -85,40 +87,54 @@ func TestPrepare(t *testing.T) {
 func TestEchoReplyFence(t *testing.T) {
 	turn := Turn{Prompt: "look:\n```go\nfmt.Println(\"````\")\n```\ndone"}
 	r := EchoReply(turn)
-	if !strings.HasPrefix(r, EchoIntro+"\n\n`````text\n") {
-		t.Fatalf("reply starts %q", r[:80])
+	if !strings.HasPrefix(r, EchoIntro+"\n\n`````text\n── 1 user ──\n<environment_context> … (") {
+		t.Fatalf("reply starts %q", r[:120])
 	}
-	if !strings.Contains(r, turn.Prompt+"\n`````\n") {
-		t.Fatal("prompt not fenced verbatim")
+	if !strings.Contains(r, "── 2 user · this message ──\n"+turn.Prompt+"\n`````\n") {
+		t.Fatalf("prompt not fenced verbatim:\n%s", r)
 	}
 	if !strings.HasSuffix(r, "No attachments.\n") {
 		t.Fatalf("reply ends %q", r[len(r)-40:])
 	}
 	// Plain prompt: a three-backtick fence.
-	if r := EchoReply(Turn{Prompt: "hi `x`"}); !strings.Contains(r, "\n```text\nhi `x`\n```\n") {
+	if r := EchoReply(Turn{Prompt: "hi `x`"}); !strings.Contains(r, "── 2 user · this message ──\nhi `x`\n```\n") || !strings.Contains(r, "\n```text\n") {
 		t.Fatalf("plain: %q", r)
 	}
 	// A prompt ending in a newline gets no extra blank line.
-	if r := EchoReply(Turn{Prompt: "hi\n"}); !strings.Contains(r, "```text\nhi\n```\n") {
+	if r := EchoReply(Turn{Prompt: "hi\n"}); !strings.Contains(r, "this message ──\nhi\n```\n") {
 		t.Fatalf("trailing newline: %q", r)
 	}
 }
 
 func TestEchoReplyAttachments(t *testing.T) {
 	text, recs := sampleMessage()
+	dir := t.TempDir()
+	png := filepath.Join(dir, "aa")
+	if err := os.WriteFile(png, []byte("\x89PNG\r\n\x1a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dir, "bb")
+	if err := os.WriteFile(notes, []byte("milk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	turn := Prepare(text, recs, func(id string) (string, bool) {
-		if id == "sha256-aa" {
-			return "/data/assets/aa", true
+		switch id {
+		case "sha256-aa":
+			return png, true
+		case "sha256-bb":
+			return notes, true
 		}
 		return "", false
 	})
 	r := EchoReply(turn)
 	for _, want := range []string{
 		"Attachments:\n",
-		"- shot.png (image/png, 1.5 KiB) at /data/assets/aa\n",
-		"- notes.txt (text/plain, 5 B), not available\n",
-		"- gone.txt (text/plain, 5 B), not available\n",
-		"```text\n" + turn.Prompt + "\n```\n",
+		"- notes.txt (text/plain, 5 B): inline as text\n",
+		"- shot.png (image/png, 1.5 KiB): an image part\n",
+		"- gone.txt (text/plain, 5 B): not available: a notice with its name\n",
+		turn.Prompt + "\n\n<attached_file name=\"notes.txt\" id=\"ctx_f\">\nmilk\n\n</attached_file>\n\n" +
+			"[image part: shot.png, image/png, 1.5 KiB]\n\n" +
+			"<attached_file name=\"gone.txt\" id=\"ctx_g\">\n(not available: its bytes could not be read)\n</attached_file>\n```\n",
 	} {
 		if !strings.Contains(r, want) {
 			t.Errorf("reply lacks %q:\n%s", want, r)
@@ -126,6 +142,37 @@ func TestEchoReplyAttachments(t *testing.T) {
 	}
 	if strings.Contains(r, "unreferenced") || strings.Contains(r, "No attachments") {
 		t.Errorf("reply:\n%s", r)
+	}
+}
+
+// Echo shows the history as the openai harness sends it, one line per part
+// of the earlier messages, and the skill a message referenced earlier.
+func TestEchoReplyHistory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".agents/skills/review"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".agents/skills/review/SKILL.md"), []byte("Be thorough.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	turn := Prepare("and now?", nil, nil)
+	turn.Dir = dir
+	turn.History = []HistoryMessage{
+		{Role: "user", Text: "first question\nwith two lines", Skills: []string{"review"}},
+		{Role: "assistant", Text: strings.Repeat("long answer ", 20), Interrupted: true},
+	}
+	r := EchoReply(turn)
+	for _, want := range []string{
+		"── 1 user ──\n<environment_context> … (",
+		"\n<skill> … (5 lines, ",
+		"── 2 user ──\nfirst question … (2 lines, 29 B)\n",
+		"── 3 assistant ──\nlong answer long answer long answer long answer long answer long answer … (240 B)\n",
+		"── 4 user ──\n<turn_aborted> … (3 lines",
+		"── 5 user · this message ──\nand now?\n```\n",
+	} {
+		if !strings.Contains(r, want) {
+			t.Errorf("reply lacks %q:\n%s", want, r)
+		}
 	}
 }
 
@@ -331,7 +378,7 @@ func TestRunnerCancel(t *testing.T) {
 // stuck ignores cancellation: Cancel must still end the turn at once.
 type stuck struct{ release chan struct{} }
 
-func (stuck) Name() string { return "stuck" }
+func (stuck) Name() string               { return "stuck" }
 func (stuck) Capabilities() Capabilities { return Capabilities{Cancel: true} }
 func (s stuck) Run(ctx context.Context, t Turn, ev func(Event)) error {
 	emit := func(s string) { ev(TextDelta{Text: s}) }
@@ -353,7 +400,7 @@ func TestRunnerCancelDoesNotWaitForBackend(t *testing.T) {
 
 type failing struct{ panics bool }
 
-func (failing) Name() string { return "failing" }
+func (failing) Name() string               { return "failing" }
 func (failing) Capabilities() Capabilities { return Capabilities{Cancel: true} }
 func (f failing) Run(ctx context.Context, t Turn, ev func(Event)) error {
 	emit := func(s string) { ev(TextDelta{Text: s}) }

@@ -2,15 +2,16 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// Echo is the built-in backend: it answers with exactly what a model would
-// receive (EchoReply), streamed in chunks so the UI's streaming path is
-// exercised without a model.
+// Echo is the built-in backend: it answers with exactly what the openai
+// harness would send for the turn (EchoReply), streamed in chunks so the
+// UI's streaming path is exercised without a model.
 type Echo struct {
 	ChunkDelay time.Duration // pause after each chunk; 0 means 12ms, negative means none
 	ChunkSize  int           // runes per chunk; <= 0 means 24
@@ -27,10 +28,11 @@ const EchoIntro = "Echo agent — this is exactly what a model would receive:"
 // Name is "echo".
 func (Echo) Name() string { return "echo" }
 
-// Capabilities: echo can be cancelled and "reads" images and files (it
-// names them).
+// Capabilities: echo can be cancelled, wants the history (it shows the
+// whole request, as the openai harness builds it) and delivers the payload
+// itself, as that harness does.
 func (Echo) Capabilities() Capabilities {
-	return Capabilities{Cancel: true, Images: true, Files: true}
+	return Capabilities{History: true, Cancel: true, Images: true, Files: true, InlinePayload: true}
 }
 
 // Run emits EchoReply(t) as text in chunks of ChunkSize runes, ChunkDelay
@@ -74,20 +76,55 @@ func (e Echo) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	return nil
 }
 
-// EchoReply is the echo backend's whole answer to t, in Markdown: the intro
-// line, the prompt in a fenced "text" block whose fence is longer than any
-// run of backticks in the prompt, and the attachments it was handed.
+// EchoReply is the echo backend's whole answer to t, in Markdown: the
+// intro line, then in one fenced "text" block (its fence longer than any run
+// of backticks inside) the request the openai harness would send for t,
+// message by message — each message under a "── N role ──" line; every part
+// of the messages before the user's (the runtime context, the history) as
+// one line, its first line and its length; the user's message in full, an
+// image part as one line — and after the block one line per attachment
+// saying how it was delivered ("No attachments." when there is none).
 func EchoReply(t Turn) string {
+	h := harness{}.withDefaults()
+	req, err := h.request(t, t.History)
+	var body strings.Builder
+	if err != nil {
+		body.WriteString("(the request could not be built: " + err.Error() + ")\n")
+	}
+	for i, m := range req {
+		last := i == len(req)-1
+		role := string(m.Role)
+		if last {
+			role += " · this message"
+		}
+		fmt.Fprintf(&body, "── %d %s ──\n", i+1, role)
+		for j, p := range m.Parts {
+			if last && j > 0 {
+				body.WriteByte('\n') // the user's message: parts a blank line apart
+			}
+			switch {
+			case p.Image != nil:
+				body.WriteString(imagePartLine(*p.Image))
+			case last:
+				body.WriteString(p.Text)
+				if !strings.HasSuffix(p.Text, "\n") {
+					body.WriteByte('\n')
+				}
+				continue
+			default:
+				body.WriteString(summaryLine(p.Text))
+			}
+			body.WriteByte('\n')
+		}
+	}
+	text := body.String()
 	var b strings.Builder
-	fence := strings.Repeat("`", max(3, longestRun(t.Prompt, '`')+1))
+	fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
 	b.WriteString(EchoIntro)
 	b.WriteString("\n\n")
 	b.WriteString(fence)
 	b.WriteString("text\n")
-	b.WriteString(t.Prompt)
-	if !strings.HasSuffix(t.Prompt, "\n") {
-		b.WriteByte('\n')
-	}
+	b.WriteString(text)
 	b.WriteString(fence)
 	b.WriteString("\n\n")
 	if len(t.Attachments) == 0 {
@@ -95,23 +132,67 @@ func EchoReply(t Turn) string {
 		return b.String()
 	}
 	b.WriteString("Attachments:\n\n")
-	for _, a := range t.Attachments {
+	for _, p := range planPayload(t.Attachments, nil, t.Limits) {
+		a := p.att
 		b.WriteString("- ")
 		b.WriteString(oneLine(a.Name))
 		b.WriteString(" (")
-		b.WriteString(oneLine(a.MimeType))
+		if a.Kind == KindDirectory {
+			b.WriteString("directory listing")
+		} else {
+			b.WriteString(oneLine(a.MimeType))
+		}
 		b.WriteString(", ")
 		b.WriteString(humanSize(a.Size))
-		b.WriteString(")")
-		if a.Path != "" {
-			b.WriteString(" at ")
-			b.WriteString(oneLine(a.Path))
-		} else {
-			b.WriteString(", not available")
-		}
+		b.WriteString("): ")
+		b.WriteString(deliveryNote(p))
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// deliveryNote says how a planned attachment goes to the model.
+func deliveryNote(p plannedPart) string {
+	switch p.class {
+	case classText:
+		if p.take < p.total {
+			return "inline as text, cut to " + humanSize(p.take) + " of " + humanSize(p.total)
+		}
+		return "inline as text"
+	case classImage:
+		return "an image part"
+	case classTooBig:
+		return "not sent: over the " + humanSize(maxImageBytes) + " image limit"
+	case classBinary:
+		return "not text: a notice with its name and size"
+	}
+	return "not available: a notice with its name"
+}
+
+// imagePartLine is an image part as one line.
+func imagePartLine(a Attachment) string {
+	return "[image part: " + oneLine(a.Name) + ", " + oneLine(a.MimeType) + ", " + humanSize(a.Size) + "]"
+}
+
+// summaryLine is a part as one line: its first non-blank line, cut at 72
+// runes, and its length when there is more.
+func summaryLine(s string) string {
+	t := strings.TrimSpace(s)
+	first, rest, more := strings.Cut(t, "\n")
+	first = strings.TrimSpace(first)
+	cut := false
+	if utf8.RuneCountInString(first) > 72 {
+		first = string([]rune(first)[:72])
+		cut = true
+	}
+	if !more && !cut {
+		return first
+	}
+	first = strings.TrimSpace(first)
+	if !more {
+		return fmt.Sprintf("%s … (%s)", first, humanSize(int64(len(s))))
+	}
+	return fmt.Sprintf("%s … (%d lines, %s)", first, strings.Count(rest, "\n")+2, humanSize(int64(len(s))))
 }
 
 // longestRun is the length of the longest run of c in s.

@@ -156,6 +156,12 @@ type Capabilities struct {
 	Modes bool
 	// Commands: the agent advertises slash commands (Commands events).
 	Commands bool
+	// InlinePayload: chipchat itself puts the payload in the model's
+	// input (openai, exec, echo): text files as <attached_file> fragments
+	// bounded by Turn.Limits (warn with InlineCuts), @ mentions as their
+	// snapshots (Resolver.Mention), threads as Turn.Threads. Backends
+	// without it have their own file tools and attachment channel.
+	InlinePayload bool
 }
 
 // Error is a backend failure with the end of the agent's stderr, when it

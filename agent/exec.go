@@ -2,11 +2,14 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,20 +22,38 @@ import (
 // a turn's attachments for the exec backend.
 const AttachmentsEnv = "CHIPCHAT_ATTACHMENTS"
 
+// HistoryEnv names the environment variable that holds the path of a JSON
+// file with the thread's earlier messages, for the exec backend.
+const HistoryEnv = "CHIPCHAT_HISTORY"
+
 // Exec is the exec:<command> backend: each turn runs Command with `sh -c`
-// in the turn's directory, in a process group of its own, with the
-// projected prompt on stdin. The turn's attachments are copied into a
-// fresh temporary directory whose path is in CHIPCHAT_ATTACHMENTS (removed
-// when the turn ends). Stdout streams into the reply as it arrives. A
-// non-zero exit is an error holding the tail of stderr (the last 20 lines,
-// at most 2 KB). Cancelling the turn kills the whole process group, and so
-// does the end of the turn: nothing the command started outlives it.
+// in the turn's directory, in a process group of its own. Stdin is the
+// projected prompt followed, each after a blank line, by the payload
+// fragments the openai harness puts in the same user turn: an
+// <attached_file> per text file, pasted-text chip or @ mention snapshot
+// (cut at Turn.Limits), a one-line <attached_file> notice per image or
+// other binary naming its file, a <thread_history> per referenced thread —
+// so a command that only reads stdin (llm, ollama run) sees the content.
+//
+// The environment also has CHIPCHAT_ATTACHMENTS, a fresh directory with
+// every attachment with bytes copied under its original name, one folder
+// per context id ("$CHIPCHAT_ATTACHMENTS/ctx_1/notes.txt"; a mention as its
+// snapshot under the file's base name, a directory mention as
+// "listing.txt"), and CHIPCHAT_HISTORY, the path of a JSON file holding
+// the thread's earlier messages (Turn.History) as an array of
+// {"role": "user"|"assistant", "text": …} (a user message's projected
+// text, a reply's text; "interrupted": true on a cancelled reply). Both
+// are removed when the turn ends.
+//
+// Stdout streams into the reply as it arrives. A non-zero exit is an error
+// holding the tail of stderr (the last 20 lines, at most 2 KB). Cancelling
+// the turn kills the whole process group, and so does the end of the turn:
+// nothing the command started outlives it.
 //
 // Attachments are copied, not linked: a hard or symbolic link would let
-// the command write into the content-addressed asset store. A file is
-// named after its attachment's name (path separators and leading dots made
-// harmless, "name-2.ext" on a clash); attachments without bytes (empty
-// Path) are left out.
+// the command write into the content-addressed asset store. Names are made
+// harmless (path separators, NUL and leading dots); attachments without
+// bytes (empty Path) are left out of the directory.
 type Exec struct {
 	Command string
 	// Shell runs Command with "-c"; empty means "sh".
@@ -50,10 +71,12 @@ const (
 // Name is "exec:<command>".
 func (e Exec) Name() string { return "exec:" + e.Command }
 
-// Stream runs the command for the turn.
 // Capabilities: a command per turn, cancelled by killing its process
-// group; attachments are files in $CHIPCHAT_ATTACHMENTS.
-func (Exec) Capabilities() Capabilities { return Capabilities{Cancel: true, Files: true, Images: true} }
+// group; it wants the history (CHIPCHAT_HISTORY); chipchat delivers the
+// payload itself (stdin and $CHIPCHAT_ATTACHMENTS).
+func (Exec) Capabilities() Capabilities {
+	return Capabilities{History: true, Cancel: true, Files: true, Images: true, InlinePayload: true}
+}
 
 // Run answers t with the command's stdout as text deltas.
 func (e Exec) Run(ctx context.Context, t Turn, emit func(Event)) error {
@@ -67,13 +90,19 @@ func (e Exec) stream(ctx context.Context, t Turn, emit func(delta string)) (err 
 	if strings.TrimSpace(e.Command) == "" {
 		return errors.New("exec: no command")
 	}
-	dir, err := os.MkdirTemp("", "chipchat-attachments-")
+	root, err := os.MkdirTemp("", "chipchat-turn-")
+	if err != nil {
+		return fmt.Errorf("exec: %w", err)
+	}
+	defer os.RemoveAll(root)
+	dir := filepath.Join(root, "attachments")
+	places, err := execCopyAttachments(dir, t.Attachments)
 	if err != nil {
 		return fmt.Errorf("exec: attachments: %w", err)
 	}
-	defer os.RemoveAll(dir)
-	if err := execCopyAttachments(dir, t.Attachments); err != nil {
-		return fmt.Errorf("exec: attachments: %w", err)
+	historyPath := filepath.Join(root, "history.json")
+	if err := execWriteHistory(historyPath, t.History); err != nil {
+		return fmt.Errorf("exec: history: %w", err)
 	}
 
 	shell := e.Shell
@@ -82,8 +111,13 @@ func (e Exec) stream(ctx context.Context, t Turn, emit func(delta string)) (err 
 	}
 	cmd := exec.Command(shell, "-c", e.Command)
 	cmd.Dir = t.Dir
-	cmd.Env = append(os.Environ(), AttachmentsEnv+"="+dir)
-	cmd.Stdin = strings.NewReader(t.Prompt)
+	cmd.Env = append(os.Environ(), AttachmentsEnv+"="+dir, HistoryEnv+"="+historyPath)
+	cmd.Stdin = strings.NewReader(ExecStdin(t, func(a Attachment) string {
+		if rel, ok := places[a.ContextID]; ok {
+			return "$" + AttachmentsEnv + "/" + rel
+		}
+		return ""
+	}))
 	execSetGroup(cmd)
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -247,19 +281,86 @@ func (t *execTail) Tail(n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// execCopyAttachments copies each attachment with bytes into dir.
-func execCopyAttachments(dir string, atts []Attachment) error {
-	used := map[string]bool{}
+// ExecStdin is what the exec backend writes on the command's stdin for t:
+// the projected prompt, then each payload fragment after a blank line.
+// place names an attachment's file for the notices of images and binaries
+// (nil: none named).
+func ExecStdin(t Turn, place func(Attachment) string) string {
+	parts := deliver(planPayload(t.Attachments, t.Threads, t.Limits), filePlace(place))
+	if len(parts) == 0 {
+		return t.Prompt
+	}
+	var b strings.Builder
+	b.WriteString(t.Prompt)
+	for _, p := range parts {
+		b.WriteString("\n\n")
+		b.WriteString(p.text)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// execHistoryEntry is one message in CHIPCHAT_HISTORY's file.
+type execHistoryEntry struct {
+	Role        string `json:"role"`
+	Text        string `json:"text"`
+	Interrupted bool   `json:"interrupted,omitempty"`
+}
+
+// execWriteHistory writes the thread's earlier messages as JSON.
+func execWriteHistory(path string, history []HistoryMessage) error {
+	entries := make([]execHistoryEntry, 0, len(history))
+	for _, h := range history {
+		role := "user"
+		if h.Role == "assistant" {
+			role = "assistant"
+		}
+		entries = append(entries, execHistoryEntry{Role: role, Text: h.Text, Interrupted: h.Interrupted})
+	}
+	data, err := json.Marshal(entries)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o600)
+}
+
+// execCopyAttachments copies each attachment with bytes into its own
+// folder of dir, named after its context id, under its original name. It
+// returns where each went, relative to dir, by context id.
+func execCopyAttachments(dir string, atts []Attachment) (map[string]string, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, err
+	}
+	places := map[string]string{}
+	folders := map[string]bool{}
 	for _, a := range atts {
 		if a.Path == "" {
 			continue
 		}
-		name := execUniqueName(execFileName(a.Name, a.AttachmentID), used)
-		if err := execCopyFile(a.Path, filepath.Join(dir, name)); err != nil {
-			return fmt.Errorf("%s: %w", a.Name, err)
+		if _, done := places[a.ContextID]; done && a.ContextID != "" {
+			continue
 		}
+		folder := execUniqueName(execFileName(a.ContextID, "attachment"), folders)
+		if err := os.Mkdir(filepath.Join(dir, folder), 0o700); err != nil {
+			return nil, err
+		}
+		name := a.Name
+		switch a.Kind {
+		case KindMention:
+			name = path.Base(strings.TrimRight(filepath.ToSlash(a.Name), "/"))
+		case KindDirectory:
+			name = "listing.txt"
+		}
+		name = execFileName(name, a.AttachmentID)
+		if err := execCopyFile(a.Path, filepath.Join(dir, folder, name)); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // the notice says it is not available
+			}
+			return nil, fmt.Errorf("%s: %w", a.Name, err)
+		}
+		places[a.ContextID] = folder + "/" + name
 	}
-	return nil
+	return places, nil
 }
 
 // execFileName makes an attachment name usable as one file name in a

@@ -79,14 +79,16 @@ func TestExecRunsInTheTurnDirWithAttachments(t *testing.T) {
 	a := write("blob-a", "alpha\n")
 	b := write("blob-b", "\x89PNG")
 	c2 := write("blob-c", "second alpha\n")
+	snap := write("blob-m", "package main\n")
 	atts := []Attachment{
-		{Name: "notes.txt", MimeType: "text/plain", Path: a},
-		{Name: "../../shot.png", MimeType: "image/png", Path: b},
-		{Name: "NOTES.txt", MimeType: "text/plain", Path: c2},
-		{Name: "gone.txt", Path: ""},
-		{Name: "...", AttachmentID: "att_1", Path: a},
+		{ContextID: "ctx_a", Name: "notes.txt", MimeType: "text/plain", Path: a},
+		{ContextID: "ctx_b", Name: "../../shot.png", MimeType: "image/png", Path: b},
+		{ContextID: "ctx_c", Name: "notes.txt", MimeType: "text/plain", Path: c2},
+		{ContextID: "ctx_g", Name: "gone.txt", Path: ""},
+		{ContextID: "ctx_d", Name: "...", AttachmentID: "att_1", Path: a},
+		{ContextID: "ctx_m", Kind: KindMention, Name: "cmd/tool/main.go", Path: snap},
 	}
-	script := `pwd; cd "$CHIPCHAT_ATTACHMENTS" && ls -A | sort; cat notes.txt; echo x >> notes.txt; echo "$CHIPCHAT_ATTACHMENTS" >&2; echo "$CHIPCHAT_ATTACHMENTS"`
+	script := `pwd; cd "$CHIPCHAT_ATTACHMENTS" && find . -type f | sort; cat ctx_a/notes.txt ctx_c/notes.txt; echo x >> ctx_a/notes.txt; echo "$CHIPCHAT_ATTACHMENTS" >&2; echo "$CHIPCHAT_ATTACHMENTS"`
 	var c collect
 	if err := (Exec{Command: script}).stream(context.Background(), Turn{Dir: dir, Attachments: atts}, c.emit); err != nil {
 		t.Fatal(err)
@@ -96,13 +98,15 @@ func TestExecRunsInTheTurnDirWithAttachments(t *testing.T) {
 	if got, _ := filepath.EvalSymlinks(lines[0]); got != wantDir {
 		t.Fatalf("ran in %q, want %q", lines[0], dir)
 	}
-	if got := strings.Join(lines[1:5], ","); got != "NOTES-2.txt,_.._shot.png,att_1,notes.txt" {
+	// One folder per context id: two notes.txt never collide; names are
+	// the originals (made harmless), a mention's is its file's base name.
+	if got := strings.Join(lines[1:6], ","); got != "./ctx_a/notes.txt,./ctx_b/_.._shot.png,./ctx_c/notes.txt,./ctx_d/att_1,./ctx_m/main.go" {
 		t.Fatalf("files %q", got)
 	}
-	if lines[5] != "alpha" {
-		t.Fatalf("content %q", lines[5])
+	if lines[6] != "alpha" || lines[7] != "second alpha" {
+		t.Fatalf("content %q", lines[6:8])
 	}
-	tmp := lines[6]
+	tmp := lines[8]
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Fatalf("attachment dir %s still there: %v", tmp, err)
 	}

@@ -26,19 +26,35 @@ import (
 // OpenAI is the openai:<base-url>#<model> backend: an OpenAI-compatible
 // Chat Completions endpoint, streamed. chipchat is the harness here, so it
 // assembles the runtime fragments itself (package fragment) around the
-// conversation:
+// conversation, and puts the user's payload in the request:
 //
 //  1. the fragments of this turn, binned by the fragment assembler: the
 //     environment context (cwd = Turn.Dir, shell from $SHELL, today's date
 //     and the time zone, computed here), the project's AGENTS.md (Turn.Dir)
-//     when present, one skill instruction per skill the message references
-//     whose SKILL.md is found, and a turn-aborted notice when the previous
-//     turn of the thread was cancelled;
-//  2. the thread's earlier messages (kept in memory per Turn.ThreadID,
-//     stripped of their runtime fragments so stale ones are never resent);
+//     when present, and one skill instruction per skill that any message
+//     of the thread references (HistoryMessage.Skills and this message)
+//     whose SKILL.md is found;
+//  2. the thread's earlier messages: Turn.History (or, when it is empty,
+//     what this process recorded for Turn.ThreadID), each user message
+//     with its payload (below) while the payload of the newer ones fits
+//     Limits.HistoryBytes — the older ones get one <attachments_omitted>
+//     line naming what is no longer sent — and a <turn_aborted> user
+//     message right after each reply marked Interrupted;
 //  3. the user's message: the projected prompt's words and its
-//     <t3_context> envelope as two text parts, then one image part (a
-//     base64 data URL) per image attachment whose bytes can be read.
+//     <t3_context> envelope as two text parts, then one part per
+//     attachment in first-reference order: a text file (by MIME type, or
+//     valid UTF-8 with no NUL in its first 8000 bytes), a pasted-text chip
+//     or an @ mention's snapshot as an <attached_file> fragment cut at
+//     Limits.InlineFileBytes and what is left of Limits.InlineTurnBytes
+//     ("(truncated: N of M bytes)"); a PNG, JPEG, GIF or WebP image as an
+//     image part (a base64 data URL, at most 20 MiB); anything else as an
+//     <attached_file> holding a one-line notice; then one
+//     <thread_history> fragment per referenced thread.
+//
+// A Turn with Compact asks for a summary instead: the request is the same
+// conversation with every earlier payload replaced by an
+// <attachments_omitted> line naming it (the model is told what was
+// attached, the summary input is not flooded), then CompactInstruction.
 //
 // Developer-role messages go out as "system": every OpenAI-compatible
 // server knows that role, and OpenAI treats it as developer. A user message
@@ -62,15 +78,15 @@ type OpenAI struct {
 	threads map[string]*openAIThread
 }
 
+// openAIThread is what this process recorded of a thread: used when a turn
+// comes without Turn.History.
 type openAIThread struct {
-	history []fragment.Message // user words (+ envelope) and assistant replies
-	aborted bool               // the last turn was cancelled
+	history []HistoryMessage
 }
 
 // Limits on what is read from disk for a turn.
 const (
 	openAIMaxInstructions = 64 << 10 // AGENTS.md, SKILL.md
-	openAIMaxImage        = 20 << 20
 )
 
 // NewOpenAI returns the backend for an "openai:<base-url>#<model>" spec's
@@ -102,55 +118,95 @@ func (o *OpenAI) registry() *fragment.Registry {
 	return o.Registry
 }
 
-func (o *OpenAI) getenv(k string) string {
-	if o.Getenv != nil {
-		return o.Getenv(k)
-	}
-	return os.Getenv(k)
+// harness is what building a request needs besides the turn: the registry,
+// the clock and the environment. The openai and echo backends share it.
+type harness struct {
+	reg    *fragment.Registry
+	now    func() time.Time
+	getenv func(string) string
+	// fake: the environment is injected (a test): /etc/localtime is not read.
+	fake bool
 }
 
-func (o *OpenAI) now() time.Time {
-	if o.Now != nil {
-		return o.Now()
-	}
-	return time.Now()
+func (o *OpenAI) harness() harness {
+	h := harness{reg: o.registry(), now: o.Now, getenv: o.Getenv, fake: o.Getenv != nil}
+	return h.withDefaults()
 }
 
-// Fragments are the runtime fragments of turn t (without the thread's
-// turn-aborted notice).
+func (h harness) withDefaults() harness {
+	if h.reg == nil {
+		h.reg = fragment.Standard()
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.getenv == nil {
+		h.getenv = os.Getenv
+	}
+	return h
+}
+
+// Fragments are the runtime fragments of turn t: environment, AGENTS.md and
+// the instructions of the skills the thread's messages reference.
 func (o *OpenAI) Fragments(t Turn) []fragment.Fragment {
-	now := o.now()
+	return o.harness().fragments(t, o.historyFor(t))
+}
+
+func (h harness) fragments(t Turn, history []HistoryMessage) []fragment.Fragment {
+	now := h.now()
 	cwd := t.Dir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	shell := o.getenv("SHELL")
+	shell := h.getenv("SHELL")
 	if shell != "" {
 		shell = filepath.Base(shell)
 	}
 	frags := []fragment.Fragment{fragment.EnvironmentContext{
-		Cwd: cwd, Shell: shell, CurrentDate: now.Format("2006-01-02"), Timezone: o.timezone(now),
+		Cwd: cwd, Shell: shell, CurrentDate: now.Format("2006-01-02"), Timezone: h.timezone(now),
 	}}
 	if t.Dir != "" {
 		if text, ok := readInstructions(filepath.Join(t.Dir, "AGENTS.md")); ok && strings.TrimSpace(text) != "" {
 			frags = append(frags, fragment.UserInstructions{Dir: t.Dir, Text: strings.TrimRight(text, "\n")})
 		}
 	}
-	for _, name := range referencedSkills(t) {
-		if path, text, ok := findSkill(t.Dir, o.getenv("HOME"), name); ok {
+	for _, name := range threadSkills(t, history) {
+		if path, text, ok := findSkill(t.Dir, h.getenv("HOME"), name); ok {
 			frags = append(frags, fragment.SkillInstructions{Name: name, Path: path, Contents: strings.TrimRight(text, "\n")})
 		}
 	}
 	return frags
 }
 
+// threadSkills are the skills the thread still references: those of the
+// earlier user messages, then this message's, in first-reference order.
+func threadSkills(t Turn, history []HistoryMessage) []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(ns []string) {
+		for _, n := range ns {
+			if n = strings.TrimSpace(n); n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	for _, h := range history {
+		if h.Role == "user" {
+			add(h.Skills)
+		}
+	}
+	add(SkillNames(t.Text, t.Records))
+	return names
+}
+
 // timezone names now's zone: $TZ when set, else the IANA name
 // /etc/localtime links to, else the location's name, else its abbreviation.
-func (o *OpenAI) timezone(now time.Time) string {
-	if tz := strings.TrimPrefix(o.getenv("TZ"), ":"); tz != "" {
+func (h harness) timezone(now time.Time) string {
+	if tz := strings.TrimPrefix(h.getenv("TZ"), ":"); tz != "" {
 		return tz
 	}
-	if o.Getenv == nil {
+	if !h.fake {
 		if target, err := os.Readlink("/etc/localtime"); err == nil {
 			if _, name, ok := strings.Cut(target, "zoneinfo/"); ok && name != "" {
 				return name
@@ -163,104 +219,220 @@ func (o *OpenAI) timezone(now time.Time) string {
 	return now.Format("MST")
 }
 
-// WantsHistory asks the app for the thread's stored conversation, used
-// when this process has none of its own for the thread.
+// WantsHistory asks the app for the thread's stored conversation.
 func (o *OpenAI) WantsHistory() bool { return true }
 
 // Capabilities: the harness keeps no session (it wants the history), can
-// be cancelled, sends images and compacts.
+// be cancelled, sends images and text files itself and compacts.
 func (o *OpenAI) Capabilities() Capabilities {
-	return Capabilities{History: true, Cancel: true, Images: true, Compact: true}
+	return Capabilities{History: true, Cancel: true, Images: true, Files: true, Compact: true, InlinePayload: true}
 }
 
-// Messages builds the conversation for turn t: the assembled fragments,
-// the thread's history stripped of runtime fragments, and the user's
-// message (text parts only; images are added on the wire).
-func (o *OpenAI) Messages(t Turn) ([]fragment.Message, error) {
-	reg := o.registry()
-	frags := o.Fragments(t)
-	var history []fragment.Message
-	o.mu.Lock()
-	if th := o.threads[t.ThreadID]; th != nil && t.ThreadID != "" {
-		history = append(history, th.history...)
-		if th.aborted {
-			frags = append(frags, fragment.TurnAborted{})
-		}
-	} else {
-		// Nothing in memory for this thread (a restart): the stored
-		// conversation, as the app handed it over.
-		history = storedHistory(t)
+// reqPart is one part of a request message: a text (a rendered fragment or
+// the user's words) or an image attachment (read when the request is sent).
+type reqPart struct {
+	Text  string
+	Image *Attachment
+}
+
+// reqMessage is one message of a request.
+type reqMessage struct {
+	Role  fragment.Role
+	Parts []reqPart
+}
+
+func textParts(ss ...string) []reqPart {
+	out := make([]reqPart, len(ss))
+	for i, s := range ss {
+		out[i] = reqPart{Text: s}
 	}
-	o.mu.Unlock()
-	msgs, err := reg.Fork(history, frags)
+	return out
+}
+
+// Messages builds the conversation for turn t, as text: image parts are
+// left out (they are added on the wire).
+func (o *OpenAI) Messages(t Turn) ([]fragment.Message, error) {
+	req, err := o.harness().request(t, o.historyFor(t))
 	if err != nil {
 		return nil, err
 	}
-	if t.Compact {
-		return append(msgs, fragment.Message{Role: fragment.RoleUser, Parts: []string{CompactInstruction}}), nil
+	out := make([]fragment.Message, 0, len(req))
+	for _, m := range req {
+		fm := fragment.Message{Role: m.Role}
+		for _, p := range m.Parts {
+			if p.Image == nil {
+				fm.Parts = append(fm.Parts, p.Text)
+			}
+		}
+		out = append(out, fm)
 	}
-	return append(msgs, fragment.Message{Role: fragment.RoleUser, Parts: o.promptParts(t)}), nil
+	return out, nil
 }
 
-// storedHistory is Turn.History as conversation messages.
-func storedHistory(t Turn) []fragment.Message {
-	var history []fragment.Message
-	for _, h := range t.History {
-		role := fragment.RoleUser
-		if h.Role == "assistant" {
-			role = fragment.RoleAssistant
-		}
-		if strings.TrimSpace(h.Text) != "" {
-			history = append(history, fragment.Message{Role: role, Parts: []string{h.Text}})
-		}
+// historyFor is the conversation before t: Turn.History when the app
+// handed one, else what this process recorded for the thread.
+func (o *OpenAI) historyFor(t Turn) []HistoryMessage {
+	if len(t.History) > 0 {
+		return t.History
 	}
-	return history
-}
-
-// compact replaces the thread's history by the user's words and the
-// summary (the current fragments are assembled afresh at every turn).
-func (o *OpenAI) compact(t Turn, summary string) error {
-	reg := o.registry() // before the lock: registry takes it too
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.threads == nil {
-		o.threads = map[string]*openAIThread{}
+	if th := o.threads[t.ThreadID]; th != nil && t.ThreadID != "" {
+		return append([]HistoryMessage(nil), th.history...)
 	}
-	th := o.threads[t.ThreadID]
-	base := storedHistory(t)
-	if th != nil {
-		base = th.history
-	} else {
-		th = &openAIThread{}
-		o.threads[t.ThreadID] = th
-	}
-	h, err := reg.Compact(base, summary, nil)
-	if err != nil {
-		return fmt.Errorf("openai: compact: %w", err)
-	}
-	th.history, th.aborted = h, false
 	return nil
 }
 
-// promptParts splits the projected prompt into the user's words and the
+// Reasons of <attachments_omitted> lines.
+const (
+	omittedOverBudget = "sent with this message earlier; not resent (over the history budget)"
+	omittedInSummary  = "attached to this message; contents left out of this summary request"
+)
+
+// request builds the whole request for turn t after history.
+func (h harness) request(t Turn, history []HistoryMessage) ([]reqMessage, error) {
+	head, err := h.reg.Assemble(h.fragments(t, history)...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]reqMessage, 0, len(head)+len(history)+1)
+	for _, m := range head {
+		out = append(out, reqMessage{Role: m.Role, Parts: textParts(m.Parts...)})
+	}
+	lim := t.Limits.withDefaults()
+	plans, omitted := historyPayload(history, lim, t.Compact)
+	for i, hm := range history {
+		if hm.Role != "user" {
+			if strings.TrimSpace(hm.Text) != "" {
+				out = append(out, reqMessage{Role: fragment.RoleAssistant, Parts: textParts(hm.Text)})
+			}
+			if hm.Interrupted {
+				out = append(out, reqMessage{Role: fragment.RoleUser, Parts: textParts(fragment.Render(fragment.TurnAborted{}))})
+			}
+			continue
+		}
+		if strings.TrimSpace(hm.Text) == "" && len(hm.Attachments) == 0 && len(hm.Threads) == 0 {
+			continue
+		}
+		parts := textParts(h.splitPrompt(hm.Text)...)
+		parts = append(parts, deliveredParts(deliver(plans[i], nil))...)
+		if len(omitted[i]) > 0 {
+			reason := omittedOverBudget
+			if t.Compact {
+				reason = omittedInSummary
+			}
+			parts = append(parts, reqPart{Text: fragment.Render(fragment.AttachmentsOmitted{Names: omitted[i], Reason: reason})})
+		}
+		out = append(out, reqMessage{Role: fragment.RoleUser, Parts: parts})
+	}
+	if t.Compact {
+		return append(out, reqMessage{Role: fragment.RoleUser, Parts: textParts(CompactInstruction)}), nil
+	}
+	words := []string{t.Prompt}
+	if contextref.HasReferences(t.Text) {
+		words = h.splitPrompt(t.Prompt)
+	}
+	parts := textParts(words...)
+	parts = append(parts, deliveredParts(deliver(planPayload(t.Attachments, t.Threads, lim), nil))...)
+	return append(out, reqMessage{Role: fragment.RoleUser, Parts: parts}), nil
+}
+
+func deliveredParts(ds []deliveredPart) []reqPart {
+	out := make([]reqPart, len(ds))
+	for i, d := range ds {
+		out[i] = reqPart{Text: d.text, Image: d.image}
+	}
+	return out
+}
+
+// historyPayload plans the payload of the earlier user messages: newest
+// first, each part kept while the kept parts' cost fits lim.HistoryBytes;
+// from the first that does not fit, it and every older part are omitted
+// (named in omitted). Notices cost nothing and stay. For a compaction
+// every part is omitted.
+func historyPayload(history []HistoryMessage, lim Limits, compact bool) (plans [][]plannedPart, omitted [][]string) {
+	plans = make([][]plannedPart, len(history))
+	omitted = make([][]string, len(history))
+	budget, over := lim.HistoryBytes, compact
+	for i := len(history) - 1; i >= 0; i-- {
+		hm := history[i]
+		if hm.Role != "user" || len(hm.Attachments)+len(hm.Threads) == 0 {
+			continue
+		}
+		if over {
+			omitted[i] = payloadNames(hm)
+			continue
+		}
+		all := planPayload(hm.Attachments, hm.Threads, lim)
+		keep := make([]bool, len(all))
+		for j := len(all) - 1; j >= 0; j-- {
+			p := all[j]
+			if !over && p.cost <= budget {
+				budget -= p.cost
+				keep[j] = true
+				continue
+			}
+			over = true
+		}
+		for j, p := range all {
+			if keep[j] {
+				plans[i] = append(plans[i], p)
+			} else {
+				omitted[i] = append(omitted[i], p.name())
+			}
+		}
+	}
+	return plans, omitted
+}
+
+// payloadNames names a message's attachments and threads.
+func payloadNames(hm HistoryMessage) []string {
+	var names []string
+	for _, a := range hm.Attachments {
+		names = append(names, a.Name)
+	}
+	for i := range hm.Threads {
+		names = append(names, plannedPart{payloadSource: payloadSource{thread: &hm.Threads[i]}}.name())
+	}
+	return names
+}
+
+// splitPrompt splits a projected prompt into the user's words and the
 // context envelope, which the registry claims (no hand-written tag test).
 // The envelope is the last "\n\n"-separated tail claimed as T3ContextKind;
 // inside it every "<t3_context" is escaped, so the rightmost candidate is
 // the real one.
-func (o *OpenAI) promptParts(t Turn) []string {
-	p := t.Prompt
-	if contextref.HasReferences(t.Text) {
-		reg := o.registry()
-		for i := strings.LastIndex(p, "\n\n"); i >= 0; i = strings.LastIndex(p[:i], "\n\n") {
-			if k, ok := reg.Claim(p[i+2:]); ok && k == fragment.T3ContextKind && strings.TrimSpace(p[:i]) != "" {
-				return []string{p[:i], p[i+2:]}
-			}
+func (h harness) splitPrompt(p string) []string {
+	for i := strings.LastIndex(p, "\n\n"); i >= 0; i = strings.LastIndex(p[:i], "\n\n") {
+		if k, ok := h.reg.Claim(p[i+2:]); ok && k == fragment.T3ContextKind && strings.TrimSpace(p[:i]) != "" {
+			return []string{p[:i], p[i+2:]}
 		}
 	}
 	return []string{p}
 }
 
-// Stream sends the turn and streams the reply.
+// compacted is the history that replaces a compacted one: each user
+// message's own words (no claimed fragment: no envelope, no payload, no
+// earlier summary) with its skills, then the summary.
+func (h harness) compacted(history []HistoryMessage, summary string) []HistoryMessage {
+	var out []HistoryMessage
+	for _, hm := range history {
+		if hm.Role != "user" {
+			continue
+		}
+		var words []string
+		for _, p := range h.splitPrompt(hm.Text) {
+			if _, claimed := h.reg.Claim(p); !claimed && strings.TrimSpace(p) != "" {
+				words = append(words, p)
+			}
+		}
+		if len(words) > 0 {
+			out = append(out, HistoryMessage{Role: "user", Text: strings.Join(words, "\n\n"), Skills: hm.Skills})
+		}
+	}
+	return append(out, HistoryMessage{Role: "user", Text: fragment.Render(fragment.ConversationSummary{Text: summary})})
+}
+
 // Run answers t with text deltas.
 func (o *OpenAI) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	return o.stream(ctx, t, func(s string) { emit(TextDelta{s}) })
@@ -270,17 +442,15 @@ func (o *OpenAI) stream(ctx context.Context, t Turn, emit func(delta string)) er
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	msgs, err := o.Messages(t)
+	h := o.harness()
+	history := o.historyFor(t)
+	req, err := h.request(t, history)
 	if err != nil {
 		return fmt.Errorf("openai: %w", err)
 	}
-	wire := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
-	for i, m := range msgs {
-		var images []openai.ChatCompletionContentPartUnionParam
-		if i == len(msgs)-1 {
-			images = imageParts(t.Attachments)
-		}
-		wire = append(wire, wireMessage(m, images))
+	wire := make([]openai.ChatCompletionMessageParamUnion, 0, len(req))
+	for _, m := range req {
+		wire = append(wire, wireMessage(m))
 	}
 	client := openai.NewClient(o.options()...)
 	stream := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
@@ -310,34 +480,41 @@ func (o *OpenAI) stream(ctx context.Context, t Turn, emit func(delta string)) er
 	}
 	if t.Compact {
 		if err == nil && t.ThreadID != "" && strings.TrimSpace(reply.String()) != "" {
-			return o.compact(t, reply.String())
+			o.setHistory(t.ThreadID, h.compacted(history, reply.String()))
 		}
 		return err
 	}
-	o.record(t, msgs[len(msgs)-1], reply.String(), errors.Is(err, context.Canceled))
+	o.record(t, history, reply.String(), errors.Is(err, context.Canceled))
 	return err
 }
 
-// record appends the turn to its thread's history.
-func (o *OpenAI) record(t Turn, user fragment.Message, reply string, aborted bool) {
-	if t.ThreadID == "" {
-		return
-	}
+func (o *OpenAI) setHistory(threadID string, history []HistoryMessage) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.threads == nil {
 		o.threads = map[string]*openAIThread{}
 	}
-	th := o.threads[t.ThreadID]
-	if th == nil {
-		th = &openAIThread{}
-		o.threads[t.ThreadID] = th
+	o.threads[threadID] = &openAIThread{history: history}
+}
+
+// record keeps the conversation after turn t: history, the user's message
+// and the reply (marked Interrupted when the turn was cancelled).
+func (o *OpenAI) record(t Turn, history []HistoryMessage, reply string, aborted bool) {
+	if t.ThreadID == "" {
+		return
 	}
-	th.history = append(th.history, user)
-	if reply != "" {
-		th.history = append(th.history, fragment.Message{Role: fragment.RoleAssistant, Parts: []string{reply}})
+	h := append(append([]HistoryMessage(nil), history...), t.UserMessage())
+	if reply != "" || aborted {
+		h = append(h, HistoryMessage{Role: "assistant", Text: reply, Interrupted: aborted})
 	}
-	th.aborted = aborted
+	o.setHistory(t.ThreadID, h)
+}
+
+func (o *OpenAI) getenv(k string) string {
+	if o.Getenv != nil {
+		return o.Getenv(k)
+	}
+	return os.Getenv(k)
 }
 
 func (o *OpenAI) options() []option.RequestOption {
@@ -363,40 +540,53 @@ func (o *OpenAI) options() []option.RequestOption {
 	return opts
 }
 
-// wireMessage maps an assembled message to Chat Completions.
-func wireMessage(m fragment.Message, images []openai.ChatCompletionContentPartUnionParam) openai.ChatCompletionMessageParamUnion {
+// wireMessage maps a request message to Chat Completions, reading images.
+func wireMessage(m reqMessage) openai.ChatCompletionMessageParamUnion {
+	text := func() string {
+		ss := make([]string, 0, len(m.Parts))
+		for _, p := range m.Parts {
+			if p.Image == nil {
+				ss = append(ss, p.Text)
+			}
+		}
+		return strings.Join(ss, "\n\n")
+	}
 	switch m.Role {
 	case fragment.RoleDeveloper:
-		return openai.SystemMessage(m.Text())
+		return openai.SystemMessage(text())
 	case fragment.RoleAssistant:
-		return openai.AssistantMessage(m.Text())
+		return openai.AssistantMessage(text())
 	}
-	if len(m.Parts) == 1 && len(images) == 0 {
-		return openai.UserMessage(m.Parts[0])
+	if len(m.Parts) == 1 && m.Parts[0].Image == nil {
+		return openai.UserMessage(m.Parts[0].Text)
 	}
-	parts := make([]openai.ChatCompletionContentPartUnionParam, 0, len(m.Parts)+len(images))
+	parts := make([]openai.ChatCompletionContentPartUnionParam, 0, len(m.Parts))
 	for _, p := range m.Parts {
-		parts = append(parts, openai.TextContentPart(p))
+		if p.Image == nil {
+			parts = append(parts, openai.TextContentPart(p.Text))
+			continue
+		}
+		if url, ok := imageDataURL(*p.Image); ok {
+			parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: url}))
+		} else {
+			parts = append(parts, openai.TextContentPart(fragment.Render(fragment.AttachedFile{
+				Name: p.Image.Name, ID: p.Image.ContextID, Notice: "(not available: its bytes could not be read)"})))
+		}
 	}
-	return openai.UserMessage(append(parts, images...))
+	return openai.UserMessage(parts)
 }
 
-// imageParts reads each image attachment into a data-URL image part;
-// attachments without readable bytes are left to the envelope's metadata.
-func imageParts(atts []Attachment) []openai.ChatCompletionContentPartUnionParam {
-	var out []openai.ChatCompletionContentPartUnionParam
-	for _, a := range atts {
-		if !a.IsImage() || a.Path == "" {
-			continue
-		}
-		data, ok := readRegular(a.Path, openAIMaxImage)
-		if !ok || len(data) > openAIMaxImage {
-			continue
-		}
-		url := "data:" + strings.ToLower(strings.TrimSpace(a.MimeType)) + ";base64," + base64.StdEncoding.EncodeToString(data)
-		out = append(out, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: url}))
+// imageDataURL reads an image attachment into a base64 data URL.
+func imageDataURL(a Attachment) (string, bool) {
+	data, ok := readRegular(a.Path, maxImageBytes)
+	if !ok || len(data) > maxImageBytes {
+		return "", false
 	}
-	return out
+	m := strings.ToLower(strings.TrimSpace(a.MimeType))
+	if m == "image/jpg" {
+		m = "image/jpeg"
+	}
+	return "data:" + m + ";base64," + base64.StdEncoding.EncodeToString(data), true
 }
 
 // readRegular reads a regular file, at most max+1 bytes.
@@ -437,38 +627,6 @@ func lastRuneStart(b []byte) int {
 		}
 	}
 	return len(b)
-}
-
-// referencedSkills lists the names of the skill records the message's text
-// references, in first-reference order, once each.
-func referencedSkills(t Turn) []string {
-	if !contextref.HasReferences(t.Text) {
-		return nil
-	}
-	byID := map[string]*contextref.SkillRecord{}
-	dup := map[string]bool{}
-	for _, r := range t.Records {
-		id := r.RecordBase().ContextID
-		if _, ok := byID[id]; ok {
-			dup[id] = true
-		}
-		s, _ := r.(*contextref.SkillRecord)
-		byID[id] = s
-	}
-	var names []string
-	seen := map[string]bool{}
-	for _, occ := range contextref.Scan(t.Text) {
-		s := byID[occ.ContextID]
-		if s == nil || dup[occ.ContextID] {
-			continue
-		}
-		name := strings.TrimSpace(s.Name)
-		if name != "" && !seen[name] {
-			seen[name] = true
-			names = append(names, name)
-		}
-	}
-	return names
 }
 
 // findSkill finds a skill's SKILL.md where the composer's skill picker

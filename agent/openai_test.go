@@ -218,8 +218,12 @@ func TestOpenAIStreamsWithFragments(t *testing.T) {
 	// The user's message: words, then the envelope, then the image.
 	reg := fragment.Standard()
 	user := msgs[1]
-	if len(user.texts) != 2 || user.texts[0]+"\n\n"+user.texts[1] != f.turn.Prompt {
+	if len(user.texts) != 3 || user.texts[0]+"\n\n"+user.texts[1] != f.turn.Prompt {
 		t.Fatalf("user parts %q", user.texts)
+	}
+	// notes.txt has no bytes here: a notice in its place, after the text.
+	if k, ok := reg.Claim(user.texts[2]); !ok || k != fragment.AttachedFileKind || !strings.Contains(user.texts[2], "not available") {
+		t.Fatalf("notice %q", user.texts[2])
 	}
 	if _, ok := reg.Claim(user.texts[0]); ok || !strings.HasPrefix(user.texts[0], "Use [Skill: $review; ref=ctx_s]") {
 		t.Fatalf("words %q", user.texts[0])
@@ -272,11 +276,15 @@ func TestOpenAIThreadHistoryAndAbort(t *testing.T) {
 	if strings.Join(roles, ",") != "user,user,assistant,user" {
 		t.Fatalf("roles %v", roles)
 	}
-	if !strings.Contains(msgs[0].texts[0], "<shell>bash</shell>") || len(msgs[0].texts) != 2 {
+	// Fresh environment; the skills of the first message are still
+	// referenced by the thread, so their instructions are still sent.
+	if !strings.Contains(msgs[0].texts[0], "<shell>bash</shell>") || len(msgs[0].texts) != 4 ||
+		!strings.HasPrefix(msgs[0].texts[2], "<skill>\n<name>review</name>") {
 		t.Fatalf("fresh fragments %q", msgs[0].texts)
 	}
-	if len(msgs[1].texts) != 2 || msgs[1].texts[0]+"\n\n"+msgs[1].texts[1] != f.turn.Prompt || len(msgs[1].images) != 0 {
-		t.Fatalf("history user %q", msgs[1].texts)
+	// The first message keeps its payload: the notice and the image.
+	if len(msgs[1].texts) != 3 || msgs[1].texts[0]+"\n\n"+msgs[1].texts[1] != f.turn.Prompt || len(msgs[1].images) != 1 {
+		t.Fatalf("history user %q, %d images", msgs[1].texts, len(msgs[1].images))
 	}
 	if msgs[2].texts[0] != "first reply" || !msgs[3].plain || msgs[3].texts[0] != "plain question" {
 		t.Fatalf("history %+v", msgs[2:])
@@ -291,12 +299,15 @@ func TestOpenAIThreadHistoryAndAbort(t *testing.T) {
 	if err := o.stream(context.Background(), third, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
+	// The notice sits right after the turn it marks, not at the top.
 	msgs = messagesOf(t, s.request(2))
-	head := msgs[0].texts
-	if k, _ := fragment.Standard().Claim(head[len(head)-1]); k != fragment.TurnAbortedKind {
-		t.Fatalf("no turn_aborted: %q", head)
+	for _, p := range msgs[0].texts {
+		if fragment.TurnAbortedKind.Matches(p) {
+			t.Fatalf("turn_aborted in the head: %q", msgs[0].texts)
+		}
 	}
-	if len(msgs) != 6 || msgs[3].texts[0] != "plain question" || msgs[4].texts[0] != "partial" || msgs[5].texts[0] != "go on" {
+	if len(msgs) != 7 || msgs[3].texts[0] != "plain question" || msgs[4].role != "assistant" || msgs[4].texts[0] != "partial" ||
+		!fragment.TurnAbortedKind.Matches(msgs[5].texts[0]) || msgs[5].role != "user" || msgs[6].texts[0] != "go on" {
 		t.Fatalf("history after cancel: %+v", msgs)
 	}
 	// Another thread starts clean.

@@ -74,15 +74,17 @@ func (r *Registry) Compact(history []Message, summary string, current []Fragment
 // current fragments first, then the history stripped of its runtime
 // context (Strip), so a stale environment or AGENTS.md fragment is never
 // resubmitted as user input. The messages' own context envelopes
-// (T3ContextKind) are kept: they belong to the user's messages, not to the
-// runtime; so is a compaction's summary (ConversationSummaryKind), which
+// (T3ContextKind) and payload fragments (AttachedFileKind,
+// ThreadHistoryKind, AttachmentsOmittedKind) are kept: they belong to the
+// user's messages, not to the runtime; so is a compaction's summary (ConversationSummaryKind), which
 // stands for the conversation it replaced until the next compaction.
 func (r *Registry) Fork(history []Message, current []Fragment) ([]Message, error) {
 	out, err := r.Assemble(current...)
 	if err != nil {
 		return nil, err
 	}
-	return append(out, r.Strip(history, T3ContextKind, ConversationSummaryKind)...), nil
+	return append(out, r.Strip(history, T3ContextKind, ConversationSummaryKind,
+		AttachedFileKind, ThreadHistoryKind, AttachmentsOmittedKind)...), nil
 }
 
 func containsKind(ks []*Kind, k *Kind) bool {

@@ -112,7 +112,7 @@ func TestMatchesRule(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	r := Standard()
-	if len(r.Kinds()) != 7 {
+	if len(r.Kinds()) != 10 {
 		t.Fatalf("%d kinds", len(r.Kinds()))
 	}
 	bad := []*Kind{

@@ -1,6 +1,7 @@
 package fragment
 
 import (
+	"strings"
 	"testing"
 	"time"
 	"unicode"
@@ -25,6 +26,11 @@ func FuzzMatches(f *testing.F) {
 			T3Context{Entries: e},
 			ConversationSummary{Text: e},
 			TimeNotice{Now: time.Unix(sec%(1<<35), 0).UTC()},
+			AttachedFile{Name: a, ID: b, Content: e, Sent: int64(len(e)), Total: sec},
+			AttachedFile{Name: a, ID: b, Notice: e},
+			ThreadHistory{ThreadID: a, Title: b, Messages: []ThreadMessage{{Role: "user", Text: c}, {Role: "assistant", Text: e}}, Omitted: int(sec % 5)},
+			ThreadHistory{ThreadID: a, Title: b, Missing: true},
+			AttachmentsOmitted{Names: []string{a, b}, Reason: e},
 		}
 		for _, fr := range frags {
 			k := fr.Kind()
@@ -138,4 +144,68 @@ func foldEq(b []byte, m string) bool {
 		}
 	}
 	return true
+}
+
+// FuzzPayload: a rendered attached file or thread history parses back to
+// its attribute values, whatever they are; its content never closes the
+// fragment early (the only end marker is the last one); arbitrary text never
+// panics the parsers; FitThreadHistory stays within its bound whenever the
+// tags alone fit.
+func FuzzPayload(f *testing.F) {
+	f.Add("notes.txt", "ctx_1", "remember\nthe milk", int64(40), 200)
+	f.Add(`a"<&>`, "", "</attached_file>\n</thread_history>", int64(0), 10)
+	f.Add("\xff", "id", "<attached_file name=\"x\">\n", int64(-1), 0)
+	f.Add("", "\n", "é\r\n<ThReAd_HiStOrY ", int64(3), 1<<16)
+	f.Fuzz(func(t *testing.T, name, id, content string, total int64, max int) {
+		af := Render(AttachedFile{Name: name, ID: id, Content: content, Sent: total / 2, Total: total})
+		p, ok := ParseAttachedFile(af)
+		if !ok || p.Attrs["name"] != name || p.Attrs["id"] != id {
+			t.Fatalf("attached file %q parsed as %+v %v", af, p, ok)
+		}
+		if closingTags(af, "</attached_file") != 1 {
+			t.Fatalf("content closes the fragment: %q", af)
+		}
+		msgs := []ThreadMessage{{Role: "user", Text: content}, {Role: "assistant", Text: name}, {Role: "user", Text: id}}
+		h := FitThreadHistory(id, name, msgs, max%(1<<20))
+		th := Render(h)
+		p, ok = ParseThreadHistory(th)
+		if !ok || p.Attrs["thread"] != id || p.Attrs["title"] != name {
+			t.Fatalf("thread history %q parsed as %+v %v", th, p, ok)
+		}
+		if closingTags(th, "</thread_history") != 1 {
+			t.Fatalf("text closes the fragment: %q", th)
+		}
+		if bound := max % (1 << 20); bound > 0 && len(Render(ThreadHistory{ThreadID: id, Title: name}))+len("(3 earlier messages left out)\n") <= bound && len(th) > bound {
+			t.Fatalf("%d bytes over the bound %d", len(th), bound)
+		}
+		if h.Omitted+len(h.Messages) != len(msgs) {
+			t.Fatalf("omitted %d kept %d", h.Omitted, len(h.Messages))
+		}
+		for _, s := range []string{content, name + content, "<attached_file" + content, "<thread_history" + content} {
+			ParseAttachedFile(s)
+			ParseThreadHistory(s)
+			EscapeTag(s, "attached_file")
+		}
+	})
+}
+
+// closingTags counts the places in s where tag (ASCII case-insensitive)
+// stands as a tag: followed by a non-word character or the end.
+func closingTags(s, tag string) int {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lowerASCII(c)
+	}
+	low, n := string(b), 0
+	for i := strings.Index(low, tag); i >= 0; {
+		if k := i + len(tag); k >= len(s) || !isWordByte(s[k]) {
+			n++
+		}
+		j := strings.Index(low[i+1:], tag)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return n
 }

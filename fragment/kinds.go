@@ -36,11 +36,13 @@ var (
 	TimeNoticeKind = &Kind{Name: "time_notice", Role: RoleDeveloper, StandAlone: true}
 )
 
-// Standard returns a new registry holding every kind above.
+// Standard returns a new registry holding every kind above and the payload
+// kinds (AttachedFileKind, ThreadHistoryKind, AttachmentsOmittedKind).
 func Standard() *Registry {
 	r := &Registry{}
 	for _, k := range []*Kind{EnvironmentContextKind, UserInstructionsKind, TurnAbortedKind,
-		SkillInstructionsKind, T3ContextKind, ConversationSummaryKind, TimeNoticeKind} {
+		SkillInstructionsKind, T3ContextKind, ConversationSummaryKind, TimeNoticeKind,
+		AttachedFileKind, ThreadHistoryKind, AttachmentsOmittedKind} {
 		if err := r.Register(k); err != nil {
 			panic(err)
 		}
