@@ -202,8 +202,13 @@ func (s *PaneServer) serve(c net.Conn) {
 		c.Close()
 	}()
 	c.SetDeadline(time.Now().Add(connTimeout))
+	c.Write(s.answer(bufio.NewReader(c)))
+}
+
+// answer reads one request from r and returns the answer line.
+func (s *PaneServer) answer(r *bufio.Reader) []byte {
 	var resp paneResponse
-	line, err := readLine(bufio.NewReader(c), maxRequestBytes)
+	line, err := readLine(r, maxRequestBytes)
 	var req paneRequest
 	if err == nil {
 		err = json.Unmarshal(line, &req)
@@ -232,7 +237,7 @@ func (s *PaneServer) serve(c net.Conn) {
 	if err != nil {
 		out, _ = json.Marshal(paneResponse{Error: "cannot encode the panes: " + err.Error()})
 	}
-	c.Write(append(out, '\n'))
+	return append(out, '\n')
 }
 
 // readLine reads one line (without its newline) of at most limit bytes; a
@@ -291,12 +296,34 @@ func ReadPanes(ctx context.Context, path, name string, lines int) ([]PaneText, e
 		}
 		return nil, fmt.Errorf("mcpserver: panes socket %s: no answer: %w", path, err)
 	}
+	panes, err := decodeAnswer(line)
+	var ae appError
+	if errors.As(err, &ae) {
+		return nil, err // worded for the agent by the app
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: panes socket %s: %w", path, err)
+	}
+	return panes, nil
+}
+
+// appError is the error the app answered with.
+type appError string
+
+func (e appError) Error() string { return string(e) }
+
+// decodeAnswer decodes an answer line; the app's error comes back as an
+// error with its text.
+func decodeAnswer(line []byte) ([]PaneText, error) {
 	var resp paneResponse
 	if err := json.Unmarshal(line, &resp); err != nil {
-		return nil, fmt.Errorf("mcpserver: panes socket %s: bad answer: %w", path, err)
+		return nil, fmt.Errorf("bad answer: %w", err)
 	}
 	if resp.Error != "" {
-		return nil, errors.New(resp.Error)
+		return nil, appError(resp.Error)
+	}
+	if resp.Panes == nil {
+		return nil, errors.New("bad answer: no panes and no error")
 	}
 	return resp.Panes, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -140,9 +141,23 @@ func (t *threads) read(in ThreadReadInput) (ThreadPage, error) {
 }
 
 // messageText is what the agent reads of a message: a user message's
-// canonical Markdown, a reply's text.
+// canonical Markdown, a reply's text items joined by blank lines (its
+// thoughts, tool calls and notices are left out). A reply stored without
+// items reads as its text.
 func messageText(m store.Message) string {
-	return m.Text
+	if m.Role != message.RoleAssistant {
+		return m.Text
+	}
+	var parts []string
+	for _, it := range m.Items {
+		if it.Kind == message.ItemText && strings.TrimSpace(it.Text) != "" {
+			parts = append(parts, it.Text)
+		}
+	}
+	if len(parts) == 0 {
+		return m.Text
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // cut keeps the first bytes of text that fit in limit with a note saying

@@ -22,8 +22,8 @@ type Snapshot struct {
 }
 
 // Snapshot copies the last n lines (n < 1: one screen) of the terminal's
-// screen and scrollback, ending at the last non-blank line or the cursor,
-// whichever is lower: the empty rows below a prompt are left out. Lines
+// screen and scrollback, ending at the screen's last non-blank row: the
+// empty rows below the output or the prompt are left out. Lines
 // are plain text, sanitized (chips.SanitizeLine) with trailing spaces
 // trimmed. It takes the terminal's lock for the copy only and may be called
 // from any goroutine.
@@ -37,7 +37,7 @@ func (t *Terminal) Snapshot(n int) Snapshot {
 		_, n = s.Size()
 	}
 	end := s.LastLine()
-	for cur := s.CursorLine(); end > cur && blank(s.line(end)); end-- {
+	for top := s.ScreenTop(); end > top && blank(s.line(end)); end-- {
 	}
 	from := max(end-int64(n)+1, s.FirstLine())
 	snap.First = from
