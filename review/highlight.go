@@ -45,9 +45,9 @@ func newHighlighter(styleName string) *highlighter {
 	return h
 }
 
-// displayText is the text a line shows: tabs expanded. Sanitizing happens
-// per drawn piece.
-func displayText(s string) string { return chips.ExpandTabs(s) }
+// displayText is the text a line shows: tabs expanded, then sanitized as
+// a whole (so an escape sequence goes whole, not token by token).
+func displayText(s string) string { return chips.SanitizeLine(chips.ExpandTabs(s)) }
 
 func (h *highlighter) lexer(fi int32, name string) chroma.Lexer {
 	if lx, ok := h.lexers[fi]; ok {
