@@ -48,6 +48,7 @@ type Report struct {
 	ModeSwitch        string              `json:"modeSwitch"`
 	LoadReplay        string              `json:"loadReplay"`
 	AttachSeenByModel string              `json:"attachSeenByModel"`
+	AttachRendering   string              `json:"attachAsTheModelSeesIt"`
 	NewFiles          []string            `json:"filesWrittenByAllowOnce"`
 	Endpoints         []string            `json:"endpoints"`
 	FS                []string            `json:"fsCalls"`
@@ -264,6 +265,9 @@ func runAgent(t *testing.T, a Agent) {
 		}
 		rep.EditPermission = optionKinds(perm.Permission.Options)
 		rep.EditPermContent = ToolContentKinds(perm.Permission.ToolCall.Content)
+		if !contains(rep.EditPermContent, "diff") {
+			t.Errorf("the edit's permission request carries no diff (content %v)", rep.EditPermContent)
+		}
 		if !hasKind(perm.Permission.Options, acp.PermissionOptionKindAllowOnce) {
 			t.Errorf("no allow_once option: %v", rep.EditPermission)
 		}
@@ -278,8 +282,12 @@ func runAgent(t *testing.T, a Agent) {
 			t.Errorf("after the tool result the reply %q lacks %q", txt, MarkEditAllow+ReplyDone)
 		}
 		for f := range listFiles(d.Root) {
-			if !before[f] {
+			if !before[f] && !strings.HasPrefix(f, "home/.npm/") {
 				rep.NewFiles = append(rep.NewFiles, f)
+				if strings.HasPrefix(f, "proj/") {
+					// e.g. a permanent allow rule in .claude/settings.local.json
+					t.Errorf("allow_once left a new file in the project: %s", f)
+				}
 			}
 		}
 		sort.Strings(rep.NewFiles)
@@ -402,6 +410,13 @@ func runAgent(t *testing.T, a Agent) {
 		rep.AttachSeenByModel = "name=" + boolStr(strings.Contains(raw, "attach.txt")) + " content=" + boolStr(strings.Contains(raw, "ATTACH-CONTENT-7"))
 		if !strings.Contains(raw, "attach.txt") {
 			t.Errorf("the model never saw the file name attach.txt")
+		}
+		if u := ex.LastUserText(); strings.Contains(u, "attach.txt") {
+			i := strings.Index(u, MarkAttach)
+			if i < 0 {
+				i = 0
+			}
+			rep.AttachRendering = firstLine(strings.ReplaceAll(u[i:], "\n", "⏎"))
 		}
 	})
 	t.Run("mode-switch", func(t *testing.T) {

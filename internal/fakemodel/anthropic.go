@@ -63,7 +63,7 @@ func anthropicError(w http.ResponseWriter, status int, typ, msg string) {
 	writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
 }
 
-func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []byte, respond Responder, rec *Request) {
+func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []byte, respond Responder, rec func(*Exchange)) {
 	path := r.URL.Path
 	switch {
 	case r.Method == http.MethodPost && path == "/v1/messages/count_tokens":
@@ -75,7 +75,7 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []b
 			return
 		}
 		e.Path = r.URL.RequestURI()
-		rec.Exchange = e
+		rec(e)
 		reply := respond(e)
 		id := s.nextID()
 		if e.Stream {

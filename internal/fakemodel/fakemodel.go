@@ -154,7 +154,7 @@ type Request struct {
 	Body   []byte
 	// Exchange is the decoded model request, nil for other endpoints.
 	Exchange *Exchange
-	// Status is the status code answered.
+	// Status is the status code answered (0 while the answer is written).
 	Status int
 }
 
@@ -236,12 +236,30 @@ func (s *Server) Summary() string {
 	return b.String()
 }
 
-func (s *Server) record(r Request) {
+// record appends r and returns its index.
+func (s *Server) record(r Request) int {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.requests = append(s.requests, r)
 	close(s.notify)
 	s.notify = make(chan struct{})
-	s.mu.Unlock()
+	return len(s.requests) - 1
+}
+
+// decoded stores the decoded exchange of request i, before the reply is
+// written, so that a test that saw the reply also sees the request.
+func (s *Server) decoded(i int, e *Exchange) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests[i].Exchange = e
+	close(s.notify)
+	s.notify = make(chan struct{})
+}
+
+func (s *Server) finished(i, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests[i].Status = status
 }
 
 func (s *Server) nextID() int {
@@ -255,19 +273,20 @@ const maxBody = 64 << 20
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	rec := Request{Method: r.Method, Path: r.URL.RequestURI(), Header: r.Header.Clone(), Body: body}
+	i := s.record(Request{Method: r.Method, Path: r.URL.RequestURI(), Header: r.Header.Clone(), Body: body})
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-	defer func() { rec.Status = sw.status; s.record(rec) }()
+	defer func() { s.finished(i, sw.status) }()
 	s.mu.Lock()
 	respond := s.respond
 	s.mu.Unlock()
+	rec := func(e *Exchange) { s.decoded(i, e) }
 	switch s.Provider {
 	case Anthropic:
-		s.serveAnthropic(sw, r, body, respond, &rec)
+		s.serveAnthropic(sw, r, body, respond, rec)
 	case OpenAIChat, OpenAIResponses:
-		s.serveOpenAI(sw, r, body, respond, &rec)
+		s.serveOpenAI(sw, r, body, respond, rec)
 	case Gemini:
-		s.serveGemini(sw, r, body, respond, &rec)
+		s.serveGemini(sw, r, body, respond, rec)
 	default:
 		http.Error(sw, "unknown provider", http.StatusInternalServerError)
 	}
@@ -418,4 +437,20 @@ func rawJSON(v any) json.RawMessage {
 	}
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// DecodeRequest decodes a model request body of provider p; model is the
+// model named in the path (Gemini), ignored by the others.
+func DecodeRequest(p Provider, body []byte, model string) (*Exchange, error) {
+	switch p {
+	case Anthropic:
+		return DecodeAnthropic(body)
+	case OpenAIChat:
+		return DecodeOpenAIChat(body)
+	case OpenAIResponses:
+		return DecodeOpenAIResponses(body)
+	case Gemini:
+		return DecodeGemini(body, model)
+	}
+	return nil, fmt.Errorf("fakemodel: unknown provider %q", p)
 }

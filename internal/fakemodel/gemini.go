@@ -100,7 +100,7 @@ func geminiModelAction(path string) (model, action string, ok bool) {
 	return rest[:j], rest[j+1:], true
 }
 
-func (s *Server) serveGemini(w http.ResponseWriter, r *http.Request, body []byte, respond Responder, rec *Request) {
+func (s *Server) serveGemini(w http.ResponseWriter, r *http.Request, body []byte, respond Responder, rec func(*Exchange)) {
 	model, action, ok := geminiModelAction(r.URL.Path)
 	switch {
 	case r.Method == http.MethodPost && ok && (action == "streamGenerateContent" || action == "generateContent"):
@@ -111,7 +111,7 @@ func (s *Server) serveGemini(w http.ResponseWriter, r *http.Request, body []byte
 		}
 		e.Path = r.URL.RequestURI()
 		e.Stream = action == "streamGenerateContent"
-		rec.Exchange = e
+		rec(e)
 		reply := respond(e)
 		if e.Stream {
 			st := startSSE(w)

@@ -182,7 +182,7 @@ func openAIError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": nil, "code": nil}})
 }
 
-func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte, respond Responder, rec *Request) {
+func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte, respond Responder, rec func(*Exchange)) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/chat/completions"):
@@ -192,7 +192,7 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 			return
 		}
 		e.Path = r.URL.RequestURI()
-		rec.Exchange = e
+		rec(e)
 		reply := respond(e)
 		id := s.nextID()
 		var opts struct {
@@ -213,7 +213,7 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 			return
 		}
 		e.Path = r.URL.RequestURI()
-		rec.Exchange = e
+		rec(e)
 		reply := respond(e)
 		id := s.nextID()
 		if e.Stream {
