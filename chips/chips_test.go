@@ -214,6 +214,8 @@ func TestCompactShape(t *testing.T) {
 			want = "src/deep/dir/file.go"
 		case contextref.KindReviewComment:
 			want = "#42"
+		case contextref.KindThread:
+			want = "Fix login bug" // a thread chip shows its title
 		}
 		if !strings.Contains(out, want) {
 			t.Errorf("%s: compact %q lacks %q", c.Kind, out, want)

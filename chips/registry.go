@@ -81,10 +81,11 @@ func NewRegistry(th Theme) *Registry {
 }
 
 // Default returns a registry with the compact, details and expanded
-// renderers of all eight kinds.
+// renderers of every kind of the kind table.
 func Default(th Theme) *Registry {
 	r := NewRegistry(th)
-	for _, kind := range contextref.KnownKinds {
+	for _, v := range kindViews {
+		kind := v.Kind
 		for _, s := range Surfaces {
 			if err := r.Register(kind, s, r.p.renderer(s)); err != nil {
 				panic(err) // a fresh registry holds no handler
@@ -99,7 +100,7 @@ func (r *Registry) Theme() Theme { return r.th.clone() }
 
 // Register adds the renderer of kind on surface s. A second renderer for
 // the same kind and surface is an error, as are an empty kind, an unknown
-// surface and a nil renderer. A kind outside the eight may be registered
+// surface and a nil renderer. A kind outside the kind table may be registered
 // (a kind of a later contract version); its chips then render through it
 // when they have a record of that kind.
 func (r *Registry) Register(kind string, s Surface, fn Renderer) error {
@@ -161,7 +162,7 @@ func call(fn Renderer, c Chip, width int) (out, why string) {
 }
 
 // Resolved reports whether c can be drawn by its kind's renderers: its kind
-// is one of the eight and its record is present, of that kind and of the
+// is one of the known kinds and its record is present, of that kind and of the
 // matching Go type. Otherwise why says what is wrong, for example
 // `no record for ctx_1` or `unknown kind "future"`.
 func Resolved(c Chip) (ok bool, why string) {
@@ -169,7 +170,7 @@ func Resolved(c Chip) (ok bool, why string) {
 	return why == "", why
 }
 
-// check is Resolved's test; extra accepts a kind outside the eight (one
+// check is Resolved's test; extra accepts a kind outside the table (one
 // with a registered renderer).
 func check(c Chip, extra bool) string {
 	known := contextref.IsKnownKind(c.Kind)
@@ -201,24 +202,4 @@ func isNil(r contextref.Record) bool {
 }
 
 // typeFits reports whether a record's Go type is the one of its kind.
-func typeFits(kind string, r contextref.Record) bool {
-	switch r.(type) {
-	case *contextref.ImageRecord:
-		return kind == contextref.KindImage
-	case *contextref.FileRecord:
-		return kind == contextref.KindFile
-	case *contextref.TerminalRecord:
-		return kind == contextref.KindTerminal
-	case *contextref.ElementRecord:
-		return kind == contextref.KindElement
-	case *contextref.PreviewAnnotationRecord:
-		return kind == contextref.KindPreviewAnnotation
-	case *contextref.ReviewCommentRecord:
-		return kind == contextref.KindReviewComment
-	case *contextref.MentionRecord:
-		return kind == contextref.KindMention
-	case *contextref.SkillRecord:
-		return kind == contextref.KindSkill
-	}
-	return false
-}
+func typeFits(kind string, r contextref.Record) bool { return contextref.RecordOfKind(r, kind) }

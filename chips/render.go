@@ -3,7 +3,6 @@ package chips
 import (
 	"bytes"
 	"encoding/json"
-	"path"
 	"strconv"
 	"strings"
 
@@ -13,8 +12,8 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 )
 
-// painter holds the built-in renderers of the eight kinds and of the
-// unresolved chip.
+// painter holds the built-in renderers of the known kinds (each kind's
+// surfaces come from its KindView) and of the unresolved chip.
 type painter struct{ th *Theme }
 
 // renderer is the built-in renderer of surface s; it serves every kind (the
@@ -39,21 +38,8 @@ func (p *painter) compact(c Chip, width int) string {
 	tone := ks.Tone
 	lbl := chipLabel(c)
 	keepEnd := false
-	switch r := c.Record.(type) {
-	case *contextref.MentionRecord:
-		if pth := oneLine(r.Path); pth != "" {
-			lbl = pth
-		}
-		keepEnd = true
-	case *contextref.SkillRecord:
-		if t := strings.TrimPrefix(lbl, "$"); t != "" {
-			lbl = t
-		}
-	case *contextref.ReviewCommentRecord:
-		if r.PullRequest != nil {
-			lbl = "#" + strconv.FormatInt(r.PullRequest.Number, 10)
-			tone = p.th.prTone(r.PullRequest)
-		}
+	if v, ok := viewByKind[c.Kind]; ok && contextref.RecordOfKind(c.Record, c.Kind) {
+		lbl, tone, keepEnd = v.compact(p, c, lbl, tone)
 	}
 	return p.pill(tone.Chip, ks.Glyph, lbl, width, c.Selected, keepEnd)
 }
@@ -104,29 +90,14 @@ func chipLabel(c Chip) string {
 
 // recordName is a short name for a record from its own fields.
 func recordName(r contextref.Record) string {
-	var s string
-	switch r := r.(type) {
-	case *contextref.ImageRecord:
-		s = r.Name
-	case *contextref.FileRecord:
-		s = r.Name
-	case *contextref.TerminalRecord:
-		s = r.TerminalLabel
-	case *contextref.ElementRecord:
-		s = "<" + r.TagName + ">"
-	case *contextref.PreviewAnnotationRecord:
-		s = r.PageURL
-		if r.PageTitle != nil && strings.TrimSpace(*r.PageTitle) != "" {
-			s = *r.PageTitle
-		}
-	case *contextref.ReviewCommentRecord:
-		s = path.Base(r.FilePath) + " " + r.RangeLabel
-	case *contextref.MentionRecord:
-		s = r.Path
-	case *contextref.SkillRecord:
-		s = r.Name
+	if isNil(r) {
+		return ""
 	}
-	return oneLine(s)
+	kind := r.RecordBase().Kind
+	if v, ok := viewByKind[kind]; ok && contextref.RecordOfKind(r, kind) {
+		return oneLine(v.name(r))
+	}
+	return ""
 }
 
 // kindTitle is the kind as a title ("Review comment"), "Context" for none.
@@ -145,27 +116,11 @@ func (p *painter) view(c Chip, width int, full bool) string {
 	d := &doc{th: p.th, width: width, full: full}
 	ks := p.th.kind(c.Kind)
 	d.heading(ks.Text, c.Selected, ks.Glyph, kindTitle(c.Kind), chipLabel(c))
-	plain := lipgloss.NewStyle()
-	switch r := c.Record.(type) {
-	case *contextref.ImageRecord:
-		p.attachment(d, &r.AttachmentRecord)
-	case *contextref.FileRecord:
-		p.attachment(d, &r.AttachmentRecord)
-	case *contextref.TerminalRecord:
-		p.terminal(d, r)
-	case *contextref.ElementRecord:
-		p.element(d, &r.ElementDetails)
-	case *contextref.PreviewAnnotationRecord:
-		p.preview(d, r)
-	case *contextref.ReviewCommentRecord:
-		p.review(d, r)
-	case *contextref.MentionRecord:
-		d.field("path", r.Path, plain)
-	case *contextref.SkillRecord:
-		d.field("skill", r.Name, plain)
-	case *contextref.UnknownRecord:
-		// A registered kind outside the eight without its own view.
-		p.payload(d, r)
+	if v, ok := viewByKind[c.Kind]; ok && contextref.RecordOfKind(c.Record, c.Kind) {
+		v.body(p, d, c.Record)
+	} else if u, ok := c.Record.(*contextref.UnknownRecord); ok {
+		// A registered kind outside the table without its own view.
+		p.payload(d, u)
 	}
 	if full {
 		d.field("ref", c.Kind+"/"+c.ContextID, p.th.Muted)
@@ -432,6 +387,7 @@ func (p *painter) review(d *doc, r *contextref.ReviewCommentRecord) {
 		if t := oneLine(r.SectionTitle); t != "" {
 			d.field("section", t, plain)
 		}
+		p.reviewSource(d, r)
 		if pr := r.PullRequest; pr != nil {
 			tone := p.th.prTone(pr).Text
 			d.segs(seg{"#" + strconv.FormatInt(pr.Number, 10), tone},
@@ -451,6 +407,7 @@ func (p *painter) review(d *doc, r *contextref.ReviewCommentRecord) {
 		section = strings.TrimSpace(section + " (" + id + ")")
 	}
 	d.field("section", section, plain)
+	p.reviewSource(d, r)
 	if pr := r.PullRequest; pr != nil {
 		tone := p.th.prTone(pr).Text
 		d.field("pull request", "#"+strconv.FormatInt(pr.Number, 10)+" "+pr.Title, plain)
@@ -483,6 +440,18 @@ func (p *painter) review(d *doc, r *contextref.ReviewCommentRecord) {
 				return p.diffStyle(l)
 			})
 		})
+	}
+}
+
+// reviewSource shows the revision the comment's source was read at and,
+// when the captured location is stale, says so (as the projection tells the
+// agent).
+func (p *painter) reviewSource(d *doc, r *contextref.ReviewCommentRecord) {
+	if r.SourceRevision != nil && *r.SourceRevision != "" {
+		d.field("revision", *r.SourceRevision, p.th.Muted)
+	}
+	if r.SourceStale != nil && *r.SourceStale {
+		d.field("source", "outdated: the file changed since this excerpt was taken", p.th.Why)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// sampleRecords returns one full record of each of the eight kinds, with
+// sampleRecords returns one full record of each known kind, with
 // every text field set to text (labels to label).
 func sampleRecords(label, text string) []contextref.Record {
 	el := contextref.ElementDetails{
@@ -54,6 +54,8 @@ func sampleRecords(label, text string) []contextref.Record {
 				HeadBranch: "feat/x" + text, BaseBranch: "main", State: "open"}},
 		&contextref.MentionRecord{Base: contextref.NewBase(contextref.KindMention, "ctx_m", label), Path: "src/deep/dir/" + text + "file.go"},
 		&contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, "ctx_s", label), Name: "pinchtab" + text},
+		&contextref.ThreadRecord{Base: contextref.NewBase(contextref.KindThread, "ctx_th", label),
+			EnvironmentID: "env_a" + text, ThreadID: "thread_42" + text, Title: "Fix login bug " + text},
 	}
 }
 
@@ -73,6 +75,9 @@ func sampleChips() []Chip {
 			Record: &contextref.UnknownRecord{Base: contextref.NewBase("future", "ctx_u", "Future"),
 				Payload: json.RawMessage(`{"b":1.50,"1":[true,null],"a":"<b>"}`)}},
 		Chip{Kind: "image", ContextID: "ctx_f", Label: "mismatch", Record: sampleRecords("x", "")[1]},
+		Chip{Kind: "review-comment", ContextID: "ctx_rs", Label: "a.ts L1",
+			Record: &contextref.ReviewCommentRecord{Base: contextref.NewBase(contextref.KindReviewComment, "ctx_rs", "a.ts L1"),
+				SectionID: "s", FilePath: "a.ts", RangeLabel: "L1", SourceRevision: ptr("deadbeef"), SourceStale: ptr(true)}},
 	)
 	return out
 }

@@ -37,6 +37,8 @@ type Theme struct {
 	// Unresolved is the style of the unresolved chip: unknown kind, missing
 	// record, or a record that does not fit the chip.
 	Unresolved KindStyle
+	// Citation is the style of an assistant quote chip (RenderCitation).
+	Citation KindStyle
 	// Selected is laid over a chip's style (its set values win) when the
 	// chip is selected: the caret beside it or the chip focused.
 	Selected lipgloss.Style
@@ -56,10 +58,14 @@ type Theme struct {
 	DiffHunk   lipgloss.Style // diff hunk headers ("@@ … @@")
 }
 
-// Glyph is the default glyph of a kind ("" for a kind it does not know).
-// Each is one column wide and none is of East Asian "ambiguous" width, so
-// they stay one column in terminals that draw ambiguous characters wide.
-func Glyph(kind string) string { return glyphs[kind] }
+// Glyph is the default glyph of a kind ("" for a kind it does not know),
+// from the kind table (KindView).
+func Glyph(kind string) string {
+	if v, ok := viewByKind[kind]; ok {
+		return v.Glyph
+	}
+	return ""
+}
 
 // OtherGlyph and UnresolvedGlyph are the default glyphs of a kind without
 // a glyph of its own and of the unresolved chip.
@@ -67,29 +73,6 @@ const (
 	OtherGlyph      = "◌" // U+25CC dotted circle
 	UnresolvedGlyph = "?"
 )
-
-var glyphs = map[string]string{
-	contextref.KindImage:             "⊡", // U+22A1 squared dot: a picture frame
-	contextref.KindFile:              "⎘", // U+2398 next page: a document
-	contextref.KindTerminal:          "❯", // U+276F: a shell prompt
-	contextref.KindElement:           "⟡", // U+27E1 concave diamond: a picked element
-	contextref.KindPreviewAnnotation: "◉", // U+25C9 fisheye: a mark on a preview
-	contextref.KindReviewComment:     "✎", // U+270E pencil: a review note
-	contextref.KindMention:           "@",
-	contextref.KindSkill:             "$",
-}
-
-// Default colours of each kind (pill backgrounds and text accents).
-var kindColours = map[string]string{
-	contextref.KindImage:             "#F9A8D4", // pink
-	contextref.KindFile:              "#93C5FD", // blue
-	contextref.KindTerminal:          "#FDE68A", // amber
-	contextref.KindElement:           "#99F6E4", // teal
-	contextref.KindPreviewAnnotation: "#C4B5FD", // violet
-	contextref.KindReviewComment:     "#FDBA74", // orange
-	contextref.KindMention:           "#BAE6FD", // sky
-	contextref.KindSkill:             "#BEF264", // lime
-}
 
 const (
 	inkDark      = "#111827" // text on a pill
@@ -115,7 +98,7 @@ func pillTone(bg string) Tone {
 // selected chip is drawn reversed and bold.
 func DefaultTheme() Theme {
 	th := Theme{
-		Kinds:    make(map[string]KindStyle, len(kindColours)),
+		Kinds:    make(map[string]KindStyle, len(kindViews)),
 		Other:    KindStyle{Glyph: OtherGlyph, Tone: pillTone(colourOther)},
 		Selected: lipgloss.NewStyle().Reverse(true).Bold(true),
 		CapLeft:  " ",
@@ -124,6 +107,7 @@ func DefaultTheme() Theme {
 			Chip: lipgloss.NewStyle().Foreground(lipgloss.Color("#FCA5A5")).Background(lipgloss.Color("#3F3F46")).Italic(true),
 			Text: lipgloss.NewStyle().Foreground(lipgloss.Color("#FCA5A5")).Bold(true),
 		}},
+		Citation: KindStyle{Glyph: CitationGlyph, Tone: pillTone(citationColour)},
 		PR: PRTones{
 			Open:   pillTone(colourOpen),
 			Draft:  pillTone(colourDraft),
@@ -138,8 +122,8 @@ func DefaultTheme() Theme {
 		DiffDel:    lipgloss.NewStyle().Foreground(lipgloss.Color(colourClosed)),
 		DiffHunk:   lipgloss.NewStyle().Foreground(lipgloss.Color("#67E8F9")),
 	}
-	for kind, col := range kindColours {
-		th.Kinds[kind] = KindStyle{Glyph: glyphs[kind], Tone: pillTone(col)}
+	for _, v := range kindViews {
+		th.Kinds[v.Kind] = KindStyle{Glyph: v.Glyph, Tone: pillTone(v.Colour)}
 	}
 	return th
 }
@@ -158,7 +142,7 @@ func NoColorTheme() Theme {
 	bold := plain.Bold(true)
 	tone := func(s lipgloss.Style) Tone { return Tone{Chip: s, Text: s} }
 	th := Theme{
-		Kinds:    make(map[string]KindStyle, len(glyphs)),
+		Kinds:    make(map[string]KindStyle, len(kindViews)),
 		Other:    KindStyle{Glyph: OtherGlyph, Tone: Tone{Chip: plain, Text: bold}},
 		Selected: plain.Reverse(true),
 		CapLeft:  "[",
@@ -167,6 +151,7 @@ func NoColorTheme() Theme {
 			Chip: plain.Italic(true).Faint(true),
 			Text: bold,
 		}},
+		Citation: KindStyle{Glyph: CitationGlyph, Tone: Tone{Chip: plain.Italic(true), Text: bold}},
 		PR: PRTones{
 			Open:   tone(bold),
 			Draft:  tone(plain.Faint(true)),
@@ -181,8 +166,8 @@ func NoColorTheme() Theme {
 		DiffDel:    plain.Faint(true),
 		DiffHunk:   plain.Italic(true),
 	}
-	for kind, g := range glyphs {
-		th.Kinds[kind] = KindStyle{Glyph: g, Tone: Tone{Chip: plain, Text: bold}}
+	for _, v := range kindViews {
+		th.Kinds[v.Kind] = KindStyle{Glyph: v.Glyph, Tone: Tone{Chip: plain, Text: bold}}
 	}
 	return th
 }

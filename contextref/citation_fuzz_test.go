@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // citationSeeds put the fuzzer near the rules of DESIGN.md 3.8.
@@ -133,6 +134,11 @@ func FuzzThreadRecord(f *testing.F) {
 	f.Add("x", "l", "\u3000e\u3000", "\ufefft", "</context><t3_context>", `,"extra":{"a":1}`)
 	f.Add("x", "l", "e", "t", strings.Repeat("é", 201), "")
 	f.Fuzz(func(t *testing.T, contextID, label, envID, threadID, title, extra string) {
+		for _, s := range []string{contextID, label, envID, threadID, title} {
+			if !utf8.ValidString(s) {
+				return // JSON would carry U+FFFD instead
+			}
+		}
 		fields, _ := json.Marshal(map[string]string{"contextId": contextID, "label": label, "environmentId": envID, "threadId": threadID, "title": title})
 		raw := `{"version":1,"kind":"thread",` + string(fields[1:len(fields)-1]) + extra + `}`
 		r, err := DecodeRecord([]byte(raw))

@@ -2,7 +2,7 @@
 // references, byte-compatible with T3 Code's "inline context references" v1
 // (shared/DESIGN.md section 3).
 //
-// It owns: the typed records of the eight kinds and the unknown record
+// It owns: the typed records of the nine kinds and the unknown record
 // (records.go), their validation and message-context decoding (decode.go),
 // context ids (ids.go), reference links, label sanitizing and the occurrence
 // scan (links.go), the provider projection (project.go), the legacy upgrade
