@@ -3,6 +3,7 @@ package review
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -45,9 +46,24 @@ func newHighlighter(styleName string) *highlighter {
 	return h
 }
 
-// displayText is the text a line shows: tabs expanded, then sanitized as
-// a whole (so an escape sequence goes whole, not token by token).
-func displayText(s string) string { return chips.SanitizeLine(chips.ExpandTabs(s)) }
+// maxDisplayBytes bounds the part of a line that is lexed and drawn: no
+// terminal shows more of it (the pane cuts lines, it does not wrap them),
+// and a minified megabyte on one line must not stall the lexer.
+const maxDisplayBytes = 512
+
+// displayText is the text a line shows: cut to maxDisplayBytes, tabs
+// expanded, then sanitized as a whole (so an escape sequence goes whole,
+// not token by token).
+func displayText(s string) string {
+	if len(s) > maxDisplayBytes {
+		cut := maxDisplayBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return chips.SanitizeLine(chips.ExpandTabs(s))
+}
 
 func (h *highlighter) lexer(fi int32, name string) chroma.Lexer {
 	if lx, ok := h.lexers[fi]; ok {

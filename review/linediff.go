@@ -157,6 +157,24 @@ func splitLines(s string) (lines []string, noNewline bool) {
 	return lines, true
 }
 
+// interner gives each distinct string a small int, so diffs compare ints.
+type interner map[string]int
+
+// all interns key(0) … key(n-1).
+func (in interner) all(n int, key func(int) string) []int {
+	out := make([]int, n)
+	for i := range out {
+		k := key(i)
+		id, ok := in[k]
+		if !ok {
+			id = len(in)
+			in[k] = id
+		}
+		out[i] = id
+	}
+	return out
+}
+
 // lineOp is one step of a line edit script; ai and bi are the positions in
 // the old and new lines when the step is taken.
 type lineOp struct {
@@ -167,24 +185,16 @@ type lineOp struct {
 // diffLines is the edit script from old to new lines. A last line without
 // LF differs from the same text with one.
 func diffLines(a []string, aNoNL bool, b []string, bNoNL bool) []lineOp {
-	ids := map[string]int{}
-	intern := func(lines []string, noNL bool) []int {
-		out := make([]int, len(lines))
-		for i, l := range lines {
-			key := l
+	in := interner{}
+	keys := func(lines []string, noNL bool) []int {
+		return in.all(len(lines), func(i int) string {
 			if noNL && i == len(lines)-1 {
-				key += "\x00\\ No newline"
+				return lines[i] + "\x00\\ No newline"
 			}
-			id, ok := ids[key]
-			if !ok {
-				id = len(ids)
-				ids[key] = id
-			}
-			out[i] = id
-		}
-		return out
+			return lines[i]
+		})
 	}
-	ai, bi := intern(a, aNoNL), intern(b, bNoNL)
+	ai, bi := keys(a, aNoNL), keys(b, bNoNL)
 	modA, modB := diffInts(ai, bi)
 	ops := make([]lineOp, 0, len(a)+len(b))
 	i, j := 0, 0

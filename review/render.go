@@ -166,7 +166,7 @@ func (m *Model) renderRow(r, width int, dec uint8) string {
 		s := sty{fg: t.FileFg, bg: t.FileBg, bold: true}
 		p.text(" "+string(statusLetter(f))+" ", s)
 		p.text(chips.SanitizeLine(fileTitle(f)), s)
-		a, d := f.Counts()
+		a, d := m.doc.counts[rw.file][0], m.doc.counts[rw.file][1]
 		p.text("  ", s)
 		p.text("+"+strconv.Itoa(a), sty{fg: t.AddFg, bg: t.FileBg, bold: true})
 		p.text(" ", s)

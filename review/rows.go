@@ -34,6 +34,7 @@ type doc struct {
 	hunkRows []int     // row of each hunk's header, ascending
 	hunkEnd  [][]int   // per file, per hunk: the row of its last line
 	pairs    [][][]int // per file, per hunk, per line: paired -/+ line, or -1
+	counts   [][2]int  // per file: added and deleted lines
 	numW     int       // width of a line number column
 	added    int
 	deleted  int
@@ -60,15 +61,13 @@ func buildDoc(d *Diff) *doc {
 					dc.rows = append(dc.rows, row{kind: rowNoNewline, file: int32(fi), hunk: int32(hi), line: int32(li)})
 				}
 				maxN = max(maxN, l.Old, l.New)
-				switch l.Kind {
-				case LineAdded:
-					dc.added++
-				case LineDeleted:
-					dc.deleted++
-				}
 			}
 			pairs[hi] = pairLines(h.Lines)
 		}
+		a, d := f.Counts()
+		dc.counts = append(dc.counts, [2]int{a, d})
+		dc.added += a
+		dc.deleted += d
 		dc.hunkEnd = append(dc.hunkEnd, ends)
 		dc.pairs = append(dc.pairs, pairs)
 	}

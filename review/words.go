@@ -50,21 +50,9 @@ func wordChanges(old, new string) (oldSpans, newSpans []span) {
 	if len(a) > maxWords || len(b) > maxWords || len(a) == 0 || len(b) == 0 {
 		return nil, nil
 	}
-	ids := map[string]int{}
-	intern := func(s string, ws []span) []int {
-		out := make([]int, len(ws))
-		for i, w := range ws {
-			t := s[w.from:w.to]
-			id, ok := ids[t]
-			if !ok {
-				id = len(ids)
-				ids[t] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
-	modA, modB := diffInts(intern(old, a), intern(new, b))
+	in := interner{}
+	modA, modB := diffInts(in.all(len(a), func(i int) string { return old[a[i].from:a[i].to] }),
+		in.all(len(b), func(i int) string { return new[b[i].from:b[i].to] }))
 	oldSpans, keptA := collect(old, a, modA)
 	newSpans, keptB := collect(new, b, modB)
 	// Shared text below a third of either line: a rewrite, not an edit.
