@@ -96,6 +96,16 @@ func TestJSDifferential(t *testing.T) {
 		cases = append(cases, jsCase{Op: "expand", S: genCitationText(r)})
 	}
 
+	// The legacy upgrade (DESIGN.md 3.6): the shared vectors, fixed inputs
+	// and generated ones, through the reference written from the precise
+	// rules.
+	for _, in := range fixedLegacyInputs() {
+		cases = append(cases, jsCase{Op: "upgrade", S: in})
+	}
+	for range 3 * perOp {
+		cases = append(cases, jsCase{Op: "upgrade", S: genLegacyText(r)})
+	}
+
 	for i, c := range cases {
 		if !utf8.ValidString(c.S) || !utf8.ValidString(c.Kind) || !utf8.ValidString(c.Raw) {
 			t.Fatalf("generator bug: case %d (%s) is not valid UTF-8: %q", i, c.Op, c)
@@ -121,7 +131,7 @@ func TestJSDifferential(t *testing.T) {
 	counts := map[string]int{}
 	// What the reference saw, so a generator that stops reaching the
 	// interesting paths shows in -v output.
-	var withOcc, occs, jsThrows, validCitations, expanded int
+	var withOcc, occs, jsThrows, validCitations, expanded, upgradedTexts int
 	for i := len(vecWant); i < len(cases); i++ {
 		c := cases[i]
 		counts[c.Op]++
@@ -134,6 +144,8 @@ func TestJSDifferential(t *testing.T) {
 			validCitations++
 		} else if c.Op == "expand" && strings.Contains(string(res.V), "assistant_citations>") {
 			expanded++
+		} else if c.Op == "upgrade" && !strings.HasSuffix(string(res.V), `"records":[]}`) {
+			upgradedTexts++
 		}
 		goOut, jsOut, same := compareCase(t, c, results[i])
 		if same {
@@ -144,8 +156,8 @@ func TestJSDifferential(t *testing.T) {
 			t.Errorf("%s mismatch\n  input: %s\n  go:    %q\n  js:    %q", c.Op, c.describe(), goOut, jsOut)
 		}
 	}
-	t.Logf("cases per op: %v; scan texts with occurrences: %d (%d occurrences); valid citation hrefs: %d; expanded texts: %d; reference exceptions (stringify/decode failures): %d",
-		counts, withOcc, occs, validCitations, expanded, jsThrows)
+	t.Logf("cases per op: %v; scan texts with occurrences: %d (%d occurrences); valid citation hrefs: %d; expanded texts: %d; upgrades with records: %d; reference exceptions (stringify/decode failures): %d",
+		counts, withOcc, occs, validCitations, expanded, upgradedTexts, jsThrows)
 	for op, n := range mismatches {
 		t.Errorf("%s: %d of %d cases differ from JavaScript", op, n, counts[op])
 	}
@@ -288,6 +300,24 @@ func compareCase(t *testing.T, c jsCase, res jsResult) (goOut, jsOut string, sam
 			return g, js, !gok && strings.HasPrefix(*res.Err, "URIError")
 		}
 		return g, js, ok && gok && g == js
+	case "upgrade":
+		text, recs := contextref.UpgradeLegacy(c.S)
+		raws := make([]json.RawMessage, 0, len(recs))
+		for _, r := range recs {
+			b, err := contextref.MarshalRecord(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raws = append(raws, b)
+		}
+		g, _ := json.Marshal(struct {
+			Text    string            `json:"text"`
+			Records []json.RawMessage `json:"records"`
+		}{text, raws})
+		if res.Err != nil {
+			return string(g), "throws " + *res.Err, false
+		}
+		return string(g), string(res.V), jsonValueEqual(g, res.V)
 	case "citationParse":
 		g, err := contextref.ParseCitationHref(c.S)
 		goOut = "fails"
@@ -341,6 +371,18 @@ func vectorCases(t *testing.T) ([]jsCase, []json.RawMessage) {
 			Text   string          `json:"text"`
 			Output json.RawMessage `json:"output"`
 		} `json:"parse"`
+		Upgrade []struct {
+			Text   string          `json:"text"`
+			Output json.RawMessage `json:"output"`
+		} `json:"upgrade"`
+		CitationParse []struct {
+			Href   string          `json:"href"`
+			Output json.RawMessage `json:"output"`
+		} `json:"citationParse"`
+		Expand []struct {
+			Text   string          `json:"text"`
+			Output json.RawMessage `json:"output"`
+		} `json:"expand"`
 	}
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
@@ -357,6 +399,18 @@ func vectorCases(t *testing.T) ([]jsCase, []json.RawMessage) {
 	}
 	for _, x := range v.Parse {
 		cases = append(cases, jsCase{Op: "scan", S: x.Text})
+		want = append(want, x.Output)
+	}
+	for _, x := range v.Upgrade {
+		cases = append(cases, jsCase{Op: "upgrade", S: x.Text})
+		want = append(want, x.Output)
+	}
+	for _, x := range v.CitationParse {
+		cases = append(cases, jsCase{Op: "citationParse", S: x.Href})
+		want = append(want, x.Output)
+	}
+	for _, x := range v.Expand {
+		cases = append(cases, jsCase{Op: "expand", S: x.Text})
 		want = append(want, x.Output)
 	}
 	return cases, want
@@ -1011,5 +1065,75 @@ func fixedCitationHrefs() []string {
 		"t3-citation://v1/" + strings.Repeat("e", 513) + "/b/c" + q,
 		"t3-citation://v1/a/b/c?text=" + strings.Repeat("%41", 53326) + "&start=0&end=5&prefix=&suffix=",
 		"t3-citation://v1/a/b/c#?text=q&start=0&end=5&prefix=&suffix=",
+	}
+}
+
+// Legacy upgrade generation: whole and broken blocks, tags, placeholders,
+// inline labels, fences, links, private-use characters and white space
+// glued together, then sometimes valid trailing blocks in send order.
+
+const (
+	lgRcA  = `<review_comment sectionId="s1" sectionTitle="Diff" filePath="src/a.ts" startIndex="4" endIndex="9" rangeLabel="L4-L9">`
+	lgRcB  = `<review_comment sectionId="s2" filePath="lib/b.go" startIndex="1" endIndex="1">`
+	lgRcX  = "</review_comment>"
+	lgTerm = "<terminal_context>\n- Terminal 1 lines 12-13:\n  12 | $ go test\n  13 | FAIL\n</terminal_context>"
+)
+
+var legacyPieces = []string{
+	"Fix ", "\n", "\n\n", " ", "\t", "\r\n", "\u00a0", "\u3000", "\uFFFC", "\uE000", "\uE000\uE000", "0",
+	"@terminal-1:12-13", "@t:5", "@t:5-5", "@x:1", "@t:5x", "x@t:5", "@t:5.", "@t:5.a", "(", ")", ".", "-", "x", "é", "Σ",
+	lgTerm, "<terminal_context>\n", "\n</terminal_context>", "- T line 5:\n  5 | boom\n", "- T lines 5-5:\n",
+	"- Terminal 1 lines 12-13:\n", "  12 | $ go test\n", "- T lines 9-3:\n", "- \u3000 line 1:\n", "- x line 9007199254740993:\n",
+	"<element_context>\n- <PayButton>:\n  url: http://x/\n  html:\n    <b>\n</element_context>",
+	"<element_context>\n", "\n</element_context>", "- < div >:\n", "- <A>x:\n  source: a.ts:1:2\n  selector: \n",
+	"  styles:\n", "  html:\n", "\t\n", "  \n",
+	"<preview_annotation>\nId: a\nPage: P\n", "\n</preview_annotation>", "Requested visual changes:\n- c\n", "Comment:  c \n",
+	"Page: https://e/\n", "<preview_annotation>\n",
+	lgRcA, lgRcB, lgRcX, "```\n", "````", "```diff\n-a\n+b\n```\n", "```ts x\n", "``` \n",
+	"[x](t3-context://v1/file/a)", "](t3-context://v1/", "[", "]", "!",
+	`<review_comment sectionId="s" filePath="f" startIndex="1" endIndex="2" rangeLabel="@t:5 \uFFFC">`,
+	`<review_comment filePath="f">`, `<review_comment sectionId="s" filePath="a\\b.ts" startIndex="01" endIndex="1" sectionTitle=" " rangeLabel="">`,
+	`<review_comment sectionId="s" filePath="f" filePath="g" startIndex="1" endIndex="99999999999999999">`,
+	"<review_comment>", "<review_comments ",
+}
+
+var legacyTailPieces = []string{
+	"\n\n<terminal_context>\n- Terminal 1 lines 12-13:\n  12 | a\n  13 | b\n- T line 5:\n  5 | c\n- x:1 line 2:\n</terminal_context>",
+	"\n\n<element_context>\n- <A>:\n  url: http://a/\n- <b>:\n</element_context>",
+	"\n\n<preview_annotation>\nId: 1\nPage: P\n<element_context>\n- <C>:\n</element_context>\n</preview_annotation>",
+	"\n" + lgRcB + "tail" + lgRcX + "\n",
+}
+
+func genLegacyText(r *rand.Rand) string {
+	var b strings.Builder
+	for k := r.IntN(14); k >= 0; k-- {
+		b.WriteString(pick(r, legacyPieces))
+	}
+	if r.IntN(2) == 0 {
+		for _, tail := range legacyTailPieces {
+			if r.IntN(2) == 0 {
+				b.WriteString(tail)
+			}
+		}
+	}
+	if r.IntN(6) == 0 {
+		b.WriteString(pick(r, []string{" ", "\n", "  \n\t", "\u2028"}))
+	}
+	return b.String()
+}
+
+func fixedLegacyInputs() []string {
+	return []string{
+		"text <review_comment oops>  \n ",
+		"before \uFFFC after \uFFFC",
+		"a " + lgRcB + "x\n```\nx " + lgRcX + " then " + lgRcA + "y" + lgRcX,
+		"\uE000\uE000 " + lgRcB + "t" + lgRcX,
+		"x <terminal_context>\n- T line 1:\n  " + lgRcB + "r" + lgRcX + "\n</terminal_context>",
+		"<terminal_context>\n" + lgRcB + "\n</terminal_context>\n" + lgRcA + "z" + lgRcX,
+		"Hi\n\n<terminal_context>\n- T1 line 1:\n  1 | a\n</terminal_context>\n\n<terminal_context>\n- T2 line 2:\n  2 | b\n</terminal_context>",
+		"x\n\n<preview_annotation>\nId: 1\n</preview_annotation>\n</preview_annotation>\n<preview_annotation>\nId: 2\n</preview_annotation>",
+		"x\n\n<element_context>\n- < div >:\n</element_context>",
+		"@t:5 and @t:5\n\n<terminal_context>\n- T line 5:\n- T line 5:\n</terminal_context>",
+		lgRcB + "a\n```\n" + lgRcX + "\n````\n" + lgRcX,
 	}
 }
