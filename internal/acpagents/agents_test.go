@@ -95,7 +95,27 @@ func listFiles(root string) map[string]bool {
 	return out
 }
 
-func runAgent(t *testing.T, a Agent) {
+// agentRun is one agent process with a session in a fresh project, talking
+// to its fake model.
+type agentRun struct {
+	a      Agent
+	d      Dirs
+	files  Files
+	srv    *fakemodel.Server
+	env    []string
+	client *Client
+	p      *Proc
+	sess   acp.NewSessionResponse
+	sid    acp.SessionId
+	ctx    context.Context
+	// beforeSession is the client's mark before session/new.
+	beforeSession int
+}
+
+// startAgent starts a with the client capabilities caps and opens a
+// session; everything is stopped and cleaned up with t.
+func startAgent(t *testing.T, a Agent, caps acp.ClientCapabilities) *agentRun {
+	t.Helper()
 	root := t.TempDir()
 	if os.Getenv("ACPAGENTS_KEEP") != "" {
 		// For debugging: keep the agent's home and project.
@@ -106,22 +126,70 @@ func runAgent(t *testing.T, a Agent) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := DefaultFiles(d.Project)
-	if err := WriteFile(files.Notes, files.OldLine+"\n"); err != nil {
+	r := &agentRun{a: a, d: d, files: DefaultFiles(d.Project), client: NewClient(d.Project)}
+	if caps.Terminal {
+		r.client.EnableTerminals(d.Project)
+	}
+	if err := WriteFile(r.files.Notes, r.files.OldLine+"\n"); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteFile(filepath.Join(d.Project, "README.md"), "# test project\n"); err != nil {
 		t.Fatal(err)
 	}
-	srv := fakemodel.New(a.Provider, Responder(a, files))
-	defer srv.Close()
-	extra, err := a.Setup(d, srv.URL)
+	r.srv = fakemodel.New(a.Provider, Responder(a, r.files))
+	t.Cleanup(r.srv.Close)
+	extra, err := a.Setup(d, r.srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := d.Env(extra)
+	r.env = d.Env(extra)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	t.Cleanup(cancel)
+	r.ctx = ctx
+	sctx, scancel := context.WithTimeout(ctx, startTimeout)
+	defer scancel()
+	r.p, err = Start(sctx, a.Argv, d.Project, r.env, r.client, caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.p
+	t.Cleanup(func() {
+		p.Stop()
+		if t.Failed() {
+			t.Logf("%s stderr tail:\n%s", a.Name, lastLines(p.Stderr(), 40))
+			t.Logf("model requests:\n%s", r.srv.Summary())
+		}
+	})
+	if r.p.Init.ProtocolVersion != acp.ProtocolVersionNumber {
+		t.Errorf("protocol version %d, want %d", r.p.Init.ProtocolVersion, acp.ProtocolVersionNumber)
+	}
+	r.beforeSession = r.client.Mark()
+	r.sess, err = r.p.Conn.NewSession(sctx, acp.NewSessionRequest{Cwd: d.Project, McpServers: []acp.McpServer{}})
+	if err != nil {
+		t.Fatalf("session/new: %v\nstderr: %s", err, lastLines(r.p.Stderr(), 30))
+	}
+	r.sid = r.sess.SessionId
+	return r
+}
+
+// prompt sends blocks to the session and fails t if the prompt fails.
+func (r *agentRun) prompt(t *testing.T, blocks ...acp.ContentBlock) (acp.PromptResponse, []Event) {
+	t.Helper()
+	pctx, pcancel := context.WithTimeout(r.ctx, promptTimeout)
+	defer pcancel()
+	resp, evs, err := r.p.Prompt(pctx, r.sid, blocks...)
+	dump(t, evs)
+	if err != nil {
+		t.Fatalf("%v\nevents: %s\nmodel requests:\n%s", err, Kinds(evs), r.srv.Summary())
+	}
+	return resp, evs
+}
+
+func runAgent(t *testing.T, a Agent) {
+	r := startAgent(t, a, acp.ClientCapabilities{})
+	d, files, srv, env, client, p, sess, sid, ctx, mark := r.d, r.files, r.srv, r.env, r.client, r.p, r.sess, r.sid, r.ctx, r.beforeSession
+	prompt := r.prompt
 	rep := &Report{Agent: a.Name}
-	client := NewClient(d.Project)
 	defer func() {
 		seen := map[string]bool{}
 		for _, r := range srv.Requests() {
@@ -131,13 +199,7 @@ func runAgent(t *testing.T, a Agent) {
 				rep.Endpoints = append(rep.Endpoints, k)
 			}
 		}
-		fs := map[string]bool{}
-		for _, e := range client.Events(0) {
-			if strings.HasPrefix(e.Kind, "fs/") && !fs[e.Kind] {
-				fs[e.Kind] = true
-				rep.FS = append(rep.FS, e.Kind)
-			}
-		}
+		rep.FS = clientCalls(client.Events(0))
 		if exs := srv.Exchanges(); os.Getenv("ACPAGENTS_DUMP") != "" && len(exs) > 0 {
 			var v struct {
 				Tools json.RawMessage `json:"tools"`
@@ -148,42 +210,11 @@ func runAgent(t *testing.T, a Agent) {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		t.Logf("report:\n%s", b)
 	}()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	sctx, scancel := context.WithTimeout(ctx, startTimeout)
-	p, err := Start(sctx, a.Argv, d.Project, env, client, acp.ClientCapabilities{})
-	scancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		p.Stop()
-		if t.Failed() {
-			t.Logf("%s stderr tail:\n%s", a.Name, lastLines(p.Stderr(), 40))
-			t.Logf("model requests:\n%s", srv.Summary())
-		}
-	}()
 	rep.AgentInfo = p.Init.AgentInfo
 	rep.LoadSession = p.Init.AgentCapabilities.LoadSession
 	rep.PromptImage = p.Init.AgentCapabilities.PromptCapabilities.Image
 	rep.PromptEmbedded = p.Init.AgentCapabilities.PromptCapabilities.EmbeddedContext
-	for _, m := range p.Init.AuthMethods {
-		b, _ := json.Marshal(m)
-		rep.AuthMethods = append(rep.AuthMethods, string(b))
-	}
-	if p.Init.ProtocolVersion != acp.ProtocolVersionNumber {
-		t.Errorf("protocol version %d, want %d", p.Init.ProtocolVersion, acp.ProtocolVersionNumber)
-	}
-
-	sctx, scancel = context.WithTimeout(ctx, startTimeout)
-	mark := client.Mark()
-	sess, err := p.Conn.NewSession(sctx, acp.NewSessionRequest{Cwd: d.Project, McpServers: []acp.McpServer{}})
-	scancel()
-	if err != nil {
-		t.Fatalf("session/new: %v\nstderr: %s", err, lastLines(p.Stderr(), 30))
-	}
-	sid := sess.SessionId
+	rep.AuthMethods = authMethods(p.Init.AuthMethods)
 	if sess.Modes != nil {
 		rep.CurrentMode = string(sess.Modes.CurrentModeId)
 		for _, m := range sess.Modes.AvailableModes {
@@ -203,18 +234,6 @@ func runAgent(t *testing.T, a Agent) {
 		}
 		_ = json.Unmarshal(b, &v)
 		rep.ConfigOptions = append(rep.ConfigOptions, v.ID+"("+v.Type+","+v.Category+")")
-	}
-
-	prompt := func(t *testing.T, blocks ...acp.ContentBlock) (acp.PromptResponse, []Event) {
-		t.Helper()
-		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
-		defer pcancel()
-		resp, evs, err := p.Prompt(pctx, sid, blocks...)
-		dump(t, evs)
-		if err != nil {
-			t.Fatalf("%v\nevents: %s\nmodel requests:\n%s", err, Kinds(evs), srv.Summary())
-		}
-		return resp, evs
 	}
 
 	t.Logf("session %s", sid)
@@ -592,6 +611,29 @@ func selectValues(o *acp.SessionConfigOptionSelect) []acp.SessionConfigValueId {
 				out = append(out, x.Value)
 			}
 		}
+	}
+	return out
+}
+
+// clientCalls lists the distinct client methods (fs/…, terminal/…) the
+// agent called, in order.
+func clientCalls(evs []Event) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range evs {
+		if (strings.HasPrefix(e.Kind, "fs/") || strings.HasPrefix(e.Kind, "terminal/")) && !seen[e.Kind] {
+			seen[e.Kind] = true
+			out = append(out, e.Kind)
+		}
+	}
+	return out
+}
+
+func authMethods(ms []acp.AuthMethod) []string {
+	var out []string
+	for _, m := range ms {
+		b, _ := json.Marshal(m)
+		out = append(out, string(b))
 	}
 	return out
 }

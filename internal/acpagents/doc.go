@@ -164,6 +164,24 @@
 //   - session/load replays everything before its response.
 //   - Exits when stdin closes.
 //
+// # With the client's file system and terminals
+//
+// TestRealAgentsClientCapabilities offers fs.readTextFile, fs.writeTextFile,
+// terminal and auth.terminal (as Zed does) and runs the edit and the shell
+// scenario:
+//   - Gemini CLI reads and writes the edited file through fs/read_text_file
+//     and fs/write_text_file; opencode writes through fs/write_text_file
+//     (with or without the capability); Claude Code and Codex use neither.
+//   - No agent runs its commands in a client terminal (terminal/create is
+//     never called); the output reaches the client only as tool call content
+//     text (Claude, opencode), as rawOutput (Codex) or not at all (Gemini).
+//   - With auth.terminal, Claude Code lists terminal sign-in methods
+//     ("claude-ai-login", "console-login": type "terminal", args ["--cli",
+//     "auth", "login", …]); without it, none. Codex lists "chatgpt" and two
+//     env_var methods (CODEX_API_KEY, OPENAI_API_KEY, with vars); Gemini
+//     lists oauth-personal, gemini-api-key, vertex-ai, gateway; opencode
+//     lists "opencode-login" (run `opencode auth login`).
+//
 // All four: protocolVersion 1, loadSession, promptCapabilities image and
 // embeddedContext; an embedded text resource with a file:// URI reaches the
 // model with its file name and content (Claude and opencode as attached

@@ -106,7 +106,8 @@ type Client struct {
 	notify chan struct{}
 	decide func(acp.RequestPermissionRequest) acp.RequestPermissionResponse
 	// Root limits the fs methods to paths under it ("" refuses them all).
-	root string
+	root  string
+	terms *terminals // nil: terminal/* is not offered
 }
 
 // NewClient returns a recording client whose fs methods serve root.
@@ -231,10 +232,10 @@ func (c *Client) inRoot(p string) error {
 
 // ReadTextFile implements acp.Client (within the project).
 func (c *Client) ReadTextFile(_ context.Context, r acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	c.recordCall("fs/read_text_file", r)
 	if err := c.inRoot(r.Path); err != nil {
 		return acp.ReadTextFileResponse{}, err
 	}
-	c.add(Event{Kind: "fs/read_text_file", JSON: r.Path})
 	b, err := os.ReadFile(r.Path)
 	if err != nil {
 		return acp.ReadTextFileResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
@@ -260,10 +261,10 @@ func (c *Client) ReadTextFile(_ context.Context, r acp.ReadTextFileRequest) (acp
 
 // WriteTextFile implements acp.Client (within the project).
 func (c *Client) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	c.recordCall("fs/write_text_file", map[string]any{"path": r.Path, "bytes": len(r.Content)})
 	if err := c.inRoot(r.Path); err != nil {
 		return acp.WriteTextFileResponse{}, err
 	}
-	c.add(Event{Kind: "fs/write_text_file", JSON: r.Path})
 	if err := os.WriteFile(r.Path, []byte(r.Content), 0o644); err != nil {
 		return acp.WriteTextFileResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
 	}
@@ -271,31 +272,6 @@ func (c *Client) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest) (a
 }
 
 var errNoTerminal = acp.NewMethodNotFound("the test client offers no terminal")
-
-// CreateTerminal implements acp.Client (not offered).
-func (c *Client) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
-	return acp.CreateTerminalResponse{}, errNoTerminal
-}
-
-// KillTerminal implements acp.Client (not offered).
-func (c *Client) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
-	return acp.KillTerminalResponse{}, errNoTerminal
-}
-
-// TerminalOutput implements acp.Client (not offered).
-func (c *Client) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
-	return acp.TerminalOutputResponse{}, errNoTerminal
-}
-
-// ReleaseTerminal implements acp.Client (not offered).
-func (c *Client) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
-	return acp.ReleaseTerminalResponse{}, errNoTerminal
-}
-
-// WaitForTerminalExit implements acp.Client (not offered).
-func (c *Client) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
-	return acp.WaitForTerminalExitResponse{}, errNoTerminal
-}
 
 // tail keeps the last bytes written to it.
 type tail struct {
@@ -404,6 +380,7 @@ func (p *Proc) Stop() {
 	}
 	// Children that outlived the group's leader.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	p.Client.stopTerminals()
 }
 
 const stopGrace = 2 * time.Second
