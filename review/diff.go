@@ -281,6 +281,10 @@ func (p *parser) checkFile(f *File) error {
 		return malformed(p.n, "rename or copy without both names")
 	case f.Status == Added && f.NewPath == "", f.Status == Deleted && f.OldPath == "":
 		return malformed(p.n, "names do not fit a new or deleted file")
+	case f.Status == Added:
+		f.OldPath = ""
+	case f.Status == Deleted:
+		f.NewPath = ""
 	case f.Status == Modified && f.OldPath == "":
 		f.OldPath = f.NewPath
 	case f.Status == Modified && f.NewPath == "":

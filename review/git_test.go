@@ -190,3 +190,50 @@ func (m *Model) lineAt(r int) string {
 	l := m.doc.diff.Files[rw.file].Hunks[rw.hunk].Lines[rw.line]
 	return string(l.Kind) + l.Text
 }
+
+func TestLoadOddFiles(t *testing.T) {
+	long := strings.Repeat("a line that stays the same in the renamed file\n", 20)
+	dir := gitRepo(t, map[string]string{
+		"before.txt": long, "crlf.txt": "one\r\ntwo\r\n", "bin.dat": "\x00\x01\x02", "café.txt": "x\n",
+	})
+	git(t, dir, "mv", "before.txt", "after.txt")
+	writeFile(t, dir, "after.txt", long+"one more\n")
+	writeFile(t, dir, "crlf.txt", "one\r\nTWO\r\n")
+	writeFile(t, dir, "bin.dat", "\x00\x01\x03")
+	writeFile(t, dir, "café.txt", "y")
+	writeFile(t, dir, "we\"ird\tname.txt", "q\n")
+	m := loadedPane(t, Options{ProjectDir: dir, NoPullRequest: true, NewID: func() string { return "o" }})
+	byPath := map[string]*File{}
+	for _, f := range m.doc.diff.Files {
+		byPath[f.Path()] = f
+	}
+	if f := byPath["after.txt"]; f == nil || f.Status != Renamed || f.OldPath != "before.txt" || len(f.Hunks) != 1 {
+		t.Fatalf("rename: %+v", f)
+	}
+	if f := byPath["bin.dat"]; f == nil || !f.Binary {
+		t.Fatalf("binary: %+v", f)
+	}
+	if f := byPath["crlf.txt"]; f == nil || f.Hunks[0].Lines[1].Text != "two\r" {
+		t.Fatalf("crlf: %+v", f.Hunks[0].Lines)
+	}
+	if f := byPath["café.txt"]; f == nil || !f.Hunks[0].Lines[1].NoNewline {
+		t.Fatalf("no newline: %+v", f)
+	}
+	if f := byPath["we\"ird\tname.txt"]; f == nil || !f.Untracked {
+		t.Fatalf("odd untracked name: %v", byPath)
+	}
+	view := plainView(m)
+	if strings.Contains(view, "\r") || !strings.Contains(view, "before.txt → after.txt") {
+		t.Fatalf("view:\n%s", view)
+	}
+	// A comment on the CRLF file is not stale while the file is unchanged.
+	for m.doc.diff.Files[m.doc.fileOf(m.cursor)].Path() != "crlf.txt" {
+		press(m, "}")
+	}
+	press(m, "j", "v", "j", "c")
+	typeText(m, "case")
+	rec := press(m, "enter")[0].(CommentMsg).Record
+	if stale, err := Stale(dir, rec); err != nil || stale {
+		t.Fatalf("crlf stale %v %v (%q)", stale, err, rec.Diff)
+	}
+}

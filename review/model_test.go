@@ -309,3 +309,19 @@ func TestSubdirectoryProject(t *testing.T) {
 		t.Fatalf("prefix %q", d.Prefix)
 	}
 }
+
+func TestThemes(t *testing.T) {
+	for name, th := range map[string]Theme{"dark": DefaultTheme(), "light": LightTheme(), "none": NoColorTheme()} {
+		files, _ := ParseUnified([]byte(gitSample))
+		m := NewFromDiff(Options{NoPullRequest: true, Theme: &th}, &Diff{Files: files})
+		m.SetSize(90, 20)
+		run(m, m.Init())
+		out := m.View()
+		if !strings.Contains(sgrRE.ReplaceAllString(out, ""), "+ var a = 2") {
+			t.Fatalf("%s: %q", name, out)
+		}
+		if hasColour := strings.Contains(out, ";2;"); hasColour != (name != "none") {
+			t.Fatalf("%s: colour %v", name, hasColour)
+		}
+	}
+}

@@ -44,6 +44,20 @@ func DefaultTheme() Theme {
 	}
 }
 
+// LightTheme is a theme for light terminals.
+func LightTheme() Theme {
+	return Theme{
+		Syntax: "github",
+		AddBg:  rgb(0xe6ffec), DelBg: rgb(0xffebe9),
+		AddWordBg: rgb(0xabf2bc), DelWordBg: rgb(0xff8182),
+		AddFg: rgb(0x1a7f37), DelFg: rgb(0xcf222e),
+		NumFg: rgb(0x8c959f), HunkFg: rgb(0x0969da),
+		FileFg: rgb(0x1f2328), FileBg: rgb(0xeaeef2),
+		Accent: rgb(0x9a6700), SelBg: rgb(0xfff8c5),
+		FaintFg: rgb(0x656d76),
+	}
+}
+
 // NoColorTheme draws no colour at all: prefixes, marks, bold and reverse
 // video carry the meaning.
 func NoColorTheme() Theme { return Theme{} }
