@@ -2,61 +2,90 @@ package agent
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
 )
 
-// The acp:<command> backend speaks the Agent Client Protocol over the stdio
-// of a long-lived agent process (Gemini CLI, Claude Code through its ACP
-// adapter, codex-acp, opencode, …).
+// The acp:<command> backend speaks the Agent Client Protocol (version 1)
+// over the stdio of a long-lived agent process (Gemini CLI, Claude Code
+// through its ACP adapter, codex-acp, opencode, …). DESIGN.md section 10.
 //
 // Decisions:
 //   - The process is started lazily on the first turn as `sh -c <command>` in
 //     the project directory (ACPOptions.Dir, else the first Turn.Dir, else the
 //     working directory), in its own process group; Close kills the group. If
-//     the process dies, the next turn starts a new one.
-//   - One ACP session per chipchat thread. A thread whose session was opened
-//     by an earlier process (or set with SetSessionID, e.g. after a restart)
+//     the process dies, the next turn starts a new one. A failure to start or
+//     a crash is an *Error carrying the tail of the agent's stderr.
+//   - One ACP session per chipchat thread. Turn.SessionID (the session the
+//     thread had, stored by chat) wins over what this process remembers; it
 //     is resumed with session/load when the agent advertises loadSession,
-//     else it gets a new session. The history that session/load replays is
-//     not shown again (the transcript already has it).
-//   - The prompt is Turn.Prompt as one text block, then each image attachment
-//     as an image block when the agent advertises promptCapabilities.image,
-//     then each other attachment as an embedded resource (text when the bytes
-//     are UTF-8, else a base64 blob) when it advertises embeddedContext.
-//     Otherwise the text projection alone is sent (it already names the
-//     attachments). Attachments without a path, or larger than
-//     acpMaxAttachment, are left to the text projection.
-//   - The reply is the agent's message chunks. Thoughts are collapsed to one
-//     "> thinking…" line per turn; each tool call, and each change of a tool
-//     call's status, is one "> tool: <title> (<status>)" line; a plan is a
-//     Markdown task list, shown again only when it changes. These status
-//     blocks are separated from the prose by blank lines so Markdown renders
-//     them as quotes, not as part of a paragraph.
-//   - Permission requests and the choice of an authentication method are
-//     asked through ACPOptions.Ask. Without Ask, permissions are rejected
-//     (the agent's reject option) and authentication fails with an error that
-//     lists the agent's methods. Authentication is attempted when
-//     session/new or session/load answers "authentication required".
+//     else a new session is made. Every new session is reported with
+//     SessionStarted. The modes, config options (models included) and
+//     commands a session has are emitted as Modes/ConfigOptions/Commands in
+//     the first turn after they change (SessionState reads them between
+//     turns).
+//   - Replays: every update for a session that is being loaded is dropped,
+//     and after session/load returns the session stays "settling" until no
+//     update has come for ACPOptions.LoadQuiet (default 300ms, at most
+//     acpSettleMax): Gemini CLI answers session/load before it streams the
+//     history, and would mix the rest of that history into the new prompt's
+//     answer. Updates for a session with no running turn are dropped too, so
+//     a replay can never be attributed to the next turn. State updates
+//     (commands, modes, config options) are kept in every case.
+//   - Session updates map one to one to events: message chunks → TextDelta
+//     (resource links as Markdown links), thought chunks → ThoughtDelta,
+//     tool_call → ToolCall (a tool_call_update for a call this turn has not
+//     seen is a ToolCall too), tool_call_update → ToolUpdate, plan → Plan,
+//     available_commands_update → Commands, current_mode_update → Modes,
+//     config_option_update → ConfigOptions, usage_update and the prompt's
+//     usage → Usage. Stop reasons other than end_turn are Notices; the agent
+//     stopping with "cancelled" when we did not cancel is a Notice too.
+//   - Permission requests become Permission events; the connection
+//     goroutine waits for the Reply or the end of the turn (then it answers
+//     "cancelled", as the spec asks of a cancelled turn). "rejected" picks
+//     the agent's reject_once, else reject_always, else cancelled. A request
+//     for a session with no running turn is rejected the same way. The
+//     request's tool call is applied to the tool item first (ToolUpdate), so
+//     the transcript shows its diff or command.
+//   - Sign-in: when session/new or session/load answers "authentication
+//     required", a SignIn event lists the methods (QuestionOption.Kind
+//     "agent", "env_var" or "terminal"). An agent method is authenticated
+//     with a Notice first saying it may wait for a browser and that esc
+//     (cancelling the turn) stops it; an env-var method without values in
+//     the Answer fails naming the variables, with values it restarts the
+//     agent with them; a terminal method is run by the UI
+//     (QuestionOption.Terminal) and answered once it exited, after which the
+//     session request is retried.
+//   - The client capabilities offered are fs.readTextFile and
+//     fs.writeTextFile (paths inside the session's directory and
+//     ACPOptions.Roots, symlinks resolved; a write is reported as a completed
+//     "edit" tool item with the diff) and terminal (ACPOptions.Terminals, else
+//     an in-process runner without a pty: same output limits, truncation at
+//     a character boundary, kill, release and wait_for_exit), plus terminal
+//     auth.
+//   - The prompt is Turn.Prompt as one text block, then each image
+//     attachment as an image block when the agent advertises
+//     promptCapabilities.image, then each other attachment as an embedded
+//     resource (text when UTF-8, else a base64 blob) when it advertises
+//     embeddedContext, else as a resource link. Every attachment is named by
+//     its original file name (URI chipchat://attachment/<context id>/<name>),
+//     never by the path of its bytes. Attachments over ACPOptions.MaxAttachment
+//     are refused before anything is sent (ACPCheckAttachments).
 //   - Cancel: when the turn's context is cancelled, session/cancel is sent,
-//     pending permission questions are answered "cancelled", and Stream
-//     returns ctx.Err() once the agent ends the prompt, or after
-//     ACPOptions.CancelGrace at the latest. A later turn on that session waits
-//     (briefly) for the abandoned prompt to end before sending its own.
-//   - chipchat offers the agent no file system or terminal capabilities.
+//     pending permission questions are answered "cancelled", and Run returns
+//     ctx.Err() once the agent ends the prompt, or after
+//     ACPOptions.CancelGrace at the latest. A later turn on that session
+//     waits (briefly) for the abandoned prompt to end before sending its own.
 //   - The SDK's diagnostics are discarded (they would corrupt the TUI); the
 //     tail of the agent's stderr is kept for error messages.
 
@@ -70,53 +99,108 @@ const (
 	QuestionAuth QuestionKind = "auth"
 )
 
-// Question is something a backend needs the user to decide.
+// Question is something a backend needs the user to decide (a SignIn).
 type Question struct {
 	Kind    QuestionKind
-	Title   string // one line: the tool call's title, or "Sign in to <agent>"
-	Detail  string // optional further lines (tool kind and paths, method descriptions)
+	Title   string // one line: "Sign in to <agent>"
+	Detail  string // optional further lines (method descriptions)
 	Options []QuestionOption
 }
+
+// Authentication method kinds (QuestionOption.Kind of a sign-in).
+const (
+	AuthAgent    = "agent"    // the agent signs in by itself (may wait for a browser)
+	AuthEnvVar   = "env_var"  // the agent needs environment variables (EnvVars)
+	AuthTerminal = "terminal" // run Terminal in a terminal, then answer
+)
 
 // QuestionOption is one answer to a Question.
 type QuestionOption struct {
 	ID    string // what Answer.OptionID must hold to pick this option
 	Label string // shown to the user
-	// Kind is, for a permission, the ACP option kind: "allow_once",
-	// "allow_always", "reject_once" or "reject_always" (a UI binds its keys
-	// to these). Empty for authentication methods.
-	Kind string
+	// Kind is, for a permission, the ACP option kind ("allow_once", …);
+	// for a sign-in, AuthAgent, AuthEnvVar or AuthTerminal.
+	Kind        string
+	Description string
+	// EnvVars are the variables an env-var method needs.
+	EnvVars []AuthVariable
+	// Link is where to get the values (an env-var method's key page).
+	Link string
+	// Terminal is the command a terminal method runs; the UI runs it in a
+	// terminal pane and answers this option once it has exited.
+	Terminal *TerminalCommand
+}
+
+// AuthVariable is an environment variable an env-var sign-in method needs.
+type AuthVariable struct {
+	Name     string
+	Label    string
+	Secret   bool
+	Optional bool
+}
+
+// TerminalCommand is a command to run in a terminal.
+type TerminalCommand struct {
+	Command string
+	Args    []string
+	Env     []string // added to the environment ("KEY=value")
+	Dir     string
 }
 
 // Answer is the user's choice: the ID of one of the question's options, or
-// "" when the user dismissed the question.
+// "" when the user dismissed the question. Env carries the values the user
+// typed for an env-var method ("NAME=value").
 type Answer struct {
 	OptionID string
+	Env      []string
+}
+
+// MCPServer is an MCP server offered to every session: stdio when Command is
+// set, else HTTP at URL.
+type MCPServer struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     []string // "KEY=value"
+	URL     string
+	Headers []string // "Name: value"
 }
 
 // ACPOptions configures an ACP backend.
 type ACPOptions struct {
-	// Ask puts a question to the user and blocks until they answer or ctx is
-	// done (ctx ends when the turn is cancelled). Permission questions come
-	// from the connection's goroutines, authentication questions from
-	// Stream's goroutine (the Runner's, never Bubble Tea's Update), and two
-	// threads may ask at once. Nil means: reject permission requests, fail
-	// when authentication is needed.
-	Ask func(ctx context.Context, q Question) (Answer, error)
 	// Dir is where the agent process runs and the default session cwd.
 	// Empty means the Dir of the first turn, else the working directory.
 	Dir string
 	// Env is added to the agent process's environment ("KEY=value").
 	Env []string
-	// CancelGrace bounds how long a cancelled Stream waits for the agent to
+	// CancelGrace bounds how long a cancelled turn waits for the agent to
 	// end its prompt. Zero means 3s.
 	CancelGrace time.Duration
+	// Roots are directories besides the session's own that the agent may
+	// read and write through fs/*.
+	Roots []string
+	// Terminals runs the agent's terminal/* commands (chipchat's pty
+	// panes). Nil means an in-process runner without a pty.
+	Terminals TerminalHost
+	// MCPServers are passed in every session/new and session/load.
+	MCPServers []MCPServer
+	// MaxAttachment is the largest attachment sent, in bytes. Zero means
+	// ACPDefaultMaxAttachment.
+	MaxAttachment int64
+	// LoadQuiet is how long a loaded session must be quiet before its
+	// replay counts as over. Zero means 300ms.
+	LoadQuiet time.Duration
 }
+
+// ACPDefaultMaxAttachment is the default limit on one attachment (the
+// image limit of the large model providers).
+const ACPDefaultMaxAttachment = 5 << 20
 
 const (
 	acpDefaultCancelGrace = 3 * time.Second
+	acpDefaultLoadQuiet   = 300 * time.Millisecond
+	acpSettleMax          = 10 * time.Second
 	acpBusyWait           = 5 * time.Second // a new prompt waits this long for an abandoned one
-	acpMaxAttachment      = 5 << 20         // bytes; larger attachments are left to the projection
 	acpStderrTail         = 4 << 10
 	acpKillGrace          = 2 * time.Second
 )
@@ -133,30 +217,48 @@ type ACP struct {
 	mu       sync.Mutex
 	closed   bool
 	proc     *acpProc
+	authEnv  []string                 // env the user gave an env-var sign-in
 	sessions map[string]string        // thread id → session id
+	state    map[string]*acpSession   // session id → what the agent told of it
 	turns    map[string]*acpTurn      // session id → running turn
 	busy     map[string]chan struct{} // session id → closed when its prompt returns
+	pending  map[string][]acpSetting  // thread id → settings to apply once it has a session
+	terms    *acpTerminals
+	writes   int // fs writes reported, for their item ids
+
+	// Test hooks: quietAfter times the settling after session/load;
+	// dropped is told of each replayed update dropped.
+	quietAfter func(time.Duration) <-chan time.Time
+	dropped    func(sessionID string)
 }
 
 // NewACP returns an ACP backend for the agent started by command (a shell
 // command line). Nothing is started until the first turn.
 func NewACP(command string, opts ACPOptions) (*ACP, error) {
 	if strings.TrimSpace(command) == "" {
-		return nil, errors.New("acp: empty agent command (use acp:<command>, e.g. acp:'gemini --experimental-acp')")
+		return nil, errors.New("acp: empty agent command (use acp:<command>, e.g. acp:'gemini --acp')")
 	}
-	return &ACP{
+	a := &ACP{
 		command:  command,
 		opts:     opts,
 		sessions: map[string]string{},
+		state:    map[string]*acpSession{},
 		turns:    map[string]*acpTurn{},
 		busy:     map[string]chan struct{}{},
-	}, nil
+		pending:  map[string][]acpSetting{},
+	}
+	host := opts.Terminals
+	if host == nil {
+		host = ExecTerminals{}
+	}
+	a.terms = &acpTerminals{host: host, byID: map[string]*acpTerminal{}}
+	return a, nil
 }
 
 // Name is "acp:" and the command's program name ("acp:gemini").
 func (a *ACP) Name() string {
 	f := strings.Fields(a.command)
-	for len(f) > 1 && (strings.Contains(f[0], "=") || f[0] == "exec" || f[0] == "npx" || strings.HasPrefix(f[0], "-")) {
+	for len(f) > 1 && (strings.Contains(f[0], "=") || f[0] == "exec" || f[0] == "npx" || f[0] == "env" || strings.HasPrefix(f[0], "-")) {
 		f = f[1:]
 	}
 	if len(f) == 0 {
@@ -166,7 +268,7 @@ func (a *ACP) Name() string {
 }
 
 // SessionID is the agent's session id for a thread, "" if it has none yet.
-// The app stores it to resume the thread after a restart.
+// (chat learns it from SessionStarted; this is for tests and tools.)
 func (a *ACP) SessionID(threadID string) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -174,8 +276,7 @@ func (a *ACP) SessionID(threadID string) string {
 }
 
 // SetSessionID tells the backend the agent's session id a thread had
-// before; its next turn loads that session when the agent supports
-// session/load (else it starts a new one). An empty id forgets the session.
+// before, as Turn.SessionID does. An empty id forgets the session.
 func (a *ACP) SetSessionID(threadID, sessionID string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -186,29 +287,15 @@ func (a *ACP) SetSessionID(threadID, sessionID string) {
 	a.sessions[threadID] = sessionID
 }
 
-// SetAsk replaces ACPOptions.Ask (for an app that builds the backend with
-// New and connects its keyboard prompt afterwards). Turns already asking keep
-// the function they started with.
-func (a *ACP) SetAsk(ask func(ctx context.Context, q Question) (Answer, error)) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.opts.Ask = ask
-}
-
-func (a *ACP) ask() func(ctx context.Context, q Question) (Answer, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.opts.Ask
-}
-
-// Close stops the agent process (its whole process group) and makes later
-// turns fail. It is safe to call more than once.
+// Close stops the agent process (its whole process group) and its
+// terminals, and makes later turns fail. It is safe to call more than once.
 func (a *ACP) Close() error {
 	a.mu.Lock()
 	a.closed = true
 	p := a.proc
 	a.proc = nil
 	a.mu.Unlock()
+	a.terms.releaseAll()
 	if p != nil {
 		p.kill()
 	}
@@ -221,30 +308,45 @@ func (a *ACP) Capabilities() Capabilities {
 	return Capabilities{Sessions: true, Cancel: true, Images: true, Files: true, Modes: true, Commands: true}
 }
 
-// Run sends t to the thread's session and streams the reply.
-func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
-	if t.SessionID != "" && a.SessionID(t.ThreadID) == "" {
-		a.SetSessionID(t.ThreadID, t.SessionID)
-	}
-	err := a.stream(ctx, t, func(s string) { emit(TextDelta{s}) })
-	if sid := a.SessionID(t.ThreadID); sid != "" && sid != t.SessionID {
-		emit(SessionStarted{sid})
-	}
-	return err
-}
+var _ Configurer = (*ACP)(nil)
 
-func (a *ACP) stream(ctx context.Context, t Turn, emit func(delta string)) error {
+// errACPRestart asks Run to start the agent again (after an env-var
+// sign-in changed its environment).
+var errACPRestart = errors.New("acp: restart the agent")
+
+// Run sends t to the thread's session and streams the reply as events.
+func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	p, err := a.ensureProc(ctx, t.Dir)
-	if err != nil {
+	if err := ACPCheckAttachments(t.Attachments, a.maxAttachment()); err != nil {
 		return err
 	}
-	sid, err := a.ensureSession(ctx, p, t, emit)
-	if err != nil {
-		return err
+	if t.SessionID != "" {
+		a.mu.Lock()
+		if a.sessions[t.ThreadID] != t.SessionID {
+			a.sessions[t.ThreadID] = t.SessionID
+		}
+		a.mu.Unlock()
 	}
+	var p *acpProc
+	var sid string
+	for attempt := 0; ; attempt++ {
+		var err error
+		p, err = a.ensureProc(ctx, t.Dir)
+		if err != nil {
+			return err
+		}
+		sid, err = a.ensureSession(ctx, p, t, emit)
+		if errors.Is(err, errACPRestart) && attempt == 0 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		break
+	}
+	a.applyPending(ctx, p, t.ThreadID, sid, emit)
 
 	// Wait for an abandoned prompt on this session (cancelled, grace expired).
 	a.mu.Lock()
@@ -275,8 +377,13 @@ func (a *ACP) stream(ctx context.Context, t Turn, emit func(delta string)) error
 		}
 		a.mu.Unlock()
 	}()
+	a.flushState(sid, emit)
 
-	req := acp.PromptRequest{SessionId: acp.SessionId(sid), Prompt: acpPromptBlocks(p.caps.PromptCapabilities, t)}
+	blocks, notes := acpPromptBlocks(p.caps.PromptCapabilities, t)
+	for _, n := range notes {
+		emit(Notice{n})
+	}
+	req := acp.PromptRequest{SessionId: acp.SessionId(sid), Prompt: blocks}
 	type result struct {
 		resp acp.PromptResponse
 		err  error
@@ -298,22 +405,32 @@ func (a *ACP) stream(ctx context.Context, t Turn, emit func(delta string)) error
 	if grace <= 0 {
 		grace = acpDefaultCancelGrace
 	}
+	flush := func() {
+		a.flushState(sid, emit)
+		turn.flush(emit)
+	}
 	ctxDone := ctx.Done()
 	var graceC <-chan time.Time
 	cancelled := false
 	for {
 		select {
 		case <-turn.notify:
-			turn.flush(emit)
+			flush()
 		case r := <-res:
-			turn.flush(emit)
+			flush()
 			if cancelled {
 				return ctx.Err()
 			}
 			if r.err != nil {
 				return p.wrapErr("prompt", r.err)
 			}
-			return acpStopReasonErr(r.resp.StopReason, emit)
+			if u := r.resp.Usage; u != nil {
+				emit(Usage{InputTokens: int64(u.InputTokens), OutputTokens: int64(u.OutputTokens)})
+			}
+			if n := acpStopNotice(r.resp.StopReason); n != "" {
+				emit(Notice{n})
+			}
+			return nil
 		case <-ctxDone:
 			cancelled, ctxDone = true, nil
 			_ = p.conn.Cancel(context.Background(), acp.CancelNotification{SessionId: acp.SessionId(sid)})
@@ -321,29 +438,35 @@ func (a *ACP) stream(ctx context.Context, t Turn, emit func(delta string)) error
 			defer timer.Stop()
 			graceC = timer.C
 		case <-graceC:
+			flush()
 			return ctx.Err()
 		}
 	}
 }
 
-// acpStopReasonErr turns a prompt's stop reason into Stream's result, with a
-// note for the reasons the user should know about.
-func acpStopReasonErr(r acp.StopReason, emit func(string)) error {
+// acpStopNotice is the line the user gets for a prompt's stop reason, ""
+// for a normal end.
+func acpStopNotice(r acp.StopReason) string {
 	switch r {
 	case acp.StopReasonEndTurn, "":
-		return nil
+		return ""
 	case acp.StopReasonMaxTokens:
-		emit("\n\n> stopped: the agent reached its token limit\n")
+		return "stopped: the agent reached its token limit"
 	case acp.StopReasonMaxTurnRequests:
-		emit("\n\n> stopped: the agent reached its limit of model requests for one turn\n")
+		return "stopped: the agent reached its limit of model requests for one turn"
 	case acp.StopReasonRefusal:
-		emit("\n\n> the agent refused to continue\n")
+		return "the agent refused to continue"
 	case acp.StopReasonCancelled:
-		return errors.New("acp: the agent cancelled the turn")
-	default:
-		emit("\n\n> stopped: " + oneLine(string(r)) + "\n")
+		return "the agent stopped the turn"
 	}
-	return nil
+	return "stopped: " + oneLine(string(r))
+}
+
+func (a *ACP) maxAttachment() int64 {
+	if a.opts.MaxAttachment > 0 {
+		return a.opts.MaxAttachment
+	}
+	return ACPDefaultMaxAttachment
 }
 
 // --- process ---
@@ -355,6 +478,7 @@ type acpProc struct {
 	stdout      io.Closer
 	stderr      *acpTailBuffer
 	dir         string
+	env         []string // what was added to the environment
 	caps        acp.AgentCapabilities
 	authMethods []acp.AuthMethod
 	agentName   string
@@ -377,6 +501,7 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 		return nil, errors.New("acp: backend closed")
 	}
 	p := a.proc
+	env := append(append([]string(nil), a.opts.Env...), a.authEnv...)
 	a.mu.Unlock()
 	if p != nil && !p.dead() {
 		return p, nil
@@ -399,14 +524,19 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	p, err := acpStart(a.command, dir, a.opts.Env, &acpClient{a: a})
+	p, err := acpStart(a.command, dir, env, &acpClient{a: a})
 	if err != nil {
 		return nil, err
 	}
 	resp, err := p.conn.Initialize(ctx, acp.InitializeRequest{
-		ProtocolVersion:    acp.ProtocolVersionNumber,
-		ClientCapabilities: acp.ClientCapabilities{},
-		ClientInfo:         &acp.Implementation{Name: "chipchat", Title: acp.Ptr("chipchat"), Version: "dev"},
+		ProtocolVersion: acp.ProtocolVersionNumber,
+		ClientCapabilities: acp.ClientCapabilities{
+			Fs:       acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+			Terminal: true,
+			Auth:     acp.AuthCapabilities{Terminal: true},
+			Meta:     map[string]any{"terminal-auth": true},
+		},
+		ClientInfo: &acp.Implementation{Name: "chipchat", Title: acp.Ptr("chipchat"), Version: "dev"},
 	})
 	if err != nil {
 		werr := p.wrapErr("initialize", err)
@@ -435,6 +565,17 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	return p, nil
 }
 
+// restart kills the agent process so that the next ensureProc starts a new
+// one (with the current environment).
+func (a *ACP) restart(p *acpProc) {
+	a.mu.Lock()
+	if a.proc == p {
+		a.proc = nil
+	}
+	a.mu.Unlock()
+	p.kill()
+}
+
 func acpStart(command, dir string, env []string, client acp.Client) (*acpProc, error) {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = dir
@@ -450,7 +591,7 @@ func acpStart(command, dir string, env []string, client acp.Client) (*acpProc, e
 		inW.Close()
 		return nil, fmt.Errorf("acp: %w", err)
 	}
-	p := &acpProc{cmd: cmd, stdin: inW, stdout: outR, stderr: &acpTailBuffer{max: acpStderrTail}, dir: dir,
+	p := &acpProc{cmd: cmd, stdin: inW, stdout: outR, stderr: &acpTailBuffer{max: acpStderrTail}, dir: dir, env: env,
 		exited: make(chan struct{}), live: map[string]bool{}}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	cmd.WaitDelay = time.Second
@@ -459,7 +600,7 @@ func acpStart(command, dir string, env []string, client acp.Client) (*acpProc, e
 		inW.Close()
 		outR.Close()
 		outW.Close()
-		return nil, fmt.Errorf("acp: starting %q: %w", command, err)
+		return nil, &Error{Err: fmt.Errorf("acp: starting %q: %w", command, err)}
 	}
 	inR.Close()
 	outW.Close()
@@ -501,15 +642,16 @@ func (p *acpProc) kill() {
 	p.stdout.Close()
 }
 
-// wrapErr describes a failed request; when the agent died, with its exit
-// status and the tail of its stderr.
+// wrapErr describes a failed request. When the agent died it is an *Error
+// with the exit status and the tail of its stderr; an error the live agent
+// answered is its message.
 func (p *acpProc) wrapErr(what string, err error) error {
 	select {
 	case <-p.conn.Done():
 		// The process may still be being reaped.
 		select {
 		case <-p.exited:
-		case <-time.After(500 * time.Millisecond):
+		case <-time.After(time.Second):
 		}
 	default:
 	}
@@ -519,10 +661,11 @@ func (p *acpProc) wrapErr(what string, err error) error {
 		if p.waitErr != nil {
 			msg = p.waitErr.Error()
 		}
-		if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
-			msg += ": " + tail
+		tail := strings.TrimSpace(p.stderr.String())
+		if tail != "" {
+			msg += ": " + acpLastLine(tail)
 		}
-		return fmt.Errorf("acp: agent %s during %s", msg, what)
+		return &Error{Err: fmt.Errorf("acp: agent %s during %s", msg, what), StderrTail: tail}
 	default:
 	}
 	var re *acp.RequestError
@@ -541,476 +684,15 @@ func (p *acpProc) wrapErr(what string, err error) error {
 	return fmt.Errorf("acp: %s: %w", what, err)
 }
 
-// --- sessions and authentication ---
-
-func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(string)) (string, error) {
-	a.mu.Lock()
-	sid := a.sessions[t.ThreadID]
-	a.mu.Unlock()
-	p.mu.Lock()
-	live := sid != "" && p.live[sid]
-	p.mu.Unlock()
-	if live {
-		return sid, nil
-	}
-	cwd := p.dir
-	if t.Dir != "" {
-		if abs, err := filepath.Abs(t.Dir); err == nil {
-			cwd = abs
+// acpLastLine is the last non-empty line of s.
+func acpLastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
 		}
-	}
-	if sid != "" && p.caps.LoadSession {
-		err := a.withAuth(ctx, p, func() error {
-			_, err := p.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: acp.SessionId(sid), Cwd: cwd, McpServers: []acp.McpServer{}})
-			return err
-		})
-		if err == nil {
-			p.mu.Lock()
-			p.live[sid] = true
-			p.mu.Unlock()
-			return sid, nil
-		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if p.dead() {
-			return "", p.wrapErr("session/load", err)
-		}
-		emit("> could not resume the agent's session (" + oneLine(p.wrapErr("session/load", err).Error()) + "); starting a new one\n\n")
-	} else if sid != "" {
-		emit("> this agent cannot resume sessions; starting a new one\n\n")
-	}
-	var resp acp.NewSessionResponse
-	err := a.withAuth(ctx, p, func() error {
-		var err error
-		resp, err = p.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})
-		return err
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", p.wrapErr("session/new", err)
-	}
-	sid = string(resp.SessionId)
-	p.mu.Lock()
-	p.live[sid] = true
-	p.mu.Unlock()
-	a.mu.Lock()
-	a.sessions[t.ThreadID] = sid
-	a.mu.Unlock()
-	return sid, nil
-}
-
-// withAuth runs call; when the agent answers "authentication required" it
-// authenticates (asking the user for the method) and runs call once more.
-func (a *ACP) withAuth(ctx context.Context, p *acpProc, call func() error) error {
-	err := call()
-	if !acpIsAuthRequired(err) {
-		return err
-	}
-	a.authMu.Lock()
-	aerr := a.authenticate(ctx, p)
-	a.authMu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	return call()
-}
-
-func acpIsAuthRequired(err error) bool {
-	var re *acp.RequestError
-	return errors.As(err, &re) && re.Code == -32000
-}
-
-func (a *ACP) authenticate(ctx context.Context, p *acpProc) error {
-	var opts []QuestionOption
-	var detail, names []string
-	for _, m := range p.authMethods {
-		id, name, desc := acpAuthMethodInfo(m)
-		if id == "" {
-			continue
-		}
-		if name == "" {
-			name = id
-		}
-		opts = append(opts, QuestionOption{ID: id, Label: name})
-		names = append(names, name)
-		if desc != "" {
-			detail = append(detail, name+": "+oneLine(desc))
-		}
-	}
-	if len(opts) == 0 {
-		return errors.New("acp: the agent requires authentication but offers no method; sign in with the agent's own command first")
-	}
-	ask := a.ask()
-	if ask == nil {
-		return fmt.Errorf("acp: the agent requires authentication (methods: %s); sign in with the agent's own command first", strings.Join(names, ", "))
-	}
-	who := p.agentName
-	if who == "" {
-		who = strings.TrimPrefix(a.Name(), "acp:")
-	}
-	ans, err := ask(ctx, Question{Kind: QuestionAuth, Title: "Sign in to " + who, Detail: strings.Join(detail, "\n"), Options: opts})
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("acp: authentication: %w", err)
-	}
-	if ans.OptionID == "" {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return errors.New("acp: authentication cancelled")
-	}
-	if _, err := p.conn.Authenticate(ctx, acp.AuthenticateRequest{MethodId: ans.OptionID}); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return p.wrapErr("authenticate", err)
-	}
-	return nil
-}
-
-func acpAuthMethodInfo(m acp.AuthMethod) (id, name, desc string) {
-	d := func(s *string) string {
-		if s == nil {
-			return ""
-		}
-		return *s
-	}
-	switch {
-	case m.Agent != nil:
-		return m.Agent.Id, m.Agent.Name, d(m.Agent.Description)
-	case m.EnvVar != nil:
-		return m.EnvVar.Id, m.EnvVar.Name, d(m.EnvVar.Description)
-	case m.Terminal != nil:
-		return m.Terminal.Id, m.Terminal.Name, d(m.Terminal.Description)
-	}
-	return "", "", ""
-}
-
-// --- prompt ---
-
-// acpPromptBlocks is the prompt of t for an agent with the given capabilities.
-func acpPromptBlocks(caps acp.PromptCapabilities, t Turn) []acp.ContentBlock {
-	blocks := []acp.ContentBlock{acp.TextBlock(t.Prompt)}
-	if !caps.Image && !caps.EmbeddedContext {
-		return blocks
-	}
-	for _, at := range t.Attachments {
-		if at.Path == "" || (at.IsImage() && !caps.Image) || (!at.IsImage() && !caps.EmbeddedContext) {
-			continue
-		}
-		data, ok := acpReadAttachment(at.Path)
-		if !ok {
-			continue
-		}
-		uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(at.Path)}).String()
-		mime := at.MimeType
-		if at.IsImage() {
-			b := acp.ImageBlock(base64.StdEncoding.EncodeToString(data), mime)
-			b.Image.Uri = &uri
-			blocks = append(blocks, b)
-			continue
-		}
-		var mt *string
-		if mime != "" {
-			mt = &mime
-		}
-		if utf8.Valid(data) && !strings.ContainsRune(string(data), 0) {
-			blocks = append(blocks, acp.ResourceBlock(acp.EmbeddedResourceResource{
-				TextResourceContents: &acp.TextResourceContents{Uri: uri, MimeType: mt, Text: string(data)},
-			}))
-		} else {
-			blocks = append(blocks, acp.ResourceBlock(acp.EmbeddedResourceResource{
-				BlobResourceContents: &acp.BlobResourceContents{Uri: uri, MimeType: mt, Blob: base64.StdEncoding.EncodeToString(data)},
-			}))
-		}
-	}
-	return blocks
-}
-
-func acpReadAttachment(path string) ([]byte, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, acpMaxAttachment+1))
-	if err != nil || len(data) > acpMaxAttachment {
-		return nil, false
-	}
-	return data, true
-}
-
-// --- the client side: updates and permission requests ---
-
-// acpTurn collects the formatted reply of one running turn; the ACP
-// connection's goroutines write it, Stream's goroutine emits it.
-type acpTurn struct {
-	ctx    context.Context
-	notify chan struct{} // cap 1: "out grew"
-
-	mu      sync.Mutex
-	out     []string
-	tail    string // the last two bytes queued
-	thought bool
-	tools   map[acp.ToolCallId]*acpTool
-	plan    string
-}
-
-type acpTool struct {
-	title  string
-	status acp.ToolCallStatus
-}
-
-func newACPTurn(ctx context.Context) *acpTurn {
-	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), tools: map[acp.ToolCallId]*acpTool{}}
-}
-
-// push queues s; t.mu must be held.
-func (t *acpTurn) push(s string) {
-	if s == "" {
-		return
-	}
-	t.out = append(t.out, s)
-	t.tail = acpLastN(t.tail+s, 2)
-	select {
-	case t.notify <- struct{}{}:
-	default:
-	}
-}
-
-// block queues a status block set apart from the prose by blank lines;
-// t.mu must be held.
-func (t *acpTurn) block(s string) {
-	switch {
-	case t.tail == "" || t.tail == "\n\n":
-	case strings.HasSuffix(t.tail, "\n"):
-		s = "\n" + s
-	default:
-		s = "\n\n" + s
-	}
-	t.push(s + "\n\n")
-}
-
-func (t *acpTurn) flush(emit func(string)) {
-	t.mu.Lock()
-	out := t.out
-	t.out = nil
-	t.mu.Unlock()
-	for _, s := range out {
-		emit(s)
-	}
-}
-
-func acpLastN(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[len(s)-n:]
-}
-
-func (t *acpTurn) update(u acp.SessionUpdate) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	switch {
-	case u.AgentMessageChunk != nil:
-		t.push(acpContentText(u.AgentMessageChunk.Content))
-	case u.AgentThoughtChunk != nil:
-		if !t.thought {
-			t.thought = true
-			t.block("> thinking…")
-		}
-	case u.ToolCall != nil:
-		tc := u.ToolCall
-		st := tc.Status
-		if st == "" {
-			st = acp.ToolCallStatusPending
-		}
-		t.tools[tc.ToolCallId] = &acpTool{title: tc.Title, status: st}
-		t.block(acpToolLine(tc.Title, st))
-	case u.ToolCallUpdate != nil:
-		tu := u.ToolCallUpdate
-		tool := t.tools[tu.ToolCallId]
-		if tool == nil {
-			tool = &acpTool{title: string(tu.ToolCallId)}
-			t.tools[tu.ToolCallId] = tool
-		}
-		if tu.Title != nil && *tu.Title != "" {
-			tool.title = *tu.Title
-		}
-		if tu.Status != nil && *tu.Status != tool.status {
-			tool.status = *tu.Status
-			t.block(acpToolLine(tool.title, tool.status))
-		}
-	case u.Plan != nil:
-		if p := acpPlanMarkdown(u.Plan.Entries); p != "" && p != t.plan {
-			t.plan = p
-			t.block(p)
-		}
-	}
-}
-
-func acpToolLine(title string, st acp.ToolCallStatus) string {
-	if strings.TrimSpace(title) == "" {
-		title = "tool call"
-	}
-	return "> tool: " + oneLine(title) + " (" + strings.ReplaceAll(string(st), "_", " ") + ")"
-}
-
-func acpPlanMarkdown(entries []acp.PlanEntry) string {
-	if len(entries) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("**Plan**\n")
-	for _, e := range entries {
-		switch e.Status {
-		case acp.PlanEntryStatusCompleted:
-			b.WriteString("\n- [x] ")
-		default:
-			b.WriteString("\n- [ ] ")
-		}
-		b.WriteString(oneLine(e.Content))
-		if e.Status == acp.PlanEntryStatusInProgress {
-			b.WriteString(" *(in progress)*")
-		}
-	}
-	return b.String()
-}
-
-// acpContentText is the Markdown for a content block of the agent's message.
-func acpContentText(c acp.ContentBlock) string {
-	switch {
-	case c.Text != nil:
-		return c.Text.Text
-	case c.ResourceLink != nil:
-		return "[" + c.ResourceLink.Name + "](" + c.ResourceLink.Uri + ")"
-	case c.Resource != nil && c.Resource.Resource.TextResourceContents != nil:
-		return c.Resource.Resource.TextResourceContents.Text
-	case c.Image != nil:
-		return "[image: " + c.Image.MimeType + "]"
 	}
 	return ""
-}
-
-// acpClient is chipchat's side of the connection.
-type acpClient struct{ a *ACP }
-
-var _ acp.Client = (*acpClient)(nil)
-
-func (c *acpClient) turn(sid acp.SessionId) *acpTurn {
-	c.a.mu.Lock()
-	defer c.a.mu.Unlock()
-	return c.a.turns[string(sid)]
-}
-
-func (c *acpClient) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
-	if t := c.turn(n.SessionId); t != nil {
-		t.update(n.Update)
-	}
-	return nil
-}
-
-func (c *acpClient) RequestPermission(ctx context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
-	cancelled := acp.RequestPermissionResponse{Outcome: acp.RequestPermissionOutcome{Cancelled: &acp.RequestPermissionOutcomeCancelled{Outcome: "cancelled"}}}
-	t := c.turn(p.SessionId)
-	if t == nil || t.ctx.Err() != nil {
-		return cancelled, nil
-	}
-	title := ""
-	if p.ToolCall.Title != nil {
-		title = *p.ToolCall.Title
-	}
-	t.mu.Lock()
-	if tool := t.tools[p.ToolCall.ToolCallId]; tool != nil && title == "" {
-		title = tool.title
-	}
-	t.mu.Unlock()
-	if strings.TrimSpace(title) == "" {
-		title = "a tool call"
-	}
-	q := Question{Kind: QuestionPermission, Title: oneLine(title)}
-	var detail []string
-	if p.ToolCall.Kind != nil {
-		detail = append(detail, "kind: "+string(*p.ToolCall.Kind))
-	}
-	for _, l := range p.ToolCall.Locations {
-		detail = append(detail, l.Path)
-	}
-	q.Detail = strings.Join(detail, "\n")
-	for _, o := range p.Options {
-		q.Options = append(q.Options, QuestionOption{ID: string(o.OptionId), Label: o.Name, Kind: string(o.Kind)})
-	}
-
-	choice := ""
-	ask := c.a.ask()
-	if ask == nil {
-		for _, k := range []acp.PermissionOptionKind{acp.PermissionOptionKindRejectOnce, acp.PermissionOptionKindRejectAlways} {
-			for _, o := range p.Options {
-				if choice == "" && o.Kind == k {
-					choice = string(o.OptionId)
-				}
-			}
-		}
-	} else {
-		askCtx, cancel := context.WithCancel(ctx)
-		stop := context.AfterFunc(t.ctx, cancel)
-		ans, err := ask(askCtx, q)
-		if err == nil && askCtx.Err() == nil {
-			choice = ans.OptionID
-		}
-		stop()
-		cancel()
-	}
-	label := ""
-	for _, o := range q.Options {
-		if o.ID == choice {
-			label = o.Label
-		}
-	}
-	if choice == "" || label == "" || t.ctx.Err() != nil {
-		return cancelled, nil
-	}
-	t.mu.Lock()
-	t.block("> permission: " + q.Title + " — " + oneLine(label))
-	t.mu.Unlock()
-	return acp.RequestPermissionResponse{Outcome: acp.RequestPermissionOutcome{
-		Selected: &acp.RequestPermissionOutcomeSelected{Outcome: "selected", OptionId: acp.PermissionOptionId(choice)},
-	}}, nil
-}
-
-var errACPUnsupported = acp.NewMethodNotFound("chipchat offers no file system or terminal to the agent")
-
-func (c *acpClient) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
-	return acp.ReadTextFileResponse{}, errACPUnsupported
-}
-
-func (c *acpClient) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
-	return acp.WriteTextFileResponse{}, errACPUnsupported
-}
-
-func (c *acpClient) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
-	return acp.CreateTerminalResponse{}, errACPUnsupported
-}
-
-func (c *acpClient) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
-	return acp.KillTerminalResponse{}, errACPUnsupported
-}
-
-func (c *acpClient) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
-	return acp.TerminalOutputResponse{}, errACPUnsupported
-}
-
-func (c *acpClient) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
-	return acp.ReleaseTerminalResponse{}, errACPUnsupported
-}
-
-func (c *acpClient) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
-	return acp.WaitForTerminalExitResponse{}, errACPUnsupported
 }
 
 // acpTailBuffer keeps the last max bytes written to it.

@@ -2,7 +2,10 @@
 
 package agent
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func acpSetGroup(*exec.Cmd) {}
 
@@ -11,4 +14,13 @@ func acpSignalGroup(cmd *exec.Cmd, _ bool) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}
+}
+
+// acpExitOf is how a terminal's process ended.
+func acpExitOf(ps *os.ProcessState, err error) TerminalExit {
+	code := -1
+	if ps != nil {
+		code = ps.ExitCode()
+	}
+	return TerminalExit{ExitCode: &code}
 }

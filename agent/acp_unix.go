@@ -3,6 +3,7 @@
 package agent
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -25,4 +26,40 @@ func acpSignalGroup(cmd *exec.Cmd, hard bool) {
 	if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
 		_ = cmd.Process.Signal(sig)
 	}
+}
+
+// acpExitOf is how a terminal's process ended.
+func acpExitOf(ps *os.ProcessState, err error) TerminalExit {
+	if ps == nil {
+		code := -1
+		return TerminalExit{ExitCode: &code}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return TerminalExit{Signal: acpSignalName(ws.Signal())}
+	}
+	code := ps.ExitCode()
+	return TerminalExit{ExitCode: &code}
+}
+
+// acpSignalName is the signal's conventional name ("SIGKILL").
+func acpSignalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	}
+	return s.String()
 }

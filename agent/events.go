@@ -113,10 +113,14 @@ type ConfigOption struct {
 // ConfigOptions replaces the list of the session's config options.
 type ConfigOptions struct{ Options []ConfigOption }
 
-// Usage reports tokens spent.
+// Usage reports tokens spent. ContextUsed and ContextSize, when non-zero,
+// are how much of the model's context window the session fills (ACP's
+// usage_update).
 type Usage struct {
 	InputTokens  int64
 	OutputTokens int64
+	ContextUsed  int64
+	ContextSize  int64
 }
 
 // Notice is a line for the user that is not part of the answer (a stop

@@ -1,0 +1,682 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// ACPModelOption is the id of the config option that stands for the
+// agent's models when it offers them through session/set_model rather than
+// as a config option of its own.
+const ACPModelOption = "_session/set_model"
+
+// acpSession is what the agent told of one session: its modes, config
+// options, models and commands, and whether it is being loaded. a.mu
+// guards it.
+type acpSession struct {
+	id       string
+	cwd      string
+	loading  bool          // updates are a replay: drop them
+	activity chan struct{} // cap 1: an update came while loading
+
+	modes       *Modes
+	config      []acp.SessionConfigOption
+	models      *acp.SessionModelState
+	commands    []Command
+	hasCommands bool
+
+	dirtyModes, dirtyConfig, dirtyCommands bool
+}
+
+// acpSetting is a mode or config option to set.
+type acpSetting struct {
+	mode      bool
+	id, value string
+}
+
+// session returns the state of sid, making it; a.mu must be held.
+func (a *ACP) session(sid string) *acpSession {
+	s := a.state[sid]
+	if s == nil {
+		s = &acpSession{id: sid, activity: make(chan struct{}, 1)}
+		a.state[sid] = s
+	}
+	return s
+}
+
+// setInitial records the modes, config options and models of a session/new
+// or session/load answer; a.mu must be held.
+func (s *acpSession) setInitial(modes *acp.SessionModeState, config []acp.SessionConfigOption, models *acp.SessionModelState) {
+	if modes != nil {
+		m := acpModes(*modes)
+		s.modes, s.dirtyModes = &m, true
+	}
+	if config != nil {
+		s.config, s.dirtyConfig = config, true
+	}
+	if models != nil {
+		s.models, s.dirtyConfig = models, true
+	}
+}
+
+// stateUpdate applies an update about the session's state (not a replay of
+// content); it reports whether u was one. a.mu must be held.
+func (s *acpSession) stateUpdate(u acp.SessionUpdate) bool {
+	switch {
+	case u.AvailableCommandsUpdate != nil:
+		s.commands = acpCommands(u.AvailableCommandsUpdate.AvailableCommands)
+		s.hasCommands, s.dirtyCommands = true, true
+	case u.CurrentModeUpdate != nil:
+		if s.modes == nil {
+			s.modes = &Modes{}
+		}
+		s.modes.Current = string(u.CurrentModeUpdate.CurrentModeId)
+		s.dirtyModes = true
+	case u.ConfigOptionUpdate != nil:
+		s.config, s.dirtyConfig = u.ConfigOptionUpdate.ConfigOptions, true
+	default:
+		return false
+	}
+	return true
+}
+
+// events is the session's state as events (all of it, or only what
+// changed since the last call with dirtyOnly); a.mu must be held.
+func (s *acpSession) events(dirtyOnly bool) []Event {
+	var out []Event
+	if s.modes != nil && (s.dirtyModes || !dirtyOnly) {
+		m := *s.modes
+		m.Available = append([]Mode(nil), m.Available...)
+		out = append(out, m)
+	}
+	if (s.config != nil || s.models != nil) && (s.dirtyConfig || !dirtyOnly) {
+		out = append(out, ConfigOptions{Options: acpConfigOptions(s.config, s.models)})
+	}
+	if s.hasCommands && (s.dirtyCommands || !dirtyOnly) {
+		out = append(out, Commands{Commands: append([]Command(nil), s.commands...)})
+	}
+	s.dirtyModes, s.dirtyConfig, s.dirtyCommands = false, false, false
+	return out
+}
+
+// flushState emits what changed in the session's state.
+func (a *ACP) flushState(sid string, emit func(Event)) {
+	a.mu.Lock()
+	var evs []Event
+	if s := a.state[sid]; s != nil {
+		evs = s.events(true)
+	}
+	a.mu.Unlock()
+	for _, e := range evs {
+		emit(e)
+	}
+}
+
+// SessionState is what is known of the thread's session: its Modes,
+// ConfigOptions and Commands, as events (for a UI that wants them between
+// turns, e.g. after SetConfigOption).
+func (a *ACP) SessionState(threadID string) []Event {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.state[a.sessions[threadID]]
+	if s == nil {
+		return nil
+	}
+	d1, d2, d3 := s.dirtyModes, s.dirtyConfig, s.dirtyCommands
+	evs := s.events(false)
+	s.dirtyModes, s.dirtyConfig, s.dirtyCommands = d1, d2, d3
+	return evs
+}
+
+func acpModes(m acp.SessionModeState) Modes {
+	out := Modes{Current: string(m.CurrentModeId)}
+	for _, x := range m.AvailableModes {
+		d := ""
+		if x.Description != nil {
+			d = *x.Description
+		}
+		out.Available = append(out.Available, Mode{ID: string(x.Id), Name: x.Name, Description: d})
+	}
+	return out
+}
+
+func acpCommands(cs []acp.AvailableCommand) []Command {
+	out := make([]Command, 0, len(cs))
+	for _, c := range cs {
+		hint := ""
+		if c.Input != nil && c.Input.Unstructured != nil {
+			hint = c.Input.Unstructured.Hint
+		}
+		out = append(out, Command{Name: c.Name, Description: c.Description, InputHint: hint})
+	}
+	return out
+}
+
+func acpStr(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// acpConfigOptions is the session's config options, plus the models as
+// the ACPModelOption option when the agent offers them only through
+// session/set_model. A boolean option has the values "true" and "false".
+func acpConfigOptions(opts []acp.SessionConfigOption, models *acp.SessionModelState) []ConfigOption {
+	out := []ConfigOption{}
+	hasModel := false
+	for _, o := range opts {
+		switch {
+		case o.Select != nil:
+			s := o.Select
+			c := ConfigOption{ID: string(s.Id), Name: s.Name, Current: string(s.CurrentValue)}
+			if s.Category != nil {
+				c.Category = string(*s.Category)
+			}
+			if u := s.Options.Ungrouped; u != nil {
+				for _, v := range *u {
+					c.Values = append(c.Values, ConfigValue{ID: string(v.Value), Name: v.Name, Description: acpStr(v.Description)})
+				}
+			}
+			if g := s.Options.Grouped; g != nil {
+				for _, grp := range *g {
+					for _, v := range grp.Options {
+						c.Values = append(c.Values, ConfigValue{ID: string(v.Value), Name: grp.Name + ": " + v.Name, Description: acpStr(v.Description)})
+					}
+				}
+			}
+			hasModel = hasModel || c.Category == string(acp.SessionConfigOptionCategoryModel)
+			out = append(out, c)
+		case o.Boolean != nil:
+			b := o.Boolean
+			c := ConfigOption{ID: string(b.Id), Name: b.Name, Current: fmt.Sprint(b.CurrentValue),
+				Values: []ConfigValue{{ID: "true", Name: "on"}, {ID: "false", Name: "off"}}}
+			if b.Category != nil {
+				c.Category = string(*b.Category)
+			}
+			out = append(out, c)
+		}
+	}
+	if models != nil && len(models.AvailableModels) > 0 && !hasModel {
+		c := ConfigOption{ID: ACPModelOption, Name: "Model", Category: "model", Current: string(models.CurrentModelId)}
+		for _, m := range models.AvailableModels {
+			c.Values = append(c.Values, ConfigValue{ID: string(m.ModelId), Name: m.Name, Description: acpStr(m.Description)})
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// --- sessions ---
+
+func (p *acpProc) isLive(sid string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live[sid]
+}
+
+func (p *acpProc) setLive(sid string) {
+	p.mu.Lock()
+	p.live[sid] = true
+	p.mu.Unlock()
+}
+
+// ensureSession returns the thread's session in p: already open, loaded
+// (its replay dropped), or new (reported with SessionStarted).
+func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(Event)) (string, error) {
+	a.mu.Lock()
+	sid := a.sessions[t.ThreadID]
+	a.mu.Unlock()
+	if sid != "" && p.isLive(sid) {
+		return sid, nil
+	}
+	cwd := p.dir
+	if t.Dir != "" {
+		if abs, err := filepath.Abs(t.Dir); err == nil {
+			cwd = abs
+		}
+	}
+	servers, notes := acpMCPServers(a.opts.MCPServers, p.caps.McpCapabilities)
+	for _, n := range notes {
+		emit(Notice{n})
+	}
+	var extra []string
+	if p.caps.SessionCapabilities.AdditionalDirectories != nil {
+		for _, r := range a.opts.Roots {
+			if abs, err := filepath.Abs(r); err == nil {
+				extra = append(extra, abs)
+			}
+		}
+	}
+	if sid != "" && p.caps.LoadSession {
+		err := a.load(ctx, p, sid, cwd, servers, extra, emit)
+		if err == nil {
+			return sid, nil
+		}
+		if errors.Is(err, errACPRestart) || ctx.Err() != nil {
+			return "", err
+		}
+		if p.dead() {
+			return "", p.wrapErr("session/load", err)
+		}
+		emit(Notice{"could not resume the agent's session (" + oneLine(err.Error()) + "); starting a new one"})
+	} else if sid != "" {
+		emit(Notice{"this agent cannot resume sessions; starting a new one"})
+	}
+	var resp acp.NewSessionResponse
+	err := a.withAuth(ctx, p, emit, func() error {
+		var err error
+		resp, err = p.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: cwd, McpServers: servers, AdditionalDirectories: extra})
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, errACPRestart) {
+			return "", err
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", p.wrapErr("session/new", err)
+	}
+	sid = string(resp.SessionId)
+	a.mu.Lock()
+	s := a.session(sid)
+	s.cwd = cwd
+	s.setInitial(resp.Modes, resp.ConfigOptions, resp.Models)
+	a.sessions[t.ThreadID] = sid
+	a.mu.Unlock()
+	p.setLive(sid)
+	emit(SessionStarted{ID: sid})
+	return sid, nil
+}
+
+// load resumes sid with session/load, dropping the history the agent
+// replays before it answers and, until the session has been quiet for
+// LoadQuiet, after.
+func (a *ACP) load(ctx context.Context, p *acpProc, sid, cwd string, servers []acp.McpServer, extra []string, emit func(Event)) error {
+	a.mu.Lock()
+	s := a.session(sid)
+	s.cwd = cwd
+	s.loading = true
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		s.loading = false
+		a.mu.Unlock()
+	}()
+	var resp acp.LoadSessionResponse
+	err := a.withAuth(ctx, p, emit, func() error {
+		var err error
+		resp, err = p.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: acp.SessionId(sid), Cwd: cwd, McpServers: servers, AdditionalDirectories: extra})
+		return err
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	a.mu.Lock()
+	s.setInitial(resp.Modes, resp.ConfigOptions, resp.Models)
+	a.mu.Unlock()
+	if err := a.settle(ctx, s); err != nil {
+		return err
+	}
+	p.setLive(sid)
+	return nil
+}
+
+// settle waits until no update has come for s for the quiet window (at
+// most acpSettleMax).
+func (a *ACP) settle(ctx context.Context, s *acpSession) error {
+	quiet := a.opts.LoadQuiet
+	if quiet <= 0 {
+		quiet = acpDefaultLoadQuiet
+	}
+	after := a.quietAfter
+	if after == nil {
+		after = time.After
+	}
+	limit := time.NewTimer(acpSettleMax)
+	defer limit.Stop()
+	for {
+		q := after(quiet)
+		select {
+		case <-s.activity:
+		case <-q:
+			return nil
+		case <-limit.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// --- configuration ---
+
+// SetMode switches the thread's session to modeID (session/set_mode). A
+// thread without a session yet gets it when its session starts.
+func (a *ACP) SetMode(ctx context.Context, threadID, modeID string) error {
+	return a.set(ctx, threadID, acpSetting{mode: true, value: modeID})
+}
+
+// SetConfigOption sets a config option of the thread's session
+// (session/set_config_option; the ACPModelOption option through
+// session/set_model). A boolean option takes "true" or "false".
+func (a *ACP) SetConfigOption(ctx context.Context, threadID, optionID, value string) error {
+	return a.set(ctx, threadID, acpSetting{id: optionID, value: value})
+}
+
+func (a *ACP) set(ctx context.Context, threadID string, s acpSetting) error {
+	a.mu.Lock()
+	p := a.proc
+	sid := a.sessions[threadID]
+	if p == nil || sid == "" || !p.isLive(sid) || p.dead() {
+		a.pending[threadID] = append(a.pending[threadID], s)
+		a.mu.Unlock()
+		return nil
+	}
+	a.mu.Unlock()
+	return a.apply(ctx, p, sid, s)
+}
+
+// applyPending applies what was set before the thread had a session.
+func (a *ACP) applyPending(ctx context.Context, p *acpProc, threadID, sid string, emit func(Event)) {
+	a.mu.Lock()
+	list := a.pending[threadID]
+	delete(a.pending, threadID)
+	a.mu.Unlock()
+	for _, s := range list {
+		if err := a.apply(ctx, p, sid, s); err != nil {
+			what := "mode " + s.value
+			if !s.mode {
+				what = s.id + " " + s.value
+			}
+			emit(Notice{"could not set " + oneLine(what) + ": " + oneLine(err.Error())})
+		}
+	}
+}
+
+func (a *ACP) apply(ctx context.Context, p *acpProc, sid string, s acpSetting) error {
+	id := acp.SessionId(sid)
+	switch {
+	case s.mode:
+		if _, err := p.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: id, ModeId: acp.SessionModeId(s.value)}); err != nil {
+			return p.wrapErr("session/set_mode", err)
+		}
+		a.mu.Lock()
+		st := a.session(sid)
+		if st.modes == nil {
+			st.modes = &Modes{}
+		}
+		st.modes.Current, st.dirtyModes = s.value, true
+		a.mu.Unlock()
+		return nil
+	case s.id == ACPModelOption:
+		if _, err := p.conn.UnstableSetSessionModel(ctx, acp.UnstableSetSessionModelRequest{SessionId: id, ModelId: acp.UnstableModelId(s.value)}); err != nil {
+			return p.wrapErr("session/set_model", err)
+		}
+		a.mu.Lock()
+		st := a.session(sid)
+		if st.models != nil {
+			st.models.CurrentModelId = acp.ModelId(s.value)
+			st.dirtyConfig = true
+		}
+		a.mu.Unlock()
+		return nil
+	}
+	a.mu.Lock()
+	boolean := false
+	for _, o := range a.session(sid).config {
+		if o.Boolean != nil && string(o.Boolean.Id) == s.id {
+			boolean = true
+		}
+	}
+	a.mu.Unlock()
+	var req acp.SetSessionConfigOptionRequest
+	if boolean {
+		if s.value != "true" && s.value != "false" {
+			return fmt.Errorf("acp: option %s is on or off (true or false), not %q", s.id, s.value)
+		}
+		req.Boolean = &acp.SetSessionConfigOptionBoolean{SessionId: id, ConfigId: acp.SessionConfigId(s.id), Type: "boolean", Value: s.value == "true"}
+	} else {
+		req.ValueId = &acp.SetSessionConfigOptionValueId{SessionId: id, ConfigId: acp.SessionConfigId(s.id), Value: acp.SessionConfigValueId(s.value)}
+	}
+	resp, err := p.conn.SetSessionConfigOption(ctx, req)
+	if err != nil {
+		return p.wrapErr("session/set_config_option", err)
+	}
+	a.mu.Lock()
+	st := a.session(sid)
+	if resp.ConfigOptions != nil {
+		st.config = resp.ConfigOptions
+	}
+	st.dirtyConfig = true
+	a.mu.Unlock()
+	return nil
+}
+
+// --- MCP servers ---
+
+// acpMCPServers is the servers in ACP's form, HTTP ones only when the agent
+// takes them (else a note says which were left out).
+func acpMCPServers(list []MCPServer, caps acp.McpCapabilities) ([]acp.McpServer, []string) {
+	out := []acp.McpServer{}
+	var notes []string
+	for _, s := range list {
+		if s.Command != "" {
+			env := []acp.EnvVariable{}
+			for _, kv := range s.Env {
+				k, v, _ := strings.Cut(kv, "=")
+				env = append(env, acp.EnvVariable{Name: k, Value: v})
+			}
+			args := append([]string{}, s.Args...)
+			out = append(out, acp.McpServer{Stdio: &acp.McpServerStdio{Name: s.Name, Command: s.Command, Args: args, Env: env}})
+			continue
+		}
+		if s.URL == "" {
+			notes = append(notes, "MCP server "+oneLine(s.Name)+" has neither a command nor a URL; left out")
+			continue
+		}
+		if !caps.Http {
+			notes = append(notes, "the agent takes no HTTP MCP servers; "+oneLine(s.Name)+" left out")
+			continue
+		}
+		headers := []acp.HttpHeader{}
+		for _, h := range s.Headers {
+			k, v, _ := strings.Cut(h, ":")
+			headers = append(headers, acp.HttpHeader{Name: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+		}
+		out = append(out, acp.McpServer{Http: &acp.McpServerHttpInline{Name: s.Name, Type: "http", Url: s.URL, Headers: headers}})
+	}
+	return out, notes
+}
+
+// --- authentication ---
+
+// withAuth runs call; when the agent answers "authentication required" it
+// signs in (asking the user for the method) and runs call once more.
+func (a *ACP) withAuth(ctx context.Context, p *acpProc, emit func(Event), call func() error) error {
+	err := call()
+	if !acpIsAuthRequired(err) {
+		return err
+	}
+	a.authMu.Lock()
+	aerr := a.authenticate(ctx, p, emit)
+	a.authMu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	return call()
+}
+
+func acpIsAuthRequired(err error) bool {
+	var re *acp.RequestError
+	return errors.As(err, &re) && re.Code == -32000
+}
+
+func (a *ACP) authenticate(ctx context.Context, p *acpProc, emit func(Event)) error {
+	var opts []QuestionOption
+	var detail []string
+	for _, m := range p.authMethods {
+		o := a.authOption(m, p)
+		if o.ID == "" {
+			continue
+		}
+		opts = append(opts, o)
+		line := o.Label
+		if o.Description != "" {
+			line += ": " + oneLine(o.Description)
+		}
+		if len(o.EnvVars) > 0 {
+			var names []string
+			for _, v := range o.EnvVars {
+				names = append(names, v.Name)
+			}
+			line += " (set " + strings.Join(names, ", ") + ")"
+		}
+		detail = append(detail, line)
+	}
+	if len(opts) == 0 {
+		return errors.New("acp: the agent requires authentication but offers no method; sign in with the agent's own command first")
+	}
+	who := p.agentName
+	if who == "" {
+		who = strings.TrimPrefix(a.Name(), "acp:")
+	}
+	reply := make(chan Answer, 1)
+	emit(SignIn{Question: Question{Kind: QuestionAuth, Title: "Sign in to " + who, Detail: strings.Join(detail, "\n"), Options: opts}, Reply: reply})
+	var ans Answer
+	select {
+	case ans = <-reply:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	var chosen *QuestionOption
+	for i := range opts {
+		if opts[i].ID == ans.OptionID {
+			chosen = &opts[i]
+		}
+	}
+	if ans.OptionID == "" || chosen == nil {
+		return errors.New("acp: sign-in dismissed; the agent needs you to sign in")
+	}
+	switch chosen.Kind {
+	case AuthTerminal:
+		// The UI ran the login in a terminal; the retried request tells.
+		return nil
+	case AuthEnvVar:
+		if len(ans.Env) == 0 {
+			var names []string
+			for _, v := range chosen.EnvVars {
+				if !v.Optional {
+					names = append(names, v.Name)
+				}
+			}
+			return fmt.Errorf("acp: %s needs %s in the agent's environment: set it where chipchat starts (or write env NAME=… before the agent command) and try again", chosen.Label, strings.Join(names, ", "))
+		}
+		a.mu.Lock()
+		a.authEnv = append(a.authEnv, ans.Env...)
+		a.mu.Unlock()
+		a.restart(p)
+		return errACPRestart
+	}
+	emit(Notice{"signing in with " + oneLine(chosen.Label) + ": the agent may be waiting for you to finish in a browser; esc stops it"})
+	if _, err := p.conn.Authenticate(ctx, acp.AuthenticateRequest{MethodId: chosen.ID}); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return p.wrapErr("authenticate", err)
+	}
+	return nil
+}
+
+// authOption describes one authentication method as a sign-in option.
+func (a *ACP) authOption(m acp.AuthMethod, p *acpProc) QuestionOption {
+	switch {
+	case m.Agent != nil:
+		o := QuestionOption{ID: m.Agent.Id, Label: m.Agent.Name, Kind: AuthAgent, Description: acpStr(m.Agent.Description)}
+		if tc := acpMetaTerminal(m.Agent.Meta, p); tc != nil {
+			o.Kind, o.Terminal = AuthTerminal, tc
+		}
+		return acpLabel(o)
+	case m.EnvVar != nil:
+		o := QuestionOption{ID: m.EnvVar.Id, Label: m.EnvVar.Name, Kind: AuthEnvVar, Description: acpStr(m.EnvVar.Description), Link: acpStr(m.EnvVar.Link)}
+		for _, v := range m.EnvVar.Vars {
+			o.EnvVars = append(o.EnvVars, AuthVariable{Name: v.Name, Label: acpStr(v.Label), Secret: v.Secret, Optional: v.Optional})
+		}
+		return acpLabel(o)
+	case m.Terminal != nil:
+		o := QuestionOption{ID: m.Terminal.Id, Label: m.Terminal.Name, Kind: AuthTerminal, Description: acpStr(m.Terminal.Description)}
+		if tc := acpMetaTerminal(m.Terminal.Meta, p); tc != nil {
+			o.Terminal = tc
+		} else {
+			line := a.command
+			for _, arg := range m.Terminal.Args {
+				line += " " + acpShellQuote(arg)
+			}
+			o.Terminal = &TerminalCommand{Command: "sh", Args: []string{"-c", line}, Env: append(append([]string(nil), p.env...), acpEnvMap(m.Terminal.Env)...), Dir: p.dir}
+		}
+		return acpLabel(o)
+	}
+	return QuestionOption{}
+}
+
+func acpLabel(o QuestionOption) QuestionOption {
+	if o.Label == "" {
+		o.Label = o.ID
+	}
+	return o
+}
+
+// acpMetaTerminal reads the "terminal-auth" _meta some agents attach to a
+// method (Claude's adapter): the exact command to run.
+func acpMetaTerminal(meta map[string]any, p *acpProc) *TerminalCommand {
+	ta, ok := meta["terminal-auth"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	cmd, _ := ta["command"].(string)
+	if cmd == "" {
+		return nil
+	}
+	tc := &TerminalCommand{Command: cmd, Env: append([]string(nil), p.env...), Dir: p.dir}
+	if args, ok := ta["args"].([]any); ok {
+		for _, x := range args {
+			if s, ok := x.(string); ok {
+				tc.Args = append(tc.Args, s)
+			}
+		}
+	}
+	if env, ok := ta["env"].(map[string]any); ok {
+		tc.Env = append(tc.Env, acpEnvMap(env)...)
+	}
+	return tc
+}
+
+func acpEnvMap(m map[string]any) []string {
+	var out []string
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out = append(out, k+"="+s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// acpShellQuote quotes s for sh.
+func acpShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=/.,:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
