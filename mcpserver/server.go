@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
-	"strings"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -260,7 +261,8 @@ func (nopWriteCloser) Close() error { return nil }
 
 // isHangup reports the end of a session because the client went away.
 func isHangup(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "closed")
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, context.Canceled)
 }
 
 // StdioSpec is how an agent starts `chipchat mcp`: the fields of ACP's
@@ -278,6 +280,9 @@ func Spec(dataDir, projectKey, panesSocket string) (StdioSpec, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return StdioSpec{}, fmt.Errorf("mcpserver: cannot find the chipchat binary: %w", err)
+	}
+	if dataDir, err = filepath.Abs(dataDir); err != nil {
+		return StdioSpec{}, fmt.Errorf("mcpserver: data directory: %w", err)
 	}
 	sp := StdioSpec{Name: ServerName, Command: exe, Args: []string{Command, "--data-dir", dataDir}, Env: []string{}}
 	if projectKey != "" {
