@@ -196,7 +196,11 @@ func runApp(f flags) error {
 	opt.NoColor = os.Getenv("NO_COLOR") != ""
 	app := ui.New(opt)
 	defer app.Close() // no shell outlives chipchat, however it ends
-	p := tea.NewProgram(app)
+	// Large bracketed pastes are streamed to the asset store before Bubble
+	// Tea parses them (ui.NewPasteFilter, package internal/paste).
+	input, filter := app.NewPasteFilter(os.Stdin)
+	p := tea.NewProgram(app, tea.WithInput(input), tea.WithFilter(filter))
+	input.SetSend(p.Send)
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return nil

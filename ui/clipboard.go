@@ -185,6 +185,9 @@ func (a *App) copyMessage(m transcript.CopyMsg) tea.Cmd {
 // now (or becomes a pasted-text chip when long); otherwise the fragment is
 // looked up and imported in a command.
 func (a *App) paste(text string) tea.Cmd {
+	// Line ends and controls as the draft will hold them, before anything
+	// looks the text up: a terminal pastes newlines as CR.
+	text = clipboard.NormalizeText(text)
 	if !contextref.HasReferences(text) {
 		return a.pastePlain(text, "")
 	}

@@ -1,0 +1,168 @@
+package ui
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/paste"
+)
+
+// Huge pastes (issue 14). Bubble Tea collects a bracketed paste into one
+// string, so a paste of more than paste.DefaultThreshold is taken off the
+// input before it parses it (package paste's Filter, the program's
+// tea.WithInput) and streamed straight into the asset store as a
+// pasted-text chip: the app gets one small message, never the text. Past
+// [limits] attachment_bytes the paste is refused as soon as it passes the
+// limit, with a toast that says how to raise it, and the composer is left
+// as it was. While a large paste streams in, the UI keeps drawing (a toast
+// counts the bytes).
+
+// largePastedMsg is a large paste stored and bound to a local id.
+type largePastedMsg struct {
+	localID string
+	size    int64
+	err     error
+}
+
+// NewPasteFilter is the program's input over the terminal in, and the
+// tea.WithFilter function that goes with it:
+//
+//	pf, filter := app.NewPasteFilter(os.Stdin)
+//	p := tea.NewProgram(app, tea.WithInput(pf), tea.WithFilter(filter))
+//	pf.SetSend(p.Send)
+func (a *App) NewPasteFilter(in *os.File) (*paste.Filter, func(tea.Model, tea.Msg) tea.Msg) {
+	limit := a.opt.Config.Limits.AttachmentBytes
+	if a.assets != nil {
+		limit = a.assets.Limit()
+	}
+	pf := paste.NewFilter(in, paste.Options{Limit: limit, Store: a.pasteStore()})
+	return pf, func(m tea.Model, msg tea.Msg) tea.Msg { return a.filterPaste(pf.Translate(m, msg)) }
+}
+
+// pasteStore is the filter's Store: the paste's bytes, line ends and
+// controls normalized as the draft would (CR, CRLF → LF), streamed into
+// the asset store and bound to a fresh local id. It runs in the filter's
+// goroutine: it touches no App state.
+func (a *App) pasteStore() func(io.Reader) tea.Msg {
+	st, as := a.st, a.assets
+	return func(r io.Reader) tea.Msg {
+		if as == nil {
+			_, _ = io.Copy(io.Discard, r)
+			return largePastedMsg{err: errors.New("no asset store")}
+		}
+		id, size, err := as.Put(newNormalizer(r))
+		if err != nil {
+			return largePastedMsg{err: err}
+		}
+		local := randomID("att_")
+		if err := st.BindAttachment(local, id); err != nil {
+			return largePastedMsg{err: err}
+		}
+		return largePastedMsg{localID: local, size: size}
+	}
+}
+
+// filterPaste turns the paste filter's messages into the app's own. It
+// runs on the program's event loop, before Update, so it may use App
+// state.
+func (a *App) filterPaste(msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case paste.StartedMsg:
+		return composer.NoticeMsg{Text: "receiving a long paste…"}
+	case paste.ProgressMsg:
+		return composer.NoticeMsg{Text: "receiving a long paste: " + assets.HumanSize(m.Bytes) + "…"}
+	case paste.EndedMsg:
+		if m.Refused {
+			return nil
+		}
+		return composer.NoticeMsg{Text: "storing the long paste (" + assets.HumanSize(m.Bytes) + ")…"}
+	case paste.RefusedMsg:
+		return composer.NoticeMsg{Text: a.refusedNote(m.Limit), Err: true}
+	case largePastedMsg:
+		if m.err != nil {
+			var tl *assets.TooLargeError
+			if errors.As(m.err, &tl) {
+				return composer.NoticeMsg{Text: a.refusedNote(tl.Limit), Err: true}
+			}
+			return pastedFileMsg{err: m.err}
+		}
+		a.pasteSeq++
+		name := fmt.Sprintf("pasted-text-%d.txt", a.pasteSeq)
+		att := contextref.AttachmentRecord{AttachmentID: m.localID, SizeBytes: m.size, Name: name, MimeType: "text/plain"}
+		att.Base = contextref.NewBase(contextref.KindFile, m.localID, name)
+		return pastedFileMsg{rec: &contextref.FileRecord{AttachmentRecord: att}}
+	}
+	return msg
+}
+
+// refusedNote says a paste was over the limit and how to raise it.
+func (a *App) refusedNote(limit int64) string {
+	path := a.opt.Config.Path
+	if path == "" {
+		path = ConfigPath()
+	}
+	return fmt.Sprintf("paste refused: it is over the %s limit; the composer is unchanged — raise it with [limits] attachment_bytes = %d in %s",
+		assets.HumanSize(limit), 10*limit, path)
+}
+
+// normalizer streams text with CRLF and lone CR made LF and the control
+// characters the draft drops (C0 but tab and LF, DEL, C1) left out.
+type normalizer struct {
+	r      *bufio.Reader
+	lastCR bool // the byte before was a CR (already written as LF)
+}
+
+func newNormalizer(r io.Reader) io.Reader { return &normalizer{r: bufio.NewReaderSize(r, 64<<10)} }
+
+func (n *normalizer) Read(p []byte) (int, error) {
+	i := 0
+	for i < len(p) {
+		c, err := n.r.ReadByte()
+		if err != nil {
+			if i > 0 {
+				return i, nil
+			}
+			return 0, err
+		}
+		cr := n.lastCR
+		n.lastCR = false
+		switch {
+		case c == '\r':
+			p[i] = '\n'
+			i++
+			n.lastCR = true
+		case c == '\n':
+			if !cr {
+				p[i] = '\n'
+				i++
+			}
+		case c == '\t':
+			p[i] = c
+			i++
+		case c < 0x20 || c == 0x7f:
+		case c == 0xc2:
+			next, err := n.r.Peek(1)
+			if err == nil && next[0] >= 0x80 && next[0] <= 0x9f {
+				_, _ = n.r.ReadByte() // a C1 control: both bytes dropped
+				continue
+			}
+			p[i] = c
+			i++
+		default:
+			p[i] = c
+			i++
+		}
+		if i > 0 && n.r.Buffered() == 0 {
+			return i, nil // do not block for more while holding bytes
+		}
+	}
+	return i, nil
+}
