@@ -17,12 +17,22 @@ type Pos struct{ Line, Col int }
 // Before reports whether p comes before q.
 func (p Pos) Before(q Pos) bool { return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col }
 
-// Chip is one occurrence of a reference in the draft.
+// CitationKind is the Kind of an assistant quote chip. A citation is not a
+// record (DESIGN.md 3.8): its chip has no context id and no record, and its
+// text is the whole serialized link.
+const CitationKind = "citation"
+
+// Chip is one occurrence of a reference in the draft: a context reference,
+// or an assistant quote (Citation set, Kind CitationKind).
 type Chip struct {
 	Kind      string
 	ContextID string
 	Label     string // sanitized link label, for display
 	RefID     string // ref_…: identity of this occurrence, never on the wire
+	// Citation is the decoded quote of an assistant quote chip, nil for a
+	// context reference. Its link is written back byte for byte as it was
+	// read (or as Citation.Link() when made here).
+	Citation *contextref.Citation
 	// source is the label exactly as it stood in parsed Markdown (empty for
 	// chips made here): writing it back unchanged keeps the text around
 	// the link parsing as it did.
@@ -154,6 +164,19 @@ func (d *Draft) IsEmpty() bool {
 	return len(d.lines) == 1 && len(d.lines[0].atoms) == 0 && len(d.shelf) == 0
 }
 
+// newCitationChip makes an assistant quote chip; link is its serialized
+// link as written.
+func (d *Draft) newCitationChip(c *contextref.Citation, link string) rune {
+	d.refSeq++
+	d.chips = append(d.chips, Chip{Kind: CitationKind, Label: contextref.CitationChipLabel(c),
+		RefID: "ref_" + strconv.Itoa(d.refSeq), Citation: c, source: link})
+	return rune(-len(d.chips))
+}
+
+// isRef reports whether atom is a chip that points at a record (not prose,
+// not an assistant quote).
+func (d *Draft) isRef(at rune) bool { return at < 0 && d.chips[-at-1].Citation == nil }
+
 func (d *Draft) newChip(kind, id, label string) rune {
 	d.refSeq++
 	d.chips = append(d.chips, Chip{Kind: kind, ContextID: id, Label: chipLabel(label, kind), RefID: "ref_" + strconv.Itoa(d.refSeq)})
@@ -239,7 +262,7 @@ func (d *Draft) between(a, b Pos) []rune {
 // splice replaces the atoms from a to b with ins and keeps chip counts.
 func (d *Draft) splice(a, b Pos, ins []rune) {
 	for _, at := range d.between(a, b) {
-		if at < 0 {
+		if d.isRef(at) {
 			d.refs[d.chips[-at-1].ContextID]--
 		}
 	}
@@ -254,7 +277,7 @@ func (d *Draft) splice(a, b Pos, ins []rune) {
 			cur = nil
 			continue
 		}
-		if at < 0 {
+		if d.isRef(at) {
 			d.refs[d.chips[-at-1].ContextID]++
 		}
 		cur = append(cur, at)
@@ -272,12 +295,12 @@ func (d *Draft) change(a, b Pos, ins []rune, add []contextref.Record, kind merge
 	removed := d.between(a, b)
 	touched := map[string]bool{}
 	for _, at := range removed {
-		if at < 0 {
+		if d.isRef(at) {
 			touched[d.chips[-at-1].ContextID] = true
 		}
 	}
 	for _, at := range ins {
-		if at < 0 {
+		if d.isRef(at) {
 			touched[d.chips[-at-1].ContextID] = true
 		}
 	}
@@ -493,10 +516,15 @@ func (d *Draft) TypeRune(r rune) {
 
 // InsertText inserts text at the caret, replacing the selection, as one undo
 // step (a paste). CRLF is normalized and control characters are dropped.
-// Plain text stays prose, even when it looks like a reference link; use
-// InsertMarkdown to bring links in as chips.
+// Plain text stays prose, even when it looks like a reference link (use
+// InsertMarkdown to bring links in as chips), except assistant quote links,
+// which need no record: each valid one becomes its chip (DESIGN.md 3.8,
+// "pasting reconstructs the chip from the text alone").
 func (d *Draft) InsertText(s string) {
 	rs := normalizeText(s)
+	if contextref.HasCitations(string(rs)) {
+		rs = d.citationAtoms(string(rs))
+	}
 	a, b, sel := d.Selection()
 	if len(rs) == 0 && !sel {
 		return
@@ -532,10 +560,29 @@ func (d *Draft) importMarkdown(text string, records []contextref.Record) ([]rune
 	var add []contextref.Record
 	added := map[string]bool{}
 	last := 0
+	cits := contextref.ValidCitations(text)
+	ci := 0
+	// Assistant quote links that start before pos become chips (the link
+	// that starts first wins an overlap; the other stays prose).
+	quotesUpTo := func(pos int) {
+		for ; ci < len(cits) && cits[ci].Start < pos; ci++ {
+			o := cits[ci]
+			if o.Start < last {
+				continue
+			}
+			atoms = append(atoms, []rune(text[last:o.Start])...)
+			atoms = append(atoms, d.newCitationChip(o.Citation, text[o.Start:o.End]))
+			last = o.End
+		}
+	}
 	for _, o := range contextref.Scan(text) {
 		start := o.Start
 		if o.Image && o.Kind != contextref.KindImage {
 			start++ // the '!' before a link of another kind is prose
+		}
+		quotesUpTo(start)
+		if start < last {
+			continue // inside a quote link
 		}
 		atoms = append(atoms, []rune(text[last:start])...)
 		atoms = append(atoms, d.parsedChip(o, text))
@@ -545,8 +592,53 @@ func (d *Draft) importMarkdown(text string, records []contextref.Record) ([]rune
 		}
 		last = o.End
 	}
+	quotesUpTo(len(text) + 1)
 	atoms = append(atoms, []rune(text[last:])...)
 	return atoms, add
+}
+
+// citationAtoms turns normalized text into atoms with each valid assistant
+// quote link as its chip.
+func (d *Draft) citationAtoms(text string) []rune {
+	var atoms []rune
+	last := 0
+	for _, o := range contextref.ValidCitations(text) {
+		atoms = append(atoms, []rune(text[last:o.Start])...)
+		atoms = append(atoms, d.newCitationChip(o.Citation, text[o.Start:o.End]))
+		last = o.End
+	}
+	return append(atoms, []rune(text[last:])...)
+}
+
+// InsertCitation puts an assistant quote chip for c at the caret (replacing
+// the selection) as one undo step; its text is c's link.
+func (d *Draft) InsertCitation(c *contextref.Citation) {
+	atom := d.newCitationChip(c, c.Link())
+	a, e, _ := d.Selection()
+	d.change(a, e, []rune{atom}, nil, mergeNone)
+	d.merge = mergeNone
+}
+
+// EditCitationComment replaces the assistant quote chip with reference id
+// refID by one whose comment is comment (trimmed; blank removes it), as one
+// undoable step; the quote and selector never change. It reports whether
+// the chip was found.
+func (d *Draft) EditCitationComment(refID, comment string) bool {
+	for li, l := range d.lines {
+		for col, at := range l.atoms {
+			if at >= 0 || d.chips[-at-1].RefID != refID || d.chips[-at-1].Citation == nil {
+				continue
+			}
+			c := d.chips[-at-1].Citation.WithComment(comment)
+			caret, anchor := d.caret, d.anchor
+			p := Pos{li, col}
+			d.change(p, Pos{li, col + 1}, []rune{d.newCitationChip(c, c.Link())}, nil, mergeNone)
+			d.merge = mergeNone
+			d.caret, d.anchor = caret, anchor
+			return true
+		}
+	}
+	return false
 }
 
 // InsertChip puts a chip for rec at the caret (replacing the selection) as

@@ -457,6 +457,13 @@ func checkInvariants(t *testing.T, d *Draft, step string) {
 			if a == '\n' {
 				t.Fatalf("%s: a line holds a line break", step)
 			}
+			if a < 0 && d.chips[-a-1].Citation != nil {
+				// An assistant quote points at no record; its link parses.
+				if occ := contextref.ValidCitations(d.chips[-a-1].source); len(occ) != 1 || occ[0].Start != 0 {
+					t.Fatalf("%s: quote chip with link %q", step, d.chips[-a-1].source)
+				}
+				continue
+			}
 			if a < 0 {
 				counts[d.chips[-a-1].ContextID]++
 			}

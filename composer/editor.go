@@ -4,7 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"charm.land/bubbles/v2/key"
@@ -48,6 +50,7 @@ const (
 	pickNone pickerKind = iota
 	pickFile
 	pickSkill
+	pickThread
 )
 
 // Options configure an Editor.
@@ -58,6 +61,10 @@ type Options struct {
 	ProjectRoot string          // where @ looks for files and $ for skills
 	Home        string          // where ~/.agents/skills is
 	Placeholder string
+	// Threads lists this project's other threads for the # picker (newest
+	// first). It is run in a tea.Cmd each time the picker opens, never in
+	// Update; nil turns the # picker off.
+	Threads func() ([]ThreadItem, error)
 }
 
 // Editor is the composer's Bubble Tea component over a Draft: soft-wrapped
@@ -84,6 +91,11 @@ type Editor struct {
 	filesState loadState
 	skills     []Skill
 	skillState loadState
+
+	threadList  func() ([]ThreadItem, error)
+	threads     []ThreadItem
+	threadsNow  time.Time
+	threadState loadState
 }
 
 type loadState int
@@ -97,7 +109,7 @@ const (
 // New makes an editor over an empty draft.
 func New(o Options) *Editor {
 	e := &Editor{draft: NewDraft(), reg: o.Registry, maxHeight: o.MaxHeight, root: o.ProjectRoot, home: o.Home,
-		holder: o.Placeholder, width: 80, focused: true}
+		holder: o.Placeholder, width: 80, focused: true, threadList: o.Threads}
 	if e.reg == nil {
 		e.reg = chips.Default(chips.DefaultTheme())
 	}
@@ -187,6 +199,18 @@ func (e *Editor) Update(msg tea.Msg) (*Editor, tea.Cmd) {
 			e.fillPicker()
 		}
 		return e, nil
+	case ThreadsLoadedMsg:
+		if msg.Err == nil {
+			e.threads, e.threadsNow = msg.Threads, msg.Now
+		}
+		e.threadState = loaded
+		if e.pickKind == pickThread {
+			e.fillPicker()
+			if msg.Err != nil {
+				e.picker.SetError(msg.Err)
+			}
+		}
+		return e, nil
 	case editorFileMsg:
 		if msg.err != nil {
 			return e, notice("could not write the draft for the editor: "+msg.err.Error(), true)
@@ -231,6 +255,12 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 			e.picker.Move(-1)
 			return nil
 		case key.Matches(msg, k.PickerChoose):
+			if _, ok := e.picker.Selected(); !ok && e.pickKind == pickThread {
+				// Nothing to attach ("#123"): the key does what it does
+				// without a picker.
+				e.closePicker()
+				break
+			}
 			e.choose()
 			return nil
 		}
@@ -332,7 +362,7 @@ func (e *Editor) afterEdit() {
 // maybeOpenPicker opens the file picker after '@' and the skill picker after
 // '$' typed at a word start.
 func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
-	if e.pickKind != pickNone || (typed != "@" && typed != "$") {
+	if e.pickKind != pickNone || (typed != "@" && typed != "$" && typed != "#") || (typed == "#" && e.threadList == nil) {
 		return nil
 	}
 	d := e.draft
@@ -341,10 +371,14 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 		return nil
 	}
 	e.pickAt = at
-	if typed == "@" {
+	switch typed {
+	case "@":
 		e.pickKind = pickFile
 		e.picker = NewPicker("@ file")
-	} else {
+	case "#":
+		e.pickKind = pickThread
+		e.picker = NewPicker("# thread")
+	default:
 		e.pickKind = pickSkill
 		e.picker = NewPicker("$ skill")
 	}
@@ -356,6 +390,10 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 	case e.pickKind == pickSkill && e.skillState == notLoaded:
 		e.skillState = loading
 		cmd = LoadSkills(e.root, e.home)
+	case e.pickKind == pickThread:
+		// Threads come and go: the list is asked for each time.
+		e.threadState = loading
+		cmd = LoadThreads(e.threadList)
 	}
 	e.fillPicker()
 	return cmd
@@ -377,6 +415,9 @@ func (e *Editor) fillPicker() {
 		}
 		e.picker.SetItems(items)
 		e.picker.SetLoading(e.skillState != loaded)
+	case pickThread:
+		e.picker.SetItems(threadItems(e.threads, e.threadsNow))
+		e.picker.SetLoading(e.threadState != loaded)
 	}
 	e.syncPicker()
 }
@@ -395,8 +436,11 @@ func (e *Editor) syncPicker() {
 	}
 	line := d.lines[e.pickAt.Line].atoms
 	trigger := '@'
-	if e.pickKind == pickSkill {
+	switch e.pickKind {
+	case pickSkill:
 		trigger = '$'
+	case pickThread:
+		trigger = '#'
 	}
 	if c.Line != e.pickAt.Line || c.Col <= e.pickAt.Col || e.pickAt.Col >= len(line) || line[e.pickAt.Col] != trigger {
 		e.closePicker()
@@ -433,6 +477,12 @@ func (e *Editor) choose() {
 		d.InsertChip(MentionRecord(item.Value), "")
 	case pickSkill:
 		d.InsertChip(SkillRecord(item.Title), "")
+	case pickThread:
+		i, err := strconv.Atoi(item.Value)
+		if err != nil || i < 0 || i >= len(e.threads) {
+			return
+		}
+		d.InsertChip(ThreadRecord(e.threads[i]), "")
 	}
 	d.TypeRune(' ')
 	d.BreakUndoGroup()

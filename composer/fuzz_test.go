@@ -14,6 +14,8 @@ func FuzzMarkdownRoundTrip(f *testing.F) {
 	f.Add("a \uFFFC b [x](t3-context://v1/terminal/t3) \uFFFC\uFFFC")
 	f.Add("[a](t3-context://v1/f/x[b)](t3-context://v1/f/y) [$x](t3-context://v1/skill/s)\r\n\x1b[31mred")
 	f.Add("![](t3-context://v1/image/img)[](t3-context://v1/mention/m)")
+	f.Add("q [Assistant quote](t3-citation://v1/e/t/m?text=a+b&start=0&end=3&prefix=&suffix=) ![Assistant quote](t3-citation://v1/e/t/m?text=%3C&start=1&end=2&prefix=&suffix=&comment=)")
+	f.Add("[Assistant quote](t3-citation://v1/e/t/m?text=[x](t3-context://v1/file/f)&start=0&end=3&prefix=&suffix=)")
 	recs := []contextref.Record{termRec("t"), termRec("t3"), imageRec("img"), fileRec("f"), mentionRec("m", "a.go"), imageRec("shelf_only")}
 	f.Fuzz(func(t *testing.T, text string) {
 		d := FromMarkdown(text, recs)

@@ -25,8 +25,17 @@ func (d *Draft) Markdown() string {
 	return b.String()
 }
 
-// writeLink writes a chip's reference link; image links carry the '!'.
+// writeLink writes a chip's reference link; image links carry the '!'. An
+// assistant quote writes its link as it was read (or made).
 func writeLink(b *strings.Builder, c Chip) {
+	if c.Citation != nil {
+		if c.source != "" {
+			b.WriteString(c.source)
+		} else {
+			b.WriteString(c.Citation.Link())
+		}
+		return
+	}
 	if c.Kind == contextref.KindImage {
 		b.WriteByte('!')
 	}
@@ -60,7 +69,8 @@ func (d *Draft) Text() string {
 
 // FromMarkdown rebuilds a draft from canonical Markdown and records: each
 // reference link becomes a chip with a fresh reference id (a link whose id
-// has no record is an unresolved chip); image records go on the shelf
+// has no record is an unresolved chip), each valid assistant quote link an
+// assistant quote chip; image records go on the shelf
 // whether or not a chip points at them; other records no link points at are
 // dropped.
 //

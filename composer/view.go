@@ -90,7 +90,12 @@ func (c *layoutCache) chip(a rune, selected bool) string {
 	if len(c.chipC) > 4096 {
 		c.chipC = map[chipKey]string{}
 	}
-	s := c.e.reg.Render(chips.Compact, chips.Chip{Kind: ch.Kind, ContextID: ch.ContextID, Label: ch.Label, Record: rec, Selected: selected}, k.width)
+	var s string
+	if ch.Citation != nil {
+		s = c.e.reg.RenderCitation(chips.Compact, ch.Citation, selected, k.width)
+	} else {
+		s = c.e.reg.Render(chips.Compact, chips.Chip{Kind: ch.Kind, ContextID: ch.ContextID, Label: ch.Label, Record: rec, Selected: selected}, k.width)
+	}
 	c.chipC[k] = s
 	return s
 }
