@@ -47,6 +47,25 @@
 //     The compaction summary is itself a marked user-side kind
 //     (<conversation_summary>), so the next compaction drops the old summary
 //     instead of keeping it as "real user words".
+//   - Payload kinds (AttachedFileKind, ThreadHistoryKind,
+//     AttachmentsOmittedKind) carry the user's own payload to harness
+//     backends, in the user message they belong to. Their begin markers
+//     stop before the attributes ("<attached_file", "<thread_history"), so
+//     the claim rule sees the tag whatever its attributes. Attribute values
+//     escape & " < > (DESIGN.md 3.5); inside the text every "<" that starts
+//     the kind's own tag, optionally after "/", followed by a non-word
+//     character or the end, becomes "&lt;" (EscapeTag: 3.5 step 5 applied
+//     to their own tag), so a file cannot close its fragment or forge a
+//     second one. ParseAttachedFile/ParseThreadHistory read the attributes
+//     back (the text stays escaped: that escaping is not reversible, as in
+//     3.5). Fork keeps them (they are the message's, not the runtime's);
+//     UserWords drops them, so a compaction keeps only real words.
+//   - A cut file says so in its last line, "(truncated: N of M bytes)" (N
+//     bytes of the file sent, M its size). A thread history keeps the
+//     newest messages that fit its bound, says how many older ones were
+//     left out, and cuts the newest alone (" … (cut)") when only it is too
+//     long; a thread from another environment is one fixed line
+//     (ThreadMissing).
 //
 // Imports: nothing of the project.
 package fragment
