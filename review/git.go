@@ -121,6 +121,10 @@ const (
 	maxUntrackedBytes = 1 << 20
 )
 
+// errTooMuch is run's error for output past its limit; the data read so
+// far comes with it.
+var errTooMuch = errors.New("output too large")
+
 func (g Git) run(ctx context.Context, dir string, limit int64, args ...string) ([]byte, error) {
 	name := g.Command
 	if name == "" {
@@ -152,7 +156,7 @@ func (g Git) run(ctx context.Context, dir string, limit int64, args ...string) (
 	if int64(len(data)) > limit {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return nil, fmt.Errorf("git %s: the output is larger than %d MiB", args[0], limit>>20)
+		return data[:limit], fmt.Errorf("git %s: %w (over %d MiB)", args[0], errTooMuch, limit>>20)
 	}
 	err = cmd.Wait()
 	if rerr != nil && err == nil {
@@ -252,9 +256,16 @@ func (g Git) Load(ctx context.Context, projectDir string, cmp Comparison) (*Diff
 
 // untracked makes a new-file diff of each untracked, not ignored file.
 func (g Git) untracked(ctx context.Context, root string) ([]*File, error) {
-	out, err := g.run(ctx, root, 16<<20, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
-	if err != nil {
+	// The first maxUntracked names are enough: a huge untracked tree is cut,
+	// not an error.
+	out, err := g.run(ctx, root, 1<<20, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
+	if err != nil && !errors.Is(err, errTooMuch) {
 		return nil, err
+	}
+	if errors.Is(err, errTooMuch) {
+		if i := strings.LastIndexByte(string(out), 0); i >= 0 {
+			out = out[:i+1]
+		}
 	}
 	var files []*File
 	for _, name := range strings.Split(string(out), "\x00") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -235,5 +236,21 @@ func TestLoadOddFiles(t *testing.T) {
 	rec := press(m, "enter")[0].(CommentMsg).Record
 	if stale, err := Stale(dir, rec); err != nil || stale {
 		t.Fatalf("crlf stale %v %v (%q)", stale, err, rec.Diff)
+	}
+}
+
+func TestManyUntracked(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	// More names than ls-files' output may hold (1 MiB): cut, not an error.
+	long := "gen/" + strings.Repeat("n", 240) + "/"
+	for i := 0; i < 4500; i++ {
+		writeFile(t, dir, long+strconv.Itoa(i)+".txt", "x\n")
+	}
+	d, err := Git{}.Load(context.Background(), dir, Comparison{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Files) != maxUntracked {
+		t.Fatalf("%d files", len(d.Files))
 	}
 }
