@@ -1,10 +1,14 @@
 // Package agent runs turns against agent backends.
 //
 // It owns: the Turn handed to a backend (canonical Markdown, records, the
-// provider projection and the attachments, built by Prepare), the Backend
-// interface, the backends — echo (Echo, EchoReply), exec:<command> (Exec:
-// the prompt on stdin, attachments in $CHIPCHAT_ATTACHMENTS, stdout
-// streamed), acp:<command> (ACP over stdio, one agent session per thread,
+// provider projection and the attachments, built by Prepare/PrepareWith;
+// the history, threads and limits chat fills), the payload delivery of the
+// harness backends (payload.go: <attached_file> and <thread_history>
+// fragments, image parts, notices, InlineCuts, SnapshotMention), the
+// Backend interface, the backends — echo (Echo, EchoReply: the request the
+// openai harness would send), exec:<command> (Exec: the prompt and the
+// payload fragments on stdin, attachments in $CHIPCHAT_ATTACHMENTS, the
+// history in $CHIPCHAT_HISTORY, stdout streamed), acp:<command> (ACP over stdio, one agent session per thread,
 // permission and sign-in questions through ACPOptions.Ask/SetAsk) and
 // openai:<base-url>#<model> (Chat Completions streaming, with runtime
 // fragments assembled by package fragment) — choosing one from a spec
