@@ -77,6 +77,7 @@
 //	browsing   j/k ] [ } {   browsing     the cursor moves
 //	browsing   v             selecting    anchor = cursor (diff lines only)
 //	browsing   c             editing      comment on the cursor's line
+//	browsing   r             browsing     the diff is read again; the cursor keeps its file and line; marks go
 //	browsing   esc           (closed)     ClosedMsg
 //	selecting  motion        selecting    the cursor moves, clamped to the anchor's hunk
 //	selecting  v, esc        browsing     the selection is dropped

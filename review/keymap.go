@@ -22,6 +22,9 @@ type KeyMap struct {
 	Comment key.Binding
 	// Close closes the innermost thing: the selection, then the pane.
 	Close key.Binding
+	// Reload reads the diff again (written comments stay in the composer;
+	// their marks go).
+	Reload key.Binding
 
 	// In the comment editor:
 	Confirm key.Binding // the comment becomes a record
@@ -45,6 +48,7 @@ func DefaultKeyMap() KeyMap {
 		Select:   key.NewBinding(key.WithKeys("v", "V"), key.WithHelp("v", "select")),
 		Comment:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "comment")),
 		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		Reload:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload")),
 		Confirm:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
 		Newline:  key.NewBinding(key.WithKeys("ctrl+j", "shift+enter"), key.WithHelp("ctrl+j", "newline")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "drop")),

@@ -64,9 +64,10 @@ type AgentDiff struct {
 // pane messages; Owns reports them.
 type (
 	loadedMsg struct {
-		pane uint64
-		doc  *doc
-		err  error
+		pane   uint64
+		doc    *doc
+		cursor int
+		err    error
 	}
 	prMsg struct {
 		pane uint64
@@ -238,11 +239,8 @@ func AgentPath(projectDir, p string) string {
 // Init reads the diff and, unless told not to, asks gh for the pull
 // request, both in the background.
 func (m *Model) Init() tea.Cmd {
-	pane, load := m.pane, m.load
-	cmds := []tea.Cmd{func() tea.Msg {
-		d, err := load(context.Background())
-		return loadedMsg{pane: pane, doc: d, err: err}
-	}}
+	cmds := []tea.Cmd{m.loadCmd("", 0)}
+	pane := m.pane
 	if !m.opts.NoPullRequest {
 		dir, gh, timeout := m.opts.ProjectDir, m.opts.GH, m.opts.PRTimeout
 		cmds = append(cmds, func() tea.Msg {
@@ -250,6 +248,24 @@ func (m *Model) Init() tea.Cmd {
 		})
 	}
 	return tea.Batch(cmds...)
+}
+
+// loadCmd reads the diff in the background and finds the row for the
+// cursor: the line numbered line of the file at path when it is still
+// there (a reload), else the first line.
+func (m *Model) loadCmd(path string, line int) tea.Cmd {
+	pane, load := m.pane, m.load
+	return func() tea.Msg {
+		d, err := load(context.Background())
+		msg := loadedMsg{pane: pane, doc: d, err: err}
+		if d != nil {
+			msg.cursor = max(d.nextSelectable(0, 1), 0)
+			if path != "" {
+				msg.cursor = d.placeRow(path, line, msg.cursor)
+			}
+		}
+		return msg
+	}
 }
 
 // SetSize sets the pane's size in cells.
@@ -308,9 +324,10 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 			return m, nil
 		}
 		m.doc, m.err = msg.doc, msg.err
+		m.marks, m.rowCache, m.selecting = nil, map[int]string{}, false
+		m.words, m.hl = map[lineKey][]span{}, newHighlighter(m.theme.Syntax)
 		if m.doc != nil {
-			m.cursor = max(m.doc.nextSelectable(0, 1), 0)
-			m.top = 0
+			m.cursor, m.top = msg.cursor, 0
 			m.ensureVisible()
 			m.editor.SetWidth(max(m.paneWidth()-2, 4))
 		}
@@ -391,8 +408,25 @@ func (m *Model) updateKeys(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Comment):
 		return m, m.openEditor()
+	case key.Matches(msg, k.Reload):
+		m.status = "Reading the diff again…"
+		return m, m.loadCmd(m.cursorPlace())
 	}
 	return m, nil
+}
+
+// cursorPlace is the file and line number the cursor is on ("" before a
+// diff is loaded), so a reload can put it back.
+func (m *Model) cursorPlace() (string, int) {
+	if m.doc == nil || len(m.doc.rows) == 0 {
+		return "", 0
+	}
+	rw := m.doc.rows[m.cursor]
+	f := m.doc.diff.Files[rw.file]
+	if rw.kind != rowLine {
+		return f.Path(), 0
+	}
+	return f.Path(), f.Hunks[rw.hunk].Lines[rw.line].Number()
 }
 
 // step is the next selectable row from the cursor in direction dir.

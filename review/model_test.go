@@ -325,3 +325,28 @@ func TestThemes(t *testing.T) {
 		}
 	}
 }
+
+func TestReload(t *testing.T) {
+	dir := modifiedRepo(t)
+	m := loadedPane(t, Options{ProjectDir: dir, NoPullRequest: true, NewID: func() string { return "r" }})
+	press(m, "j", "j", "j", "j", "c")
+	typeText(m, "mark")
+	press(m, "enter")
+	place := m.at()
+	if len(m.marks) != 1 {
+		t.Fatal("no mark")
+	}
+	// A new line at the top of the file: after r the cursor is on the same
+	// line of the file, one row further down, and the marks are gone.
+	text := "// header\n" + strings.Replace(strings.Replace(mainGo,
+		`fmt.Println("hello")`, `fmt.Println("hello, there")`, 1), "return 1", "return 2", 1)
+	writeFile(t, dir, "main.go", text)
+	path, line := m.cursorPlace()
+	press(m, "r")
+	if p, l := m.cursorPlace(); p != path || l != line {
+		t.Fatalf("after reload at %s:%d, was %s:%d (%s)", p, l, path, line, place)
+	}
+	if len(m.marks) != 0 || m.doc.diff.Files[0].Hunks[0].Lines[0].Text != "// header" {
+		t.Fatalf("reload kept stale state: marks %v", m.marks)
+	}
+}

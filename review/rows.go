@@ -147,3 +147,23 @@ func (dc *doc) hunkSpan(r int) (first, last int, ok bool) {
 	i := dc.hunkHeaderAtOrBefore(r)
 	return dc.hunkRows[i] + 1, dc.hunkEnd[rw.file][rw.hunk], true
 }
+
+// placeRow is the row of the line numbered line (as Line.Number counts) in
+// the file at path, or the nearest line of that file after it, or the
+// file's first row; fallback when the file is gone.
+func (dc *doc) placeRow(path string, line, fallback int) int {
+	for fi, f := range dc.diff.Files {
+		if f.Path() != path {
+			continue
+		}
+		best := dc.nextSelectable(dc.fileRow[fi], 1)
+		for r := dc.fileRow[fi] + 1; r < len(dc.rows) && int(dc.rows[r].file) == fi; r++ {
+			rw := dc.rows[r]
+			if rw.kind == rowLine && f.Hunks[rw.hunk].Lines[rw.line].Number() >= line {
+				return r
+			}
+		}
+		return best
+	}
+	return fallback
+}
