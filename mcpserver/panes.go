@@ -30,6 +30,7 @@ const (
 	maxRequestBytes  = 4 << 10  // one request line
 	maxResponseBytes = 16 << 20 // one answer line
 	connTimeout      = 5 * time.Second
+	maxSocketPath    = 103 // sun_path holds 104 bytes on the BSDs, 108 on Linux, with its NUL
 )
 
 // PaneText is the recent text of one terminal pane, as the socket carries
@@ -84,10 +85,14 @@ func SocketPath() (string, error) {
 		}
 		dir = filepath.Join(home, ".local", "state", "chipchat")
 	}
+	path := filepath.Join(dir, "panes-"+strconv.Itoa(os.Getpid())+".sock")
+	if len(path) > maxSocketPath {
+		return "", fmt.Errorf("mcpserver: the panes socket path %s is longer than a unix socket allows (%d bytes); set XDG_RUNTIME_DIR to a shorter directory", path, maxSocketPath)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("mcpserver: panes socket directory: %w", err)
 	}
-	return filepath.Join(dir, "panes-"+strconv.Itoa(os.Getpid())+".sock"), nil
+	return path, nil
 }
 
 // PaneServer is the app's end of the panes socket.

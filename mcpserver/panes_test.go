@@ -172,6 +172,10 @@ func TestSocketPath(t *testing.T) {
 	if p, err := SocketPath(); err != nil || filepath.Dir(p) != filepath.Join(state, "chipchat") {
 		t.Fatalf("without a runtime dir: %s, %v", p, err)
 	}
+	t.Setenv("XDG_RUNTIME_DIR", "/"+strings.Repeat("d", 120))
+	if _, err := SocketPath(); err == nil || !strings.Contains(err.Error(), "longer than a unix socket allows") {
+		t.Fatalf("long path: %v", err)
+	}
 }
 
 func TestFitPanes(t *testing.T) {
