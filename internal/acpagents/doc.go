@@ -43,7 +43,9 @@
 // is the bundled native claude-agent-sdk-linux-x64; runs on node 20 though
 // it asks for 22).
 //   - Command `claude-agent-acp`. Env ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY,
-//     ANTHROPIC_MODEL, IS_SANDBOX=1 (as root it refuses to start without it),
+//     ANTHROPIC_MODEL, IS_SANDBOX=1 (as root without it, this version still
+//     works but withholds the bypassPermissions mode: set_mode answers
+//     -32602 "Mode bypassPermissions is not available in this session"),
 //     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, DISABLE_TELEMETRY=1,
 //     DISABLE_AUTOUPDATER=1; ~/.claude.json {"hasCompletedOnboarding":true}.
 //   - Anthropic Messages SSE: POST /v1/messages?beta=true and
