@@ -108,13 +108,13 @@ var codecOps = []*codecOp{
 	{
 		name:    "fragment-decode",
 		summary: "fragment JSON or HTML carrier -> fragment JSON and \\n",
-		help:    "Reads a clipboard fragment, as its JSON or as the HTML carrier\n<pre data-t3-context-fragment=\"...\">, and writes the normalized fragment\nJSON, then a newline. Exit 1 when there is no valid fragment.\n",
+		help:    "Reads a clipboard fragment, as its JSON or as an HTML carrier (the first\ndata-t3-context-fragment=\"...\" attribute, on a <div> or a <pre>), and writes\nthe normalized fragment JSON, then a newline. Exit 1 when there is no valid\nfragment.\n",
 		run:     codecFragmentDecode,
 	},
 	{
 		name:    "fragment-html",
-		summary: "{\"text\",\"fragment\"} -> HTML carrier, exactly",
-		help:    "Reads {\"text\": string, \"fragment\": {...}} and writes the HTML carrier\nof the fragment with the plain text, exactly (nothing appended).\n",
+		summary: "{\"text\",\"html\"?,\"fragment\"} -> HTML carrier, exactly",
+		help:    "Reads {\"text\": string, \"html\"?: string, \"fragment\": {...}} and writes the\nHTML carrier of the fragment exactly (nothing appended): with a non-empty\n\"html\" (the copy's own HTML rendering) <div data-t3-context-fragment=\"...\">\naround that HTML, unchanged; otherwise <pre data-t3-context-fragment=\"...\">\naround the plain text, escaped.\n",
 		run:     codecFragmentHTML,
 	},
 }
@@ -405,7 +405,13 @@ func codecFragmentHTML(c *codecCall) error {
 	if f == nil {
 		return errors.New("fragment: no fragment")
 	}
-	html, err := contextref.FragmentHTML(text, f)
+	own := ""
+	if _, ok := env["html"]; ok {
+		if own, err = envelopeString(env, "html"); err != nil {
+			return err
+		}
+	}
+	html, err := contextref.FragmentCarrier(text, own, f)
 	if err != nil {
 		return err
 	}

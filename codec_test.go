@@ -681,3 +681,24 @@ func TestBinary(t *testing.T) {
 		wantFail(t, r, 2, `unknown command "nope"`)
 	})
 }
+
+// TestCodecFragmentHTMLCarriers: with "html" the carrier is the <div> form
+// around that HTML, unchanged; both forms decode back to the fragment.
+func TestCodecFragmentHTMLCarriers(t *testing.T) {
+	frag := `{"version":1,"source":{"environmentId":"env_1"},"records":[{"version":1,"contextId":"th","kind":"thread","label":"Fix","environmentId":"env_a","threadId":"t_1","title":"Fix"}]}`
+	div := codec(`{"text":"see T1","html":"<p>see <code>T1</code></p>","fragment":`+frag+`}`, "fragment-html")
+	if !wantOK(t, div) || !strings.HasPrefix(div.stdout, `<div data-t3-context-fragment="%7B`) || !strings.HasSuffix(div.stdout, `"><p>see <code>T1</code></p></div>`) {
+		t.Fatalf("div carrier: %v", div)
+	}
+	pre := codec(`{"text":"a < b","fragment":`+frag+`}`, "fragment-html")
+	if !wantOK(t, pre) || !strings.HasPrefix(pre.stdout, `<pre data-t3-context-fragment="`) || !strings.HasSuffix(pre.stdout, `">a &lt; b</pre>`) {
+		t.Fatalf("pre carrier: %v", pre)
+	}
+	for _, carrier := range []string{div.stdout, pre.stdout} {
+		back := codec(carrier, "fragment-decode")
+		if !wantOK(t, back) || !sameJSON(t, []byte(back.stdout), []byte(frag)) {
+			t.Errorf("carrier does not decode back: %v", back)
+		}
+	}
+	wantFail(t, codec(`{"text":"x","html":1,"fragment":`+frag+`}`, "fragment-html"), 1, `"html" must be a string`)
+}
