@@ -99,11 +99,26 @@ func (t *acpTurn) update(u acp.SessionUpdate) {
 }
 
 // startTool records a new call and queues its ToolCall; t.mu must be held.
+// A call already known (a permission request, handled concurrently with
+// the notifications, may come first) is updated with tool's fields instead.
 func (t *acpTurn) startTool(tool message.Tool) {
-	c := tool
-	if t.tools[tool.CallID] == nil {
-		t.order = append(t.order, tool.CallID)
+	if old := t.tools[tool.CallID]; old != nil {
+		ev := ToolUpdate{CallID: tool.CallID, Locations: tool.Locations, RawInput: tool.RawInput, RawOutput: tool.RawOutput, Content: tool.Content}
+		if tool.Kind != "" {
+			ev.Kind = &tool.Kind
+		}
+		if tool.Title != "" {
+			ev.Title = &tool.Title
+		}
+		if tool.Status != "" && tool.Status != message.ToolPending {
+			ev.Status = &tool.Status
+		}
+		acpApplyUpdate(old, ev)
+		t.push(ev)
+		return
 	}
+	c := tool
+	t.order = append(t.order, tool.CallID)
 	t.tools[tool.CallID] = &c
 	t.push(ToolCall{Tool: acpCopyTool(tool)})
 }

@@ -24,8 +24,12 @@ type TerminalHost interface {
 
 // TerminalSpec is one terminal/create request.
 type TerminalSpec struct {
-	ID        string // the terminal id the agent (and a tool item's terminal content) uses
-	Name      string // the title of the tool call it runs for, else the command line
+	ID string // the terminal id the agent (and a tool item's terminal content) uses
+	// Name is the title of the unfinished tool call it most likely runs
+	// for, else the command line. It is a guess: the tool item whose
+	// content names ID (a ToolUpdate with terminal content) is the sure
+	// link, and a UI renames the tab after it.
+	Name      string
 	SessionID string
 	Command   string
 	Args      []string
