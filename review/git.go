@@ -115,6 +115,10 @@ const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 // maxDiffBytes bounds the diff text read from git.
 const maxDiffBytes = 64 << 20
 
+// untrackedListBytes bounds the list of untracked names read from git
+// (a variable for tests).
+var untrackedListBytes int64 = 1 << 20
+
 // maxUntracked bounds the untracked files shown and the bytes read of each.
 const (
 	maxUntracked      = 500
@@ -258,7 +262,7 @@ func (g Git) Load(ctx context.Context, projectDir string, cmp Comparison) (*Diff
 func (g Git) untracked(ctx context.Context, root string) ([]*File, error) {
 	// The first maxUntracked names are enough: a huge untracked tree is cut,
 	// not an error.
-	out, err := g.run(ctx, root, 1<<20, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
+	out, err := g.run(ctx, root, untrackedListBytes, "ls-files", "--others", "--exclude-standard", "-z", "--full-name")
 	if err != nil && !errors.Is(err, errTooMuch) {
 		return nil, err
 	}

@@ -241,10 +241,8 @@ func TestLoadOddFiles(t *testing.T) {
 
 func TestManyUntracked(t *testing.T) {
 	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
-	// More names than ls-files' output may hold (1 MiB): cut, not an error.
-	long := "gen/" + strings.Repeat("n", 240) + "/"
-	for i := 0; i < 4500; i++ {
-		writeFile(t, dir, long+strconv.Itoa(i)+".txt", "x\n")
+	for i := 0; i < maxUntracked+20; i++ {
+		writeFile(t, dir, "gen/"+strconv.Itoa(i)+".txt", "x\n")
 	}
 	d, err := Git{}.Load(context.Background(), dir, Comparison{})
 	if err != nil {
@@ -252,5 +250,21 @@ func TestManyUntracked(t *testing.T) {
 	}
 	if len(d.Files) != maxUntracked {
 		t.Fatalf("%d files", len(d.Files))
+	}
+	// More names than the list may hold: cut at the last whole name, not
+	// an error.
+	defer func(n int64) { untrackedListBytes = n }(untrackedListBytes)
+	untrackedListBytes = 100
+	d, err = Git{}.Load(context.Background(), dir, Comparison{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(d.Files); n == 0 || n > 100/len("gen/0.txt") {
+		t.Fatalf("%d files from 100 bytes of names", n)
+	}
+	for _, f := range d.Files {
+		if !strings.HasPrefix(f.Path(), "gen/") || !strings.HasSuffix(f.Path(), ".txt") {
+			t.Fatalf("cut name %q", f.Path())
+		}
 	}
 }
