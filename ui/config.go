@@ -106,6 +106,9 @@ func LoadConfig(path string) (Config, error) {
 		return DefaultConfig(), fmt.Errorf("config %s: unknown setting %s", path, strings.Join(names, ", "))
 	}
 	c.Path = path
+	if err := ValidateConfig(c); err != nil {
+		return DefaultConfig(), err // limits out of range, key names no key has (configcheck.go)
+	}
 	d := DefaultConfig()
 	if c.Limits.AttachmentBytes <= 0 {
 		c.Limits.AttachmentBytes = d.Limits.AttachmentBytes

@@ -69,15 +69,14 @@ quit = ["ctrl+x", "f10"]
 	}
 }
 
-func TestLoadConfigZeroValuesFallBack(t *testing.T) {
-	p := writeConfig(t, "agent = \"  \"\n[limits]\nattachment_bytes = 0\ncomposer_rows = -3\n")
+func TestLoadConfigBlankAgentFallsBack(t *testing.T) {
+	p := writeConfig(t, "agent = \"  \"\n")
 	c, err := LoadConfig(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := DefaultConfig()
-	if c.Agent != d.Agent || c.Limits != d.Limits {
-		t.Errorf("config = %+v, want defaults for blank and non-positive values", c)
+	if d := DefaultConfig(); c.Agent != d.Agent || c.Limits != d.Limits {
+		t.Errorf("config = %+v, want the default agent", c)
 	}
 }
 
