@@ -210,7 +210,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("chipchat mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", "", "read the store in `DIR` (default $CHIPCHAT_HOME, else $XDG_DATA_HOME/chipchat)")
-	project := fs.String("project", "", "the project (start directory) whose threads may be read; default the working directory")
+	project := fs.String("project", "", "read threads of the project `DIR` (the directory chipchat was started in; default the working directory)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: chipchat mcp [--data-dir DIR] [--project DIR]\n\n"+
 			"Serves chipchat's MCP tools (t3_thread_read, terminal_read) over stdin/stdout.\n"+
