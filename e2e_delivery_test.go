@@ -27,8 +27,7 @@ func logLines(t *testing.T, dir string) string {
 
 // A 300-line log pasted into the composer becomes a pasted-text chip; an
 // exec: agent that counts the (non-empty) lines of that chip's fragment on
-// its stdin
-// answers 300.
+// its stdin answers 300.
 func TestEndToEndPastedLogReachesExecAgent(t *testing.T) {
 	root := t.TempDir()
 	proj, home, data := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data")
