@@ -61,7 +61,7 @@ func BenchmarkTranscriptScroll(b *testing.B) {
 	down := tea.MouseWheelMsg{Button: tea.MouseWheelDown}
 	// Warm-up: scroll up through the last 400 messages.
 	steps := 0
-	for m.top > len(msgs)-400 {
+	for m.top.i > len(msgs)-400 {
 		m.Update(up)
 		m.View()
 		steps++
@@ -128,7 +128,7 @@ func BenchmarkTranscriptScrollCold(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if m.top == 0 && m.off == 0 {
+		if m.top == (ppos{}) && m.off == 0 {
 			b.StopTimer()
 			m = benchModel(b)
 			m.SetMessages(msgs)

@@ -5,17 +5,48 @@
 // It owns: resolving a user message's context (ResolveUserMessageContext:
 // structured context as is, otherwise the legacy upgrade in memory —
 // history is never rewritten); drawing user prose with its reference links
-// as inline chips through the chips presentation registry; drawing
-// assistant Markdown with glamour; the focus (a message, and a chip of that
-// message), the chip popover (details, then expanded) and the requests it
-// sends the app (OpenMsg, CopyMsg).
+// as inline chips through the chips presentation registry; drawing a
+// reply's typed items (DESIGN.md 9) through the item registry
+// (ItemRegistry: compact, details and expanded per kind, one file per kind,
+// item_*.go; an unknown kind draws a visible fallback); Markdown through
+// glamour, block by block; a tool call's content (RenderToolContent, which
+// the app's permission prompt reuses: text, diffs with line numbers and
+// chroma syntax colour); the focus (an item of a reply or a message, and a
+// chip of a user message), the popover (a chip's details then expanded
+// view, an item's details) and the requests it sends the app (OpenMsg,
+// CopyMsg, ForkMsg, PagerMsg).
 //
-// Boundaries: it imports contextref, chips and the Charm libraries only. It
-// must not import store, agent, ui or composer: the app feeds it messages
-// (SetMessages, Append, SetText) and acts on OpenMsg and CopyMsg. Nothing
-// in View does I/O: it lays out cached blocks, rendering on demand the few
-// it reaches for the first time (pure functions of the message, the width
-// and the theme).
+// Boundaries: it imports contextref, chips, message and the Charm
+// libraries (and chroma, go-udiff) only. It must not import store, agent,
+// chat, ui or composer: the app feeds it messages (SetMessages, Append,
+// SetText, SetItem, SetStatus) and acts on what it sends. Nothing in View
+// does I/O: it lays out cached parts, rendering on demand the few it
+// reaches for the first time (pure functions of the item, the width and
+// the theme).
+//
+// Streaming. A text item is cut into Markdown blocks (blocks.go: blank
+// lines end a block except inside a fence — wherever it is indented — or
+// a list that goes on; an over-long block is cut at a line, a cut fence
+// continues in the next block). Completed blocks are rendered once per
+// width and kept; only the open last block is rendered again when the item
+// grows, and only when it is drawn. SetItem stores the item; the new text
+// is scanned when next drawn, from the open block on (a text that does not
+// extend the old one starts over). So a frame costs the open block, not
+// the reply. Parts far from the viewport are never rendered: the view is
+// anchored at a part, and walks reach only the parts on screen.
+//
+// Bounds. A text item longer than reply_bytes (WithReplyBytes, default
+// 4 MiB) keeps its first blocks (about half of it) and its last ones, and
+// draws "… N MB not shown — o opens the whole reply in $PAGER" between
+// them; the blocks in between are scanned past, never kept, and the text
+// is never copied (o hands the item's own string to the app).
+//
+// Plain text. Message.PlainText says a reply may be plain text (exec:
+// backends): it is decided once, from the first 4 KB of its first text
+// item (or the whole reply when it ends shorter), whether it looks like
+// Markdown; until then it is drawn as plain text, so the drawing changes
+// at most once, within the first 4 KB. Plain text keeps every line, each
+// wrapped with its indentation.
 //
 // Scaling. A thread may hold tens of thousands of messages, so nothing is
 // done per message up front: SetMessages copies the slice and that is all.
@@ -51,18 +82,33 @@
 //   - Reference links inside assistant text show as "[label]".
 //   - Records are looked up by exact context id, as in the provider
 //     projection.
-//   - Keys (focused only): up/down move the focused message and scroll it
-//     into view; a focused message taller than the view is scrolled
-//     through first (half a view per key), and a focused message scrolled
+//   - Items: a tool call is one line (kind glyph, title, status, and how
+//     long it took once it ended — a running call shows no clock, since a
+//     cached line cannot tick) with its content below, collapsed to 5 rows
+//     and "+N lines" (a diff with one line of context); space shows the
+//     content in place (up to 400 rows), enter the details popover (what
+//     was asked, all of it up to 2000 rows), o the whole of it in the
+//     pager. A thought is one line; space opens its text. A plan is a
+//     checklist. A permission is one line: the question → the answer.
+//     Consecutive tool calls and permissions have no blank row between
+//     them. An error notice is red, with the end of the agent's stderr.
+//   - Headings are drawn without their "##"; a table is as wide as its
+//     cells (rendered on its own at that width); list items are joined
+//     across soft line breaks (glamour would drop their indentation).
+//   - Keys (focused only): up/down (k/j) move the focus by item (a user
+//     message is one stop; a reply's items are one each) and scroll it
+//     into view; a focused item taller than the view is scrolled
+//     through first (half a view per key), and a focused item scrolled
 //     off screen (by the wheel or a page key) hands focus to the nearest
-//     one on screen. pgup/pgdown scroll a page, home/end go to the first /
+//     one on screen. enter on an item opens its details, space expands or
+//     collapses it, o sends PagerMsg with the whole item. pgup/pgdown scroll a page, home/end go to the first /
 //     last message (end follows new messages again). tab/right and
 //     shift+tab/left cycle through the chips of the focused message.
 //     enter opens the focused chip's details (the first chip when none is
 //     focused), enter again the expanded view; inside the popover up/down,
 //     pages and home/end scroll it, tab moves to the next chip with the
 //     popover following, esc closes it. esc with the popover closed is left
-//     to the app. o opens the focused chip's record (any kind with a
+//     to the app. On a user message o opens the focused chip's record (any kind with a
 //     record; with no chip focused, the message's first file or image);
 //     a missing record opens nothing. y copies the focused message: its
 //     canonical Markdown (a legacy message as upgraded) and its records.

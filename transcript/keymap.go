@@ -14,11 +14,13 @@ type KeyMap struct {
 	Bottom   key.Binding // last message, following new ones
 	NextChip key.Binding // next chip of the focused message
 	PrevChip key.Binding // previous chip of the focused message
-	Details  key.Binding // open the chip's details; again: expanded view
+	Details  key.Binding // open the chip's (or item's) details; again: a chip's expanded view
+	Toggle   key.Binding // expand or collapse the focused item in place
 	Close    key.Binding // close the popover
-	Open     key.Binding // open the chip's file, image, path or URL
+	Open     key.Binding // open the chip's file, image, path or URL; an item: the pager
 	Copy     key.Binding // copy the focused message
 	Fork     key.Binding // a new thread from the start up to the focused message
+	Select   key.Binding // start a selection in the focused reply's text or diff
 }
 
 func bind(help string, keys ...string) key.Binding {
@@ -30,19 +32,21 @@ func bind(help string, keys ...string) key.Binding {
 // copy.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous message")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next message")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous item")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next item")),
 		PageUp:   bind("page up", "pgup"),
 		PageDown: bind("page down", "pgdown"),
 		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first message")),
 		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last message")),
 		NextChip: key.NewBinding(key.WithKeys("tab", "right"), key.WithHelp("tab/→", "next chip")),
 		PrevChip: key.NewBinding(key.WithKeys("shift+tab", "left"), key.WithHelp("shift+tab/←", "previous chip")),
-		Details:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "chip details / expand")),
+		Details:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details (chip: again to expand)")),
+		Toggle:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "expand / collapse the item")),
 		Close:    bind("close", "esc"),
-		Open:     bind("open file or image", "o"),
+		Open:     bind("open file or image; an item in $PAGER", "o"),
 		Copy:     bind("copy the message (in details: the chip alone)", "y"),
 		Fork:     bind("fork: a new thread with the messages up to this one", "f"),
+		Select:   bind("select text to copy or quote", "v"),
 	}
 }
 
@@ -55,6 +59,6 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextChip, k.PrevChip, k.Details, k.Close, k.Open, k.Copy, k.Fork},
+		{k.NextChip, k.PrevChip, k.Details, k.Toggle, k.Close, k.Open, k.Copy, k.Fork, k.Select},
 	}
 }

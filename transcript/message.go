@@ -25,6 +25,18 @@ type Message struct {
 	// Items are an assistant reply's items, in order (DESIGN.md section 9).
 	// A reply with items is drawn from them, and Text is not used.
 	Items []message.Item
+	// PlainText says the reply may be plain text (an exec: backend's
+	// output): its mode is decided once from its first 4 KB — Markdown
+	// when they look like Markdown, else plain text with every line kept.
+	// Without it a reply is Markdown.
+	PlainText bool
+}
+
+// PagerMsg asks the app to show a whole item (or reply) in $PAGER. The
+// transcript does no I/O itself.
+type PagerMsg struct {
+	Title string
+	Text  string
 }
 
 // OpenMsg asks the app to open what a chip points at (a file, an image, a

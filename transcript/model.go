@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"time"
+
 	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 
@@ -26,12 +28,21 @@ type entry struct {
 	records []contextref.Record
 	chips   []chipRef
 
-	// The rendered block (header and body, no gutter, no separator) for
-	// content width bw and generation bgen; nil when not rendered.
-	lines    []string
-	bw       int
-	bgen     uint64
-	chipRows []int // body row of each chip in lines (user messages)
+	// The rendered head (header and, for a user message, body; no gutter,
+	// no separator) for one width and generation.
+	head     part
+	chipRows []int // row of each chip in the head (user messages)
+
+	// The reply's item views, made on first use (views). synth: one text
+	// item made from Text (a reply without items). owned: msg.Items is a
+	// copy of the caller's slice.
+	items        []*itemView
+	built, synth bool
+	owned        bool
+
+	// The reply's text mode, once decided (replyMode).
+	mode    int
+	modeSet bool
 }
 
 // chipRef is one reference of a user message and the record it resolves to
@@ -51,10 +62,14 @@ type Model struct {
 	// Keys are the bindings the model answers to while focused.
 	Keys KeyMap
 
-	reg     *chips.Registry
-	style   string // glamour standard style
-	noColor bool
-	sty     looks
+	reg        *chips.Registry
+	itemReg    *ItemRegistry
+	style      string // glamour standard style
+	noColor    bool
+	sty        looks
+	ilooks     *ItemLooks
+	replyBytes int
+	now        func() time.Time
 
 	width, height int
 
@@ -63,19 +78,20 @@ type Model struct {
 
 	focused bool
 	sel     int // focused message, -1 none
+	selIt   int // focused item of sel, -1: the message's head
 	chip    int // focused chip of sel, -1 none
 
-	// The anchor: the viewport's first row is row off of block top
-	// (separator row included). When follow is set the view sticks to the
-	// bottom and the anchor is recomputed from the last message.
-	top, off int
-	follow   bool
+	// The anchor: the viewport's first row is row off of part top (its gap
+	// included). When follow is set the view sticks to the bottom and the
+	// anchor is recomputed from the last part.
+	top    ppos
+	off    int
+	follow bool
 
 	pop popover
 
-	// glamour renderer for content width glW, made once per width.
-	gl  *glamour.TermRenderer
-	glW int
+	// glamour renderers, one per width (glamourFor).
+	gls map[int]*glamour.TermRenderer
 
 	// The focused message drawn with its focused chip selected.
 	fc struct {
@@ -84,7 +100,9 @@ type Model struct {
 		lines        []string
 	}
 
-	renders int // blocks rendered, for tests
+	sel2 selection // the selection mode (select.go)
+
+	renders int // parts rendered, for tests
 }
 
 // Option configures a Model.
@@ -104,6 +122,32 @@ func WithNoColor() Option {
 	return func(m *Model) { m.noColor = true; m.style = "notty" }
 }
 
+// WithItemRegistry draws reply items through r instead of DefaultItems().
+func WithItemRegistry(r *ItemRegistry) Option {
+	return func(m *Model) { m.itemReg = r }
+}
+
+// WithReplyBytes sets how much of one text item is shown in full (default
+// DefaultReplyBytes, the config's [limits] reply_bytes); beyond it the
+// item shows its head and its tail around an elision line, and o opens the
+// whole text in the pager.
+func WithReplyBytes(n int) Option {
+	return func(m *Model) {
+		if n > 0 {
+			m.replyBytes = n
+		}
+	}
+}
+
+// WithClock sets the clock renderers read (time.Now by default).
+func WithClock(now func() time.Time) Option {
+	return func(m *Model) {
+		if now != nil {
+			m.now = now
+		}
+	}
+}
+
 // WithKeyMap replaces the default keymap.
 func WithKeyMap(k KeyMap) Option {
 	return func(m *Model) { m.Keys = k }
@@ -115,11 +159,16 @@ func New(reg *chips.Registry, opts ...Option) *Model {
 	if reg == nil {
 		reg = chips.Default(chips.DefaultTheme())
 	}
-	m := &Model{Keys: DefaultKeyMap(), reg: reg, style: "dark", sel: -1, chip: -1, follow: true}
+	m := &Model{Keys: DefaultKeyMap(), reg: reg, style: "dark", sel: -1, selIt: -1, chip: -1, follow: true,
+		replyBytes: DefaultReplyBytes, now: time.Now}
 	for _, o := range opts {
 		o(m)
 	}
+	if m.itemReg == nil {
+		m.itemReg = DefaultItems()
+	}
 	m.sty = newLooks(m.noColor)
+	m.ilooks = newItemLooks(m.noColor)
 	m.fc.idx = -1
 	return m
 }
@@ -181,9 +230,10 @@ func (m *Model) SetMessages(msgs []Message) {
 		m.ents[i].msg = msgs[i]
 	}
 	m.ids = nil
-	m.sel, m.chip = len(msgs)-1, -1
-	m.top, m.off, m.follow = 0, 0, true
+	m.sel, m.selIt, m.chip = len(msgs)-1, -1, -1
+	m.top, m.off, m.follow = ppos{}, 0, true
 	m.pop = popover{}
+	m.sel2 = selection{}
 	m.fc.idx = -1
 }
 
@@ -195,7 +245,7 @@ func (m *Model) Append(msg Message) {
 		m.ids[msg.ID] = len(m.ents) - 1
 	}
 	if m.sel < 0 {
-		m.sel = len(m.ents) - 1
+		m.sel, m.selIt = len(m.ents)-1, -1
 	}
 }
 
@@ -211,8 +261,18 @@ func (m *Model) SetText(id, text string, status message.Status) {
 	if e.msg.Text == text && e.msg.Status == status {
 		return
 	}
-	e.msg.Text, e.msg.Status = text, status
-	e.gen++
+	if e.msg.Status != status {
+		e.msg.Status = status
+		e.gen++
+	}
+	if e.msg.Text != text {
+		e.msg.Text = text
+		if e.msg.Role == message.RoleUser {
+			e.gen++
+		} else if e.built && e.synth {
+			e.items[0].set(message.Item{Kind: message.ItemText, Text: text})
+		}
+	}
 	if i == m.sel && m.chip >= 0 {
 		m.resolve(e)
 		if m.chip >= len(e.chips) {
@@ -222,6 +282,57 @@ func (m *Model) SetText(id, text string, status message.Status) {
 			m.pop.chip = e.chips[m.chip].chip(false)
 			m.renderPop()
 		}
+	}
+}
+
+// SetItem sets item index of the reply with that id: index == the number
+// of its items appends it, a smaller index replaces that item (a tool
+// call's update, the plan, a text item that grew). Only that item is drawn
+// again, and of a grown text item only its open last block (see
+// textView.update). An unknown id or an index past the end is ignored.
+func (m *Model) SetItem(msgID string, index int, it message.Item) {
+	i, ok := m.index(msgID)
+	if !ok {
+		return
+	}
+	e := &m.ents[i]
+	if index < 0 || index > len(e.msg.Items) {
+		return
+	}
+	e.ownItems()
+	if index == len(e.msg.Items) {
+		e.msg.Items = append(e.msg.Items, it)
+	} else {
+		e.msg.Items[index] = it
+	}
+	if !e.built {
+		return
+	}
+	if e.synth { // the reply had only its Text: it has items now
+		e.built, e.synth, e.items = false, false, nil
+		return
+	}
+	if index == len(e.items) {
+		e.items = append(e.items, &itemView{it: it})
+	} else {
+		e.items[index].set(it)
+	}
+	if m.pop.open && m.pop.item && m.pop.at == (stop{i, index}) {
+		m.renderPop()
+	}
+}
+
+// SetStatus sets the status of the message with that id; its header is
+// drawn again. An unknown id is ignored.
+func (m *Model) SetStatus(msgID string, status message.Status) {
+	i, ok := m.index(msgID)
+	if !ok {
+		return
+	}
+	e := &m.ents[i]
+	if e.msg.Status != status {
+		e.msg.Status = status
+		e.gen++
 	}
 }
 
@@ -272,21 +383,22 @@ func (m *Model) Focus() {
 		return
 	}
 	if m.sel < 0 || m.sel >= len(m.ents) {
-		m.sel, m.chip = len(m.ents)-1, -1
+		m.setStop(m.lastStop())
 	}
 	if m.height > 0 {
 		m.normalize()
-		first, last := m.visibleRange(m.height)
-		if m.sel < first || m.sel > last {
-			m.sel, m.chip = last, -1
+		first, last := m.visibleStops(m.height)
+		if c := m.cur(); stopBefore(c, first) || stopBefore(last, c) {
+			m.setStop(last)
 		}
 	}
 }
 
-// Blur takes the keyboard away; the popover closes.
+// Blur takes the keyboard away; the popover closes, a selection ends.
 func (m *Model) Blur() {
 	m.focused = false
 	m.pop = popover{}
+	m.sel2 = selection{}
 }
 
 // Focused reports whether the transcript has the keyboard.
@@ -299,6 +411,16 @@ func (m *Model) PopoverOpen() bool { return m.pop.open }
 // Selected returns the focused message's index and its focused chip's index
 // (-1 when none).
 func (m *Model) Selected() (message, chip int) { return m.sel, m.chip }
+
+// SelectedItem returns the focused message's index and its focused item's
+// index (-1: the message itself — a user message, a reply with no item).
+func (m *Model) SelectedItem() (message, item int) {
+	if len(m.ents) == 0 {
+		return -1, -1
+	}
+	s := m.cur()
+	return s.i, s.it
+}
 
 // AtBottom reports whether the view sticks to the newest message.
 func (m *Model) AtBottom() bool { return m.follow }

@@ -15,6 +15,8 @@ type popover struct {
 	open    bool
 	surface chips.Surface
 	chip    chips.Chip
+	item    bool // an item's details (at), not a chip's
+	at      stop
 	lines   []string // rendered content at the current width
 	scroll  int
 }
@@ -32,12 +34,28 @@ func (m *Model) openPopover(k int) {
 	m.revealChip()
 }
 
+// openItemPopover opens the details of item s.
+func (m *Model) openItemPopover(s stop) {
+	m.pop = popover{open: true, surface: chips.Details, item: true, at: s}
+	m.renderPop()
+}
+
 // renderPop renders the popover's content for the current width; the
-// registry is pure, so this is no I/O.
+// registries are pure, so this is no I/O.
 func (m *Model) renderPop() {
 	inner := m.width - 4
 	if inner < 1 {
 		inner = max(1, m.width)
+	}
+	if m.pop.item {
+		vs := m.views(m.pop.at.i)
+		if m.pop.at.it < 0 || m.pop.at.it >= len(vs) {
+			m.pop = popover{}
+			return
+		}
+		m.pop.lines = m.itemReg.Render(chips.Details, vs[m.pop.at.it].it, m.itemContext(inner))
+		m.clampPop()
+		return
 	}
 	s := m.reg.Render(m.pop.surface, m.pop.chip, inner)
 	m.pop.lines = strings.Split(s, "\n")
@@ -103,7 +121,9 @@ func (m *Model) popLines() []string {
 		title += fmt.Sprintf("%d–%d/%d ", scroll+1, scroll+len(content), len(m.pop.lines))
 	}
 	var hint string
-	if m.pop.surface == chips.Details {
+	if m.pop.item {
+		hint = fmt.Sprintf(" %s pager · %s close ", m.Keys.Open.Help().Key, m.Keys.Close.Help().Key)
+	} else if m.pop.surface == chips.Details {
 		hint = fmt.Sprintf(" %s expand · %s open · %s close ", m.Keys.Details.Help().Key, m.Keys.Open.Help().Key, m.Keys.Close.Help().Key)
 	} else {
 		hint = fmt.Sprintf(" %s open · %s close ", m.Keys.Open.Help().Key, m.Keys.Close.Help().Key)

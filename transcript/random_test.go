@@ -55,8 +55,8 @@ func TestRandomOperations(t *testing.T) {
 				}
 			}
 			checkFrame(t, m)
-			if m.top < 0 || m.top >= max(1, m.Len()) || m.off < 0 {
-				t.Fatalf("seed %d step %d: anchor %d/%d", seed, step, m.top, m.off)
+			if m.top.i < 0 || m.top.i >= max(1, m.Len()) || m.off < 0 {
+				t.Fatalf("seed %d step %d: anchor %v/%d", seed, step, m.top, m.off)
 			}
 		}
 	}

@@ -3,8 +3,6 @@ package transcript
 import (
 	"strings"
 
-	"charm.land/glamour/v2"
-	gstyles "charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/chips"
@@ -23,48 +21,6 @@ func (m *Model) gutterWidth() int {
 // contentWidth is the width blocks are rendered at.
 func (m *Model) contentWidth() int {
 	return max(1, m.width-m.gutterWidth())
-}
-
-// sep is 1 when block i starts with a blank separator row.
-func sep(i int) int {
-	if i > 0 {
-		return 1
-	}
-	return 0
-}
-
-// lines returns the rendered block of message i at the current width,
-// rendering it when needed.
-func (m *Model) lines(i int) []string {
-	e := &m.ents[i]
-	cw := m.contentWidth()
-	if e.lines == nil || e.bw != cw || e.bgen != e.gen {
-		e.lines, e.chipRows = m.render(e, cw, -1)
-		e.bw, e.bgen = cw, e.gen
-	}
-	return e.lines
-}
-
-// h is the height of block i in rows, separator included.
-func (m *Model) h(i int) int { return sep(i) + len(m.lines(i)) }
-
-// drawLines is lines(i) as drawn: the focused message with its focused
-// chip selected. Both have the same rows.
-func (m *Model) drawLines(i int) []string {
-	base := m.lines(i)
-	if !m.focused || i != m.sel || m.chip < 0 {
-		return base
-	}
-	e := &m.ents[i]
-	cw := m.contentWidth()
-	if m.fc.idx != i || m.fc.w != cw || m.fc.chip != m.chip || m.fc.gen != e.gen || m.fc.lines == nil {
-		m.fc.lines, _ = m.render(e, cw, m.chip)
-		m.fc.idx, m.fc.w, m.fc.chip, m.fc.gen = i, cw, m.chip, e.gen
-	}
-	if len(m.fc.lines) != len(base) { // cannot happen; never break the layout
-		return base
-	}
-	return m.fc.lines
 }
 
 // resolve computes a user message's text, records and chips once per
@@ -121,10 +77,11 @@ func baseOf(r contextref.Record) (b *contextref.Base) {
 	return r.RecordBase()
 }
 
-// render draws message e's block at content width cw: a header line, then
-// the body. selChip is the chip drawn selected (-1 none). It returns the
-// lines and, for user messages, the line of each chip.
-func (m *Model) render(e *entry, cw, selChip int) ([]string, []int) {
+// renderHead draws message e's head at content width cw: its header line
+// and, for a user message, its body. selChip is the chip drawn selected
+// (-1 none). It returns the lines and, for user messages, the line of each
+// chip.
+func (m *Model) renderHead(e *entry, cw, selChip int) ([]string, []int) {
 	m.renders++
 	out := []string{m.header(e, cw)}
 	if e.msg.Role == message.RoleUser {
@@ -134,7 +91,7 @@ func (m *Model) render(e *entry, cw, selChip int) ([]string, []int) {
 		}
 		return append(out, body...), rows
 	}
-	return append(out, m.renderAgent(e, cw)...), nil
+	return out, nil
 }
 
 func (m *Model) header(e *entry, cw int) string {
@@ -272,81 +229,6 @@ func fit(s string, w int) string {
 	return s + strings.Repeat(" ", w-sw)
 }
 
-// ---- assistant messages ----
-
-// glamourFor returns the Markdown renderer for content width cw, made once
-// per width.
-func (m *Model) glamourFor(cw int) *glamour.TermRenderer {
-	if m.gl != nil && m.glW == cw {
-		return m.gl
-	}
-	base, ok := gstyles.DefaultStyles[m.style]
-	if !ok {
-		base = gstyles.DefaultStyles[gstyles.DarkStyle]
-	}
-	cfg := *base
-	zero := uint(0)
-	cfg.Document.Margin = &zero
-	cfg.Document.BlockPrefix = ""
-	cfg.Document.BlockSuffix = ""
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(cw))
-	if err != nil {
-		return nil
-	}
-	m.gl, m.glW = r, cw
-	return r
-}
-
-// renderAgent renders an assistant message's Markdown with glamour. Its
-// input is sanitized first (tabs expanded so code keeps its indentation);
-// reference links become their bracketed label. Glamour's line padding is
-// trimmed and every line is cut to the width and closes its own styles.
-func (m *Model) renderAgent(e *entry, cw int) []string {
-	src := e.msg.Text
-	if strings.TrimSpace(src) == "" {
-		return nil
-	}
-	src = chips.Sanitize(chips.ExpandTabs(src))
-	if contextref.HasReferences(src) {
-		src = contextref.Replace(src, func(o contextref.Occurrence) string {
-			return `\[` + escapeMarkdown(o.Label) + `\]`
-		})
-	}
-	var out string
-	if r := m.glamourFor(cw); r != nil {
-		var err error
-		if out, err = r.Render(src); err != nil {
-			out = ""
-		}
-	}
-	if out == "" { // no renderer: the sanitized text, wrapped
-		out = ansi.Wrap(src, cw, "")
-	}
-	raw := strings.Split(out, "\n")
-	lines := make([]string, 0, len(raw))
-	for _, l := range raw {
-		l = strings.ReplaceAll(trimPadding(l), "\t", " ")
-		if ansi.StringWidth(l) > cw {
-			for _, p := range strings.Split(ansi.Hardwrap(l, cw, true), "\n") {
-				if ansi.StringWidth(p) > cw {
-					p = ansi.Truncate(p, cw, "")
-				}
-				lines = append(lines, closeLine(p))
-			}
-			continue
-		}
-		lines = append(lines, closeLine(l))
-	}
-	lo, hi := 0, len(lines)
-	for lo < hi && blank(lines[lo]) {
-		lo++
-	}
-	for hi > lo && blank(lines[hi-1]) {
-		hi--
-	}
-	return lines[lo:hi]
-}
-
 func blank(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" }
 
 // closeLine makes a line close every style and hyperlink it opened, so
@@ -428,8 +310,16 @@ func sgrBackground(p string, was bool) bool {
 	if p == "" {
 		return false
 	}
-	for _, f := range strings.FieldsFunc(p, func(r rune) bool { return r == ';' || r == ':' }) {
+	for len(p) > 0 {
+		i := strings.IndexAny(p, ";:")
+		f := p
+		if i >= 0 {
+			f, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
 		switch {
+		case f == "":
 		case f == "0" || f == "00" || f == "49" || f == "27":
 			was = false
 		case f == "48", f == "7":

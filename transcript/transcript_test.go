@@ -130,8 +130,8 @@ func TestControlSequencesNeverReachView(t *testing.T) {
 		m.SetText("a1", "more "+evil, message.StatusStreaming)
 		check("streamed")
 		// Details and expanded views of the hostile chip.
-		m.ensureVisible(0)
-		m.sel = 0
+		m.ensureStop(stop{0, -1})
+		m.sel, m.selIt = 0, -1
 		press(m, "tab", "enter")
 		if !m.PopoverOpen() {
 			t.Fatal("popover did not open")
@@ -279,11 +279,16 @@ func TestNavigation(t *testing.T) {
 	if s, c := m.Selected(); s != 1 || c != -1 {
 		t.Fatalf("down from chips: %d/%d", s, c)
 	}
-	// A message without chips ignores tab and enter.
-	press(m, "tab", "enter")
+	// A reply ignores tab; enter opens its item's details.
+	press(m, "tab")
 	if _, c := m.Selected(); c != -1 || m.PopoverOpen() {
 		t.Fatal("chipless message took a chip")
 	}
+	press(m, "enter")
+	if !m.PopoverOpen() || !m.pop.item {
+		t.Fatal("enter on a reply did not open its item's details")
+	}
+	press(m, "esc")
 	// enter with no chip focused opens the first chip.
 	press(m, "down", "enter")
 	if s, c := m.Selected(); s != 2 || c != 0 || !m.PopoverOpen() {
@@ -387,33 +392,42 @@ func TestStreamingRendersOnlyThatMessage(t *testing.T) {
 		{ID: "a2", Role: message.RoleAssistant, Status: message.StatusStreaming},
 	})
 	m.View()
-	if m.renders != 4 {
-		t.Fatalf("first view rendered %d blocks, want 4", m.renders)
+	// Parts: u1, a1's head and its two blocks, u2, a2's head.
+	if m.renders != 6 {
+		t.Fatalf("first view rendered %d parts, want 6", m.renders)
 	}
 	m.View()
-	if m.renders != 4 {
+	if m.renders != 6 {
 		t.Fatalf("second view re-rendered: %d", m.renders)
 	}
 	text := ""
+	want := 6
+	// Each token renders the open block again, and nothing else; the last
+	// one completes the paragraph (rendered once more, as a completed
+	// block) and opens the code block.
 	for i, tok := range []string{"Hello", ", ", "**world**", "\n\n```go\nx := 1\n```"} {
 		text += tok
 		m.SetText("a2", text, message.StatusStreaming)
 		v := plain(m)
-		if m.renders != 5+i {
-			t.Fatalf("token %d: %d renders, want %d", i, m.renders, 5+i)
+		want++
+		if i == 3 {
+			want++
+		}
+		if m.renders != want {
+			t.Fatalf("token %d: %d renders, want %d", i, m.renders, want)
 		}
 		if !strings.Contains(v, "streaming") {
 			t.Fatalf("no streaming status:\n%s", v)
 		}
 	}
-	m.SetText("a2", text, message.StatusDone) // status only: re-rendered once more
+	m.SetText("a2", text, message.StatusDone) // status only: the header again
 	v := plain(m)
-	if m.renders != 9 || strings.Contains(v, "streaming") || !strings.Contains(v, "world") || !strings.Contains(v, "x := 1") {
-		t.Fatalf("done: renders %d\n%s", m.renders, v)
+	if want++; m.renders != want || strings.Contains(v, "streaming") || !strings.Contains(v, "world") || !strings.Contains(v, "x := 1") {
+		t.Fatalf("done: renders %d, want %d\n%s", m.renders, want, v)
 	}
 	m.SetText("a2", text, message.StatusDone) // no change: nothing
 	m.View()
-	if m.renders != 9 {
+	if m.renders != want {
 		t.Fatalf("unchanged SetText re-rendered: %d", m.renders)
 	}
 	m.SetText("nope", "x", message.StatusDone) // unknown id: ignored
@@ -432,8 +446,8 @@ func TestStreamingRendersOnlyThatMessage(t *testing.T) {
 		t.Fatal("SetSize rendered")
 	}
 	m.View()
-	if m.renders != before+4 {
-		t.Fatalf("resize re-rendered %d blocks, want 4", m.renders-before)
+	if m.renders != before+8 {
+		t.Fatalf("resize re-rendered %d parts, want 8", m.renders-before)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // wheelStep is the rows one mouse wheel notch scrolls.
@@ -42,12 +43,19 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.Keys
 	if m.sel < 0 || m.sel >= len(m.ents) {
-		m.sel, m.chip = len(m.ents)-1, -1
+		m.setStop(m.lastStop())
+		m.chip = -1
+	}
+	if m.sel2.active {
+		return m.selectionKey(msg)
 	}
 	if m.pop.open {
 		switch {
 		case key.Matches(msg, k.Close):
 			m.pop = popover{}
+		case m.pop.item && key.Matches(msg, k.Open):
+			return m.pagerCmd(m.pop.at)
+		case m.pop.item && (key.Matches(msg, k.Details) || key.Matches(msg, k.NextChip) || key.Matches(msg, k.PrevChip) || key.Matches(msg, k.Copy)):
 		case key.Matches(msg, k.Details):
 			if m.pop.surface == chips.Details {
 				m.pop.surface = chips.Expanded
@@ -87,23 +95,38 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PageDown):
 		m.page(1)
 	case key.Matches(msg, k.Top):
-		m.top, m.off, m.follow = 0, 0, false
+		m.top, m.off, m.follow = m.firstPart(0), 0, false
 		m.settle()
-		m.sel, m.chip = 0, -1
+		m.setStop(m.stopOf(m.firstPart(0)))
+		m.chip = -1
 	case key.Matches(msg, k.Bottom):
 		m.follow = true
 		m.anchorBottom()
-		m.sel, m.chip = len(m.ents)-1, -1
+		m.setStop(m.lastStop())
+		m.chip = -1
 	case key.Matches(msg, k.NextChip):
 		m.moveChip(1)
 	case key.Matches(msg, k.PrevChip):
 		m.moveChip(-1)
 	case key.Matches(msg, k.Details):
+		if s := m.cur(); s.it >= 0 {
+			m.openItemPopover(s)
+			return nil
+		}
 		m.resolve(&m.ents[m.sel])
 		if len(m.ents[m.sel].chips) > 0 {
 			m.openPopover(max(m.chip, 0))
 		}
+	case key.Matches(msg, k.Toggle):
+		if s := m.cur(); s.it >= 0 {
+			m.toggle(s)
+		}
+	case key.Matches(msg, k.Select):
+		m.startSelection()
 	case key.Matches(msg, k.Open):
+		if s := m.cur(); s.it >= 0 {
+			return m.pagerCmd(s)
+		}
 		e := &m.ents[m.sel]
 		m.resolve(e)
 		if m.chip >= 0 && m.chip < len(e.chips) {
@@ -141,7 +164,7 @@ func (m *Model) copyCmd() tea.Cmd {
 	}
 	e := &m.ents[m.sel]
 	m.resolve(e)
-	cm := CopyMsg{MessageID: e.msg.ID, Markdown: e.text, Records: e.records}
+	cm := CopyMsg{MessageID: e.msg.ID, Markdown: m.replyText(m.sel), Records: e.records}
 	return func() tea.Msg { return cm }
 }
 
@@ -161,54 +184,79 @@ func (m *Model) copyChipCmd() tea.Cmd {
 	return func() tea.Msg { return cm }
 }
 
-// moveFocus moves the focused message by d (±1). A focused message taller
-// than the view scrolls through first; a focused message off screen gives
-// focus to the nearest one on screen.
+// moveFocus moves the focus to the next (d > 0) or previous stop: the
+// next item of a reply, or the next message. A focused stop taller than
+// the view scrolls through first (half a view per key); a focused stop off
+// screen gives focus to the nearest one on screen.
 func (m *Model) moveFocus(d int) {
 	m.normalize()
-	first, last := m.visibleRange(m.height)
-	if m.sel < first || m.sel > last {
-		if m.sel < first {
-			m.sel = first
+	first, last := m.visibleStops(m.height)
+	c := m.cur()
+	if stopBefore(c, first) || stopBefore(last, c) {
+		if stopBefore(c, first) {
+			c = first
 		} else {
-			m.sel = last
+			c = last
 		}
+		m.setStop(c)
 		m.chip = -1
-		m.ensureVisible(m.sel)
+		m.ensureStop(c)
 		return
 	}
 	step := max(1, m.height/2)
-	p, _ := m.pos(m.sel, m.height)
-	if m.sel < m.top {
-		p = -m.off // cannot happen: sel ≥ first ≥ top
-	}
 	if d > 0 {
-		if end := p + m.h(m.sel); end > m.height {
+		if end := m.stopEnd(c, m.height); end > m.height {
 			m.scrollBy(min(end-m.height, step))
 			return
 		}
-	} else if start := p + sep(m.sel); start < 0 {
+	} else if start := m.stopStart(c, step); start < 0 {
 		m.scrollBy(max(start, -step))
 		return
 	}
-	ns := m.sel + d
-	if ns < 0 || ns >= len(m.ents) {
+	var ns stop
+	var ok bool
+	if d > 0 {
+		ns, ok = m.nextStop(c)
+	} else {
+		ns, ok = m.prevStop(c)
+	}
+	if !ok {
 		return
 	}
-	m.sel, m.chip = ns, -1
-	m.ensureVisible(ns)
+	m.setStop(ns)
+	m.chip = -1
+	m.ensureStop(ns)
 }
 
 // page scrolls a page; focus moves along when it would leave the view.
 func (m *Model) page(d int) {
 	m.scrollBy(d * max(1, m.height-1))
-	first, last := m.visibleRange(m.height)
+	first, last := m.visibleStops(m.height)
+	c := m.cur()
 	switch {
-	case m.sel < first:
-		m.sel, m.chip = first, -1
-	case m.sel > last:
-		m.sel, m.chip = last, -1
+	case stopBefore(c, first):
+		m.setStop(first)
+		m.chip = -1
+	case stopBefore(last, c):
+		m.setStop(last)
+		m.chip = -1
 	}
+}
+
+// toggle expands or collapses item s in place and keeps its start in
+// view.
+func (m *Model) toggle(s stop) {
+	iv := m.views(s.i)[s.it]
+	if iv.it.Kind == message.ItemText {
+		return
+	}
+	iv.expanded = !iv.expanded
+	iv.gen++
+	if !m.follow && m.top.i == s.i && m.top.it == s.it && m.top.k > 0 {
+		m.top, m.off = ppos{s.i, s.it, 0}, 0
+	}
+	m.normalize()
+	m.ensureStop(s)
 }
 
 // moveChip moves the focused chip of the focused message by d, cycling;
@@ -216,6 +264,7 @@ func (m *Model) page(d int) {
 func (m *Model) moveChip(d int) {
 	e := &m.ents[m.sel]
 	m.resolve(e)
+	m.selIt = -1
 	n := len(e.chips)
 	if n == 0 {
 		return
@@ -243,15 +292,16 @@ func (m *Model) revealChip() {
 	if m.chip < 0 || m.height <= 0 {
 		return
 	}
-	m.lines(m.sel) // chip rows are known once rendered
+	head := m.firstPart(m.sel)
+	m.plines(head) // chip rows are known once rendered
 	e := &m.ents[m.sel]
 	if m.chip >= len(e.chipRows) {
 		return
 	}
-	r := sep(m.sel) + e.chipRows[m.chip]
+	r := m.gap(head) + e.chipRows[m.chip]
 	vh := m.height - m.boxHeight()
 	if vh < 1 {
 		vh = m.height
 	}
-	m.ensureRows(m.sel, r, r+1, vh)
+	m.ensureSpan(head, r, r+1, vh)
 }

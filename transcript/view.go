@@ -3,7 +3,7 @@ package transcript
 import "strings"
 
 // View draws the transcript: exactly height lines, none wider than width.
-// It only walks the messages on screen, rendering (and caching) those not
+// It only walks the parts on screen, rendering (and caching) those not
 // rendered at this width yet; it does no I/O.
 func (m *Model) View() string {
 	if m.height <= 0 {
@@ -14,13 +14,20 @@ func (m *Model) View() string {
 		m.normalize()
 		gw := m.gutterWidth()
 		blankG := strings.Repeat(" ", gw)
-		for i, r := m.top, m.off; i < len(m.ents) && len(rows) < m.height; i, r = i+1, 0 {
-			ls := m.drawLines(i)
+		cur := stop{-2, -2}
+		if m.focused {
+			cur = m.cur()
+		}
+		for q, r, ok := m.top, m.off, true; ok && len(rows) < m.height; q, ok = m.next(q) {
+			ls := m.drawLines(q)
+			if m.sel2.active && m.sel2.at.i == q.i {
+				ls = m.selectionLines(q, ls)
+			}
 			g := blankG
-			if m.focused && i == m.sel && gw > 0 {
+			if gw > 0 && m.stopOf(q) == cur {
 				g = m.sty.gutter
 			}
-			s := sep(i)
+			s := m.gap(q)
 			for ; r < s+len(ls) && len(rows) < m.height; r++ {
 				if r < s {
 					rows = append(rows, "")
@@ -28,6 +35,7 @@ func (m *Model) View() string {
 				}
 				rows = append(rows, g+ls[r-s])
 			}
+			r = 0
 		}
 	}
 	for len(rows) < m.height {

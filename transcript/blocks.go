@@ -1,0 +1,313 @@
+package transcript
+
+import "strings"
+
+// Block splitting. A growing text item is cut into blocks, each rendered
+// on its own and cached; only the open last block is rendered again while
+// the text grows. Cutting is done on the Markdown source, line by line,
+// and is resumable: a completed block never changes, so each update scans
+// only the open block and the new bytes.
+//
+// Markdown blocks end at a blank line, except where a blank line does not
+// end the construct: inside a fenced code block (whatever its indentation,
+// so fences nested in list items count), and in a list when the next
+// non-blank line is indented or another list item. A line indented four
+// columns after a blank line continues the block too (indented code or a
+// continuation paragraph). A block longer than maxBlock bytes is cut at a
+// line boundary so the open block stays small; a cut inside a fence carries
+// the fence's opening line into the next block, which is rendered inside
+// the same fence (and the cut block with a closing fence).
+//
+// Plain text is cut into groups of plainLines lines (or maxBlock bytes),
+// any newline being a boundary.
+
+const (
+	maxBlock   = 8 << 10 // bytes a block grows to before it is cut
+	plainLines = 48      // lines of a plain-text block
+)
+
+// blk is one block of a text item's source.
+type blk struct {
+	lo, hi int // source range; trailing blank lines excluded
+	gap    int // blank rows drawn before the block
+	// fence is the fence opening line the block continues (a cut inside a
+	// fenced code block), "" for none; closeFence: the block was cut inside
+	// the fence opened by that line, and is drawn with a closing one.
+	fence      string
+	closeFence string
+	p          part
+}
+
+// cut is where a scan left off: the start of the next block and the fence
+// it continues.
+type cut struct {
+	next  int
+	fence string
+	gap   int
+}
+
+// fenceOpen reports whether line (no newline) opens a fenced code block,
+// and returns its marker character and length.
+func fenceOpen(line string) (byte, int, bool) {
+	t := strings.TrimLeft(line, " \t")
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return 0, 0, false
+	}
+	c := t[0]
+	n := 0
+	for n < len(t) && t[n] == c {
+		n++
+	}
+	if n < 3 {
+		return 0, 0, false
+	}
+	if c == '`' && strings.IndexByte(t[n:], '`') >= 0 {
+		return 0, 0, false
+	}
+	return c, n, true
+}
+
+// fenceCloses reports whether line closes a fence of c repeated n times.
+func fenceCloses(line string, c byte, n int) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < n {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
+func isBlank(line string) bool { return strings.TrimSpace(line) == "" }
+
+// listMarker reports whether line starts a list item.
+func listMarker(line string) bool {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || t == "" {
+		return false
+	}
+	if t[0] == '-' || t[0] == '*' || t[0] == '+' {
+		return len(t) == 1 || t[1] == ' ' || t[1] == '\t'
+	}
+	i := 0
+	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i >= len(t) || (t[i] != '.' && t[i] != ')') {
+		return false
+	}
+	return i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\t'
+}
+
+// indented reports whether line starts with a tab or at least n spaces.
+func indented(line string, n int) bool {
+	if strings.HasPrefix(line, "\t") {
+		return true
+	}
+	return len(line) >= n && strings.TrimLeft(line[:n], " ") == ""
+}
+
+// skipBlank returns the start of the first non-blank line at or after
+// pos (a line start), or len(src) when only blank lines follow; a partial
+// last line counts as non-blank unless it is empty.
+func skipBlank(src string, pos int) int {
+	for pos < len(src) {
+		nl := strings.IndexByte(src[pos:], '\n')
+		if nl < 0 {
+			if strings.TrimSpace(src[pos:]) == "" {
+				return len(src)
+			}
+			return pos
+		}
+		if !isBlank(src[pos : pos+nl]) {
+			return pos
+		}
+		pos += nl + 1
+	}
+	return pos
+}
+
+// scanMarkdown scans the block starting at lo (a non-blank line start;
+// fence: the fence it continues). complete is false when the text so far
+// cannot tell where the block ends (then hi is the end of its text); when
+// complete, [lo, hi) is the block and c says where the next one starts.
+func scanMarkdown(src string, lo int, fence string) (hi int, c cut, complete bool) {
+	var fc byte
+	var fn int
+	inFence := false
+	if fence != "" {
+		fc, fn, inFence = fenceOpen(fence)
+	}
+	list := false
+	first := true
+	blankAt := -1 // start of the blank run after content, -1 none
+	pos := lo
+	for pos < len(src) {
+		nl := strings.IndexByte(src[pos:], '\n')
+		end := len(src)
+		if nl >= 0 {
+			end = pos + nl
+		}
+		line := src[pos:end]
+		terminated := nl >= 0
+		// A cut of an over-long block, at a line start.
+		if pos-lo >= maxBlock && blankAt < 0 && !first {
+			if inFence {
+				return pos, cut{next: pos, fence: fenceLine(src, lo, fence, pos)}, true
+			}
+			return pos, cut{next: pos}, true
+		}
+		if inFence {
+			if terminated && fenceCloses(line, fc, fn) {
+				inFence = false
+			}
+			first = false
+			if !terminated {
+				break
+			}
+			pos = end + 1
+			continue
+		}
+		if isBlank(line) {
+			if !terminated {
+				break
+			}
+			if blankAt < 0 {
+				blankAt = pos
+			}
+			pos = end + 1
+			continue
+		}
+		if blankAt >= 0 {
+			// The first line after blank lines: does it continue the block?
+			if !terminated && len(line) < 16 && mayContinue(line[0]) {
+				return len(src), cut{}, false // cannot tell yet
+			}
+			cont := indented(line, 4) || (list && (listMarker(line) || indented(line, 1)))
+			if !cont {
+				return trimEndBlank(src, lo, blankAt), cut{next: pos, gap: 1}, true
+			}
+			blankAt = -1
+		}
+		if first {
+			list = listMarker(line)
+			first = false
+		}
+		if c, n, ok := fenceOpen(line); ok && terminated {
+			fc, fn, inFence = c, n, true
+		}
+		if !terminated {
+			break
+		}
+		pos = end + 1
+	}
+	if blankAt >= 0 {
+		return trimEndBlank(src, lo, blankAt), cut{}, false
+	}
+	return len(src), cut{}, false
+}
+
+// mayContinue reports whether a line starting with c may continue a
+// block after a blank line (an indented line, a list item).
+func mayContinue(c byte) bool {
+	return c == ' ' || c == '\t' || c == '-' || c == '*' || c == '+' || (c >= '0' && c <= '9')
+}
+
+// fenceLine is the opening line of the fence that is open at pos in the
+// block starting at lo (which itself may continue fence).
+func fenceLine(src string, lo int, fence string, pos int) string {
+	open := fence
+	var fc byte
+	var fn int
+	in := false
+	if fence != "" {
+		fc, fn, in = fenceOpen(fence)
+	}
+	for p := lo; p < pos; {
+		nl := strings.IndexByte(src[p:pos], '\n')
+		end := pos
+		if nl >= 0 {
+			end = p + nl
+		}
+		line := src[p:end]
+		if in {
+			if fenceCloses(line, fc, fn) {
+				in = false
+			}
+		} else if c, n, ok := fenceOpen(line); ok {
+			fc, fn, in, open = c, n, true, strings.TrimLeft(line, " \t")
+		}
+		p = end + 1
+	}
+	return open
+}
+
+// scanPlain scans a plain-text block: plainLines lines or maxBlock bytes.
+// A line longer than maxBlock is cut at a rune boundary.
+func scanPlain(src string, lo int) (hi int, c cut, complete bool) {
+	pos := lo
+	for n := 0; n < plainLines; n++ {
+		nl := strings.IndexByte(src[pos:], '\n')
+		if nl < 0 {
+			if len(src)-lo >= maxBlock {
+				e := runeStart(src, lo+maxBlock)
+				return e, cut{next: e}, true
+			}
+			return len(src), cut{}, false
+		}
+		if pos+nl-lo >= maxBlock && n > 0 {
+			return pos, cut{next: pos}, true
+		}
+		if pos+nl-lo >= maxBlock {
+			e := runeStart(src, lo+maxBlock)
+			return e, cut{next: e}, true
+		}
+		pos += nl + 1
+	}
+	return pos, cut{next: pos}, true
+}
+
+// runeStart moves i back to the start of the UTF-8 sequence it is in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && s[i]&0xc0 == 0x80 {
+		i--
+	}
+	return i
+}
+
+// looksLikeMarkdown decides from a reply's first bytes whether it is
+// Markdown: a fence, a heading, a table or a few list items, emphasis or
+// links.
+func looksLikeMarkdown(s string) bool {
+	score := 0
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			return true
+		case strings.HasPrefix(t, "#"):
+			h := strings.TrimLeft(t, "#")
+			if len(t)-len(h) <= 6 && strings.HasPrefix(h, " ") {
+				return true
+			}
+		case strings.HasPrefix(t, "|") && strings.Contains(t, "---"):
+			return true
+		case listMarker(line):
+			score++
+		}
+		if strings.Contains(t, "**") || strings.Contains(t, "](") {
+			score++
+		}
+		if strings.Count(t, "`") >= 2 {
+			score++
+		}
+		if score >= 3 {
+			return true
+		}
+	}
+	return false
+}

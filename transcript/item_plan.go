@@ -1,0 +1,61 @@
+package transcript
+
+import (
+	"fmt"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/message"
+)
+
+// The plan item: the agent's checklist, one per reply, replaced in place
+// when the agent sends a new plan. Compact and Expanded are the checklist
+// (a title line with how many entries are done, then one row per entry);
+// Details adds each entry's priority.
+
+func init() { registerKind(message.ItemPlan, registerPlan) }
+
+func registerPlan(r *ItemRegistry) error {
+	for _, s := range []chips.Surface{chips.Compact, chips.Expanded} {
+		if err := r.Register(message.ItemPlan, s, func(it message.Item, c ItemContext) []string {
+			return renderPlan(it, c, false)
+		}); err != nil {
+			return err
+		}
+	}
+	return r.Register(message.ItemPlan, chips.Details, func(it message.Item, c ItemContext) []string {
+		return renderPlan(it, c, true)
+	})
+}
+
+func renderPlan(it message.Item, c ItemContext, priorities bool) []string {
+	l := c.Looks
+	done := 0
+	for _, e := range it.Plan {
+		if e.Status == "completed" {
+			done++
+		}
+	}
+	out := []string{l.Glyph.Render("☰") + " " + l.Title.Render("Plan") + l.Faint.Render(fmt.Sprintf(" · %d/%d done", done, len(it.Plan)))}
+	for _, e := range it.Plan {
+		box, st := "☐", l.Faint
+		switch e.Status {
+		case "completed":
+			box, st = "☑", l.OK
+		case "in_progress":
+			box, st = "◐", l.Running
+		}
+		text := chips.SanitizeLine(e.Content)
+		if priorities && e.Priority != "" {
+			text += l.Faint.Render(" (" + chips.SanitizeLine(e.Priority) + ")")
+		}
+		rows := wrapPlain(text, max(1, c.Width-4), noStyle)
+		for k, r := range rows {
+			if k == 0 {
+				out = append(out, "  "+st.Render(box)+" "+r)
+			} else {
+				out = append(out, "    "+r)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package transcript
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/message"
+)
+
+// The thought item: the agent's reasoning. Compact is one collapsed line
+// (its first words and its size); Expanded draws one block of its text,
+// faint, every line kept (the transcript draws the compact line above the
+// blocks); Details is the text, wrapped.
+
+func init() { registerKind(message.ItemThought, registerThought) }
+
+func registerThought(r *ItemRegistry) error {
+	if err := r.Register(message.ItemThought, chips.Compact, renderThoughtLine); err != nil {
+		return err
+	}
+	if err := r.Register(message.ItemThought, chips.Expanded, renderThoughtBlock); err != nil {
+		return err
+	}
+	return r.Register(message.ItemThought, chips.Details, renderThoughtDetails)
+}
+
+const detailsMaxLines = 2000
+
+func renderThoughtLine(it message.Item, c ItemContext) []string {
+	first := ""
+	for _, l := range strings.SplitN(firstLines(strings.TrimLeft(it.Text, " \n\t"), 1), "\n", 2) {
+		first = chips.SanitizeLine(strings.TrimSpace(l))
+		break
+	}
+	if len(first) > 4*c.Width {
+		first = first[:runeStart(first, 4*c.Width)]
+	}
+	head := c.Looks.Glyph.Render("✻") + " " + c.Looks.Faint.Render("Thought")
+	size := c.Looks.Faint.Render(" · " + humanBytes(len(it.Text)))
+	room := c.Width - ansi.StringWidth(head) - ansi.StringWidth(size) - 3
+	if first != "" && room > 4 {
+		head += c.Looks.Faint.Render(" · " + ansi.Truncate(first, room, "…"))
+	}
+	return []string{head + size}
+}
+
+func renderThoughtBlock(it message.Item, c ItemContext) []string {
+	if strings.TrimSpace(it.Text) == "" {
+		return []string{""}
+	}
+	return wrapPlain(chips.Sanitize(chips.ExpandTabs(it.Text)), c.Width-2, c.Looks.Faint)
+}
+
+func renderThoughtDetails(it message.Item, c ItemContext) []string {
+	out := []string{c.Looks.Title.Render("Thought") + c.Looks.Faint.Render(" · "+humanBytes(len(it.Text)))}
+	body := wrapPlain(chips.Sanitize(chips.ExpandTabs(firstLines(it.Text, detailsMaxLines))), c.Width, noStyle)
+	out = append(out, body...)
+	if n := strings.Count(it.Text, "\n") + 1; n > detailsMaxLines {
+		out = append(out, c.Looks.Faint.Render(moreLines(n-detailsMaxLines)+" — o opens it in $PAGER"))
+	}
+	return out
+}

@@ -1,0 +1,344 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/message"
+)
+
+// The tool item: one tool call. Compact is its line (kind glyph, title,
+// status, elapsed) and its content collapsed to its first lines with
+// "+N lines"; Expanded shows the content (up to expandedMaxLines);
+// Details adds what was asked (locations, raw input) and shows all of it
+// (up to detailsMaxLines; o opens the rest in the pager). The content is
+// drawn by RenderToolContent, which the app's permission prompt reuses.
+
+func init() { registerKind(message.ItemTool, registerTool) }
+
+func registerTool(r *ItemRegistry) error {
+	if err := r.Register(message.ItemTool, chips.Compact, func(it message.Item, c ItemContext) []string {
+		return renderTool(it, c, collapsedLines)
+	}); err != nil {
+		return err
+	}
+	if err := r.Register(message.ItemTool, chips.Expanded, func(it message.Item, c ItemContext) []string {
+		return renderTool(it, c, expandedMaxLines)
+	}); err != nil {
+		return err
+	}
+	return r.Register(message.ItemTool, chips.Details, renderToolDetails)
+}
+
+const (
+	collapsedLines   = 5
+	expandedMaxLines = 400
+)
+
+var toolGlyphs = map[string]string{
+	"read": "▤", "edit": "✎", "delete": "✖", "move": "⇄", "search": "⌕",
+	"execute": "$", "think": "✻", "fetch": "⇣", "other": "⚙",
+}
+
+// toolGlyph is the glyph of a tool kind.
+func toolGlyph(kind string) string {
+	if g, ok := toolGlyphs[kind]; ok {
+		return g
+	}
+	return "⚙"
+}
+
+// ToolLine is a tool call's one line: kind glyph, title, status and, once
+// it ended, how long it took.
+func ToolLine(t message.Tool, width int, l *ItemLooks) string {
+	if l == nil {
+		l = newItemLooks(false)
+	}
+	title := chips.SanitizeLine(strings.TrimSpace(t.Title))
+	if title == "" && len(t.Locations) > 0 {
+		title = chips.SanitizeLine(t.Locations[0].Path)
+	}
+	if title == "" {
+		title = "tool call"
+	}
+	var st string
+	switch t.Status {
+	case message.ToolCompleted:
+		st = l.OK.Render("✓ done")
+	case message.ToolFailed:
+		st = l.Bad.Render("✗ failed")
+	case message.ToolInProgress:
+		st = l.Running.Render("◐ running")
+	case message.ToolPending, "":
+		st = l.Faint.Render("○ pending")
+	default:
+		st = l.Faint.Render(chips.SanitizeLine(t.Status))
+	}
+	if !t.Started.IsZero() && !t.Ended.IsZero() && !t.Ended.Before(t.Started) {
+		st += l.Faint.Render(" " + elapsed(t.Ended.Sub(t.Started)))
+	}
+	head := l.Glyph.Render(toolGlyph(t.Kind)) + " "
+	tail := "  " + st
+	room := width - ansi.StringWidth(head) - ansi.StringWidth(tail)
+	if room < 4 {
+		return ansi.Truncate(head+l.Title.Render(title)+tail, width, "…")
+	}
+	return head + l.Title.Render(ansi.Truncate(title, room, "…")) + tail
+}
+
+// elapsed writes a duration briefly: 0.4s, 12.3s, 2m05s, 1h02m.
+func elapsed(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+func renderTool(it message.Item, c ItemContext, maxLines int) []string {
+	if it.Tool == nil {
+		return fallbackItem(it, "tool item without its call", c)
+	}
+	out := []string{ToolLine(*it.Tool, c.Width, c.Looks)}
+	body := RenderToolContent(*it.Tool, c.Width-2, ContentMaxLines(maxLines), contentLooks(c))
+	for _, l := range body {
+		out = append(out, "  "+l)
+	}
+	return out
+}
+
+func renderToolDetails(it message.Item, c ItemContext) []string {
+	if it.Tool == nil {
+		return fallbackItem(it, "tool item without its call", c)
+	}
+	t := *it.Tool
+	l := c.Looks
+	out := []string{ToolLine(t, c.Width, l)}
+	field := func(k, v string) {
+		if v != "" {
+			out = append(out, l.Faint.Render(k+": ")+chips.SanitizeLine(v))
+		}
+	}
+	field("kind", t.Kind)
+	field("call", t.CallID)
+	if !t.Started.IsZero() {
+		field("started", t.Started.Format("15:04:05"))
+	}
+	if !t.Ended.IsZero() {
+		field("ended", t.Ended.Format("15:04:05"))
+	}
+	for _, loc := range t.Locations {
+		p := loc.Path
+		if loc.Line > 0 {
+			p += fmt.Sprintf(":%d", loc.Line)
+		}
+		field("location", p)
+	}
+	if raw := prettyJSON(t.RawInput); raw != "" && commandOf(t.RawInput) == "" {
+		out = append(out, l.Faint.Render("input:"))
+		out = append(out, wrapPlain(chips.Sanitize(firstLines(raw, 40)), c.Width-2, noStyle)...)
+	}
+	out = append(out, "")
+	out = append(out, RenderToolContent(t, c.Width, ContentMaxLines(detailsMaxLines), contentLooks(c))...)
+	if raw := prettyJSON(t.RawOutput); raw != "" && len(t.Content) == 0 {
+		out = append(out, l.Faint.Render("output:"))
+		out = append(out, wrapPlain(chips.Sanitize(firstLines(raw, detailsMaxLines)), c.Width-2, noStyle)...)
+	}
+	return out
+}
+
+func prettyJSON(raw json.RawMessage) string {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// commandOf is the shell command a tool call's raw input names
+// ({"command": "…"} or {"command": ["…", …]}), "" for none.
+func commandOf(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var in struct {
+		Command json.RawMessage `json:"command"`
+		Cmd     json.RawMessage `json:"cmd"`
+	}
+	if json.Unmarshal(raw, &in) != nil {
+		return ""
+	}
+	for _, c := range []json.RawMessage{in.Command, in.Cmd} {
+		var s string
+		if json.Unmarshal(c, &s) == nil && s != "" {
+			return s
+		}
+		var parts []string
+		if json.Unmarshal(c, &parts) == nil && len(parts) > 0 {
+			return strings.Join(parts, " ")
+		}
+	}
+	return ""
+}
+
+// ContentOption configures RenderToolContent.
+type ContentOption func(*contentOpts)
+
+type contentOpts struct {
+	maxLines int
+	looks    *ItemLooks
+	noColor  bool
+	style    string
+}
+
+// ContentMaxLines collapses the content to its first n rows, then one
+// "+N lines" row (n ≤ 0: no limit).
+func ContentMaxLines(n int) ContentOption { return func(o *contentOpts) { o.maxLines = n } }
+
+// ContentNoColor draws without colour (diff signs and attributes only).
+func ContentNoColor() ContentOption { return func(o *contentOpts) { o.noColor = true } }
+
+// ContentLooks draws with these styles.
+func ContentLooks(l *ItemLooks) ContentOption { return func(o *contentOpts) { o.looks = l } }
+
+// ContentSyntaxStyle names the chroma style of diffs ("monokai" by
+// default; "" for none).
+func ContentSyntaxStyle(name string) ContentOption { return func(o *contentOpts) { o.style = name } }
+
+func contentLooks(c ItemContext) ContentOption {
+	return func(o *contentOpts) {
+		o.looks = c.Looks
+		if c.NoColor {
+			o.noColor = true
+		}
+	}
+}
+
+// RenderToolContent draws a tool call's content in at most width columns:
+// its command (from the raw input), each text (every line kept, wrapped
+// with its indentation), each diff as a unified diff with line numbers,
+// coloured and with syntax colour from chroma, and each terminal's id.
+// Every text is sanitized. It is pure and does no I/O.
+func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []string {
+	o := contentOpts{style: "monokai"}
+	for _, fn := range opts {
+		fn(&o)
+	}
+	if o.looks == nil {
+		o.looks = newItemLooks(o.noColor)
+	}
+	if o.noColor {
+		o.style = ""
+	}
+	width = max(4, width)
+	b := &lineBudget{max: o.maxLines}
+	if cmd := commandOf(t.RawInput); cmd != "" && strings.TrimSpace(cmd) != strings.TrimSpace(t.Title) {
+		b.add(wrapPlain(chips.Sanitize("$ "+cmd), width, o.looks.Title)...)
+	}
+	for _, c := range t.Content {
+		if b.full() {
+			b.skipContent(c)
+			continue
+		}
+		switch c.Type {
+		case message.ContentText:
+			b.text(c.Text, width)
+		case message.ContentDiff:
+			renderDiff(c, width, o, b)
+		case message.ContentTerminal:
+			b.add(o.looks.Faint.Render("▣ terminal " + chips.SanitizeLine(c.TerminalID)))
+		default:
+			b.add(o.looks.Faint.Render("▫ " + chips.SanitizeLine(c.Type) + " content"))
+		}
+	}
+	out := b.lines
+	if b.hidden > 0 {
+		out = append(out, o.looks.Faint.Render(moreLines(b.hidden)))
+	}
+	return out
+}
+
+func moreLines(n int) string {
+	if n == 1 {
+		return "+1 line"
+	}
+	return fmt.Sprintf("+%d lines", n)
+}
+
+// lineBudget collects rows up to max and counts the rest.
+type lineBudget struct {
+	max    int
+	lines  []string
+	hidden int
+}
+
+func (b *lineBudget) full() bool { return b.max > 0 && len(b.lines) >= b.max }
+
+// room is the rows still wanted (-1: no limit).
+func (b *lineBudget) room() int {
+	if b.max <= 0 {
+		return -1
+	}
+	return max(0, b.max-len(b.lines))
+}
+
+func (b *lineBudget) add(ls ...string) {
+	for _, l := range ls {
+		if b.full() {
+			b.hidden++
+			continue
+		}
+		b.lines = append(b.lines, l)
+	}
+}
+
+// text adds a text's rows: only the lines that fit are wrapped, the rest
+// are counted.
+func (b *lineBudget) text(s string, width int) {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return
+	}
+	for s != "" {
+		if b.full() {
+			b.hidden += strings.Count(s, "\n") + 1
+			return
+		}
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		b.add(wrapPlain(chips.Sanitize(chips.ExpandTabs(line)), width, noStyle)...)
+	}
+}
+
+// skipContent counts the rows of content that does not fit.
+func (b *lineBudget) skipContent(c message.ToolContent) {
+	switch c.Type {
+	case message.ContentText:
+		if t := strings.TrimRight(c.Text, "\n"); t != "" {
+			b.hidden += strings.Count(t, "\n") + 1
+		}
+	case message.ContentDiff:
+		old := ""
+		if c.OldText != nil {
+			old = *c.OldText
+		}
+		b.hidden += 1 + diffSize(old, c.NewText)
+	default:
+		b.hidden++
+	}
+}

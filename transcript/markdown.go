@@ -1,0 +1,296 @@
+package transcript
+
+import (
+	"strings"
+
+	"charm.land/glamour/v2"
+	gstyles "charm.land/glamour/v2/styles"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// Markdown rendering of one block. Glamour draws it with the transcript's
+// style, changed where a reader expects better: headings without their
+// "##" markers, and tables sized to their content (glamour stretches a
+// table to the full width, so a table is rendered on its own at the width
+// its cells need). Lines glamour leaves too long (code) are wrapped with
+// their indentation kept.
+
+// maxRenderers bounds the glamour renderers kept (one per width).
+const maxRenderers = 8
+
+// glamourFor returns the Markdown renderer for width w, made once per
+// width.
+func (m *Model) glamourFor(w int) *glamour.TermRenderer {
+	if r, ok := m.gls[w]; ok {
+		return r
+	}
+	base, ok := gstyles.DefaultStyles[m.style]
+	if !ok {
+		base = gstyles.DefaultStyles[gstyles.DarkStyle]
+	}
+	cfg := *base
+	zero := uint(0)
+	cfg.Document.Margin = &zero
+	cfg.Document.BlockPrefix = ""
+	cfg.Document.BlockSuffix = ""
+	// Headings without literal markers: H1 keeps its style, H2 is
+	// underlined, the others bold.
+	yes := true
+	cfg.H2.Prefix = ""
+	cfg.H2.Underline = &yes
+	cfg.H3.Prefix = ""
+	cfg.H4.Prefix = ""
+	cfg.H5.Prefix = ""
+	cfg.H6.Prefix = ""
+	cfg.H3.Bold = &yes
+	cfg.H4.Bold = &yes
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(w))
+	if err != nil {
+		return nil
+	}
+	if m.gls == nil || len(m.gls) >= maxRenderers {
+		m.gls = map[int]*glamour.TermRenderer{}
+	}
+	m.gls[w] = r
+	return r
+}
+
+// markdown renders one block of Markdown at width cw. Its input is
+// sanitized first (tabs expanded so code keeps its indentation); reference
+// links become their bracketed label.
+func (m *Model) markdown(src string, cw int) []string {
+	src = chips.Sanitize(chips.ExpandTabs(src))
+	if contextref.HasReferences(src) {
+		src = contextref.Replace(src, func(o contextref.Occurrence) string {
+			return `\[` + escapeMarkdown(o.Label) + `\]`
+		})
+	}
+	if strings.TrimSpace(src) == "" {
+		return nil
+	}
+	src = joinListBreaks(src)
+	var out []string
+	for _, seg := range tableSegments(src) {
+		w := cw
+		if seg.table {
+			w = min(cw, seg.width)
+		}
+		ls := m.glamourLines(seg.text, w, cw)
+		if len(out) > 0 && len(ls) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, ls...)
+	}
+	return out
+}
+
+// glamourLines renders src with glamour at width w and fits its lines to
+// cw.
+func (m *Model) glamourLines(src string, w, cw int) []string {
+	var out string
+	if r := m.glamourFor(w); r != nil {
+		var err error
+		if out, err = r.Render(src); err != nil {
+			out = ""
+		}
+	}
+	if out == "" { // no renderer: the sanitized text, wrapped
+		return wrapPlain(src, cw, noStyle)
+	}
+	raw := strings.Split(out, "\n")
+	lines := make([]string, 0, len(raw))
+	for _, l := range raw {
+		l = strings.ReplaceAll(trimPadding(l), "\t", " ")
+		if ansi.StringWidth(l) > cw {
+			for _, p := range wrapIndent(l, cw) {
+				lines = append(lines, closeLine(p))
+			}
+			continue
+		}
+		lines = append(lines, closeLine(l))
+	}
+	lo, hi := 0, len(lines)
+	for lo < hi && blank(lines[lo]) {
+		lo++
+	}
+	for hi > lo && blank(lines[hi-1]) {
+		hi--
+	}
+	return lines[lo:hi]
+}
+
+// segment is a run of a block's lines: a table or other Markdown.
+type segment struct {
+	text  string
+	table bool
+	width int // a table's natural width
+}
+
+// tableSegments splits src into its GFM tables and the rest. With no
+// table it returns src as one segment.
+func tableSegments(src string) []segment {
+	if !strings.Contains(src, "|") {
+		return []segment{{text: src}}
+	}
+	lines := strings.Split(src, "\n")
+	var segs []segment
+	start := 0
+	inFence := false
+	for i := 0; i < len(lines); i++ {
+		if _, _, ok := fenceOpen(lines[i]); ok {
+			inFence = !inFence
+			continue
+		}
+		if inFence || i+1 >= len(lines) || !strings.Contains(lines[i], "|") || !tableDelim(lines[i+1]) {
+			continue
+		}
+		end := i + 2
+		for end < len(lines) && strings.Contains(lines[end], "|") && !isBlank(lines[end]) {
+			end++
+		}
+		if i > start {
+			segs = append(segs, segment{text: strings.Join(lines[start:i], "\n")})
+		}
+		t := lines[i:end]
+		segs = append(segs, segment{text: strings.Join(t, "\n"), table: true, width: tableWidth(t)})
+		start = end
+		i = end - 1
+	}
+	if start < len(lines) {
+		if rest := strings.Join(lines[start:], "\n"); strings.TrimSpace(rest) != "" || len(segs) == 0 {
+			segs = append(segs, segment{text: rest})
+		}
+	}
+	return segs
+}
+
+// tableDelim reports whether line is a table's delimiter row (|---|:--:|).
+func tableDelim(line string) bool {
+	t := strings.TrimSpace(line)
+	t = strings.Trim(t, "|")
+	if t == "" {
+		return false
+	}
+	for _, c := range strings.Split(t, "|") {
+		c = strings.TrimSpace(c)
+		c = strings.TrimPrefix(strings.TrimSuffix(c, ":"), ":")
+		if c == "" || strings.Trim(c, "-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// tableCells splits a table row into its cells.
+func tableCells(line string) []string {
+	t := strings.TrimSpace(line)
+	t = strings.TrimPrefix(t, "|")
+	if strings.HasSuffix(t, "|") && !strings.HasSuffix(t, `\|`) {
+		t = t[:len(t)-1]
+	}
+	var cells []string
+	var cur strings.Builder
+	code := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '\\' && i+1 < len(t) && t[i+1] == '|':
+			cur.WriteByte('|')
+			i++
+		case c == '`':
+			code = !code
+		case c == '|' && !code:
+			cells = append(cells, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(cells, cur.String())
+}
+
+// tableWidth is the width glamour needs for the table's cells: each
+// column as wide as its widest cell (emphasis and link targets not
+// counted), one column of padding each side, one of border between.
+func tableWidth(rows []string) int {
+	var widths []int
+	for k, r := range rows {
+		if k == 1 {
+			continue // the delimiter row
+		}
+		for j, c := range tableCells(r) {
+			w := ansi.StringWidth(inlineText(strings.TrimSpace(c)))
+			if j >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], w)
+		}
+	}
+	total := 0
+	for _, w := range widths {
+		total += w + 2
+	}
+	return max(4, total+len(widths)-1)
+}
+
+// inlineText is a cell's text without emphasis markers and link targets.
+func inlineText(s string) string {
+	s = strings.NewReplacer("**", "", "__", "").Replace(s)
+	for {
+		i := strings.Index(s, "](")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			break
+		}
+		s = s[:i] + s[i+j+1:]
+		s = strings.Replace(s, "[", "", 1)
+	}
+	return s
+}
+
+// joinListBreaks joins the continuation lines of list items to the line
+// before them (a soft line break is a space), since glamour draws a soft
+// break inside a list item as a new line without the item's indentation.
+func joinListBreaks(src string) string {
+	if !strings.Contains(src, "\n ") {
+		return src
+	}
+	lines := strings.Split(src, "\n")
+	out := lines[:1]
+	inFence, inList := false, listMarker(lines[0])
+	if _, _, ok := fenceOpen(lines[0]); ok {
+		inFence = true
+	}
+	for _, l := range lines[1:] {
+		prev := out[len(out)-1]
+		if _, _, ok := fenceOpen(l); ok {
+			inFence = !inFence
+			out = append(out, l)
+			continue
+		}
+		if listMarker(l) {
+			inList = true
+		} else if !isBlank(l) && !indented(l, 1) {
+			inList = false
+		}
+		t := strings.TrimLeft(l, " ")
+		join := !inFence && inList && !isBlank(l) && !isBlank(prev) && indented(l, 1) && !indented(l, 8) &&
+			!listMarker(l) && t[0] != '|' && t[0] != '>' && t[0] != '#' && !strings.HasSuffix(prev, "  ")
+		if join {
+			if _, _, ok := fenceOpen(prev); ok {
+				join = false
+			}
+		}
+		if join {
+			out[len(out)-1] = prev + " " + t
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,125 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/message"
+)
+
+// pagerCmd asks the app to show item s whole in $PAGER: a text or thought
+// item's own text (never copied or cut: a huge reply goes as it is), any
+// other item as plain text.
+func (m *Model) pagerCmd(s stop) tea.Cmd {
+	if s.i < 0 || s.i >= len(m.ents) {
+		return nil
+	}
+	vs := m.views(s.i)
+	if s.it < 0 || s.it >= len(vs) {
+		return nil
+	}
+	it := vs[s.it].it
+	pm := PagerMsg{Title: itemTitle(it), Text: pagerText(it)}
+	return func() tea.Msg { return pm }
+}
+
+func itemTitle(it message.Item) string {
+	switch it.Kind {
+	case message.ItemText:
+		return "Reply"
+	case message.ItemThought:
+		return "Thought"
+	case message.ItemTool:
+		if it.Tool != nil && it.Tool.Title != "" {
+			return "Tool: " + chips.SanitizeLine(it.Tool.Title)
+		}
+		return "Tool call"
+	case message.ItemPlan:
+		return "Plan"
+	case message.ItemPermission:
+		return "Permission"
+	case message.ItemNotice:
+		return "Notice"
+	}
+	return chips.SanitizeLine(string(it.Kind))
+}
+
+// pagerText is the whole item as text.
+func pagerText(it message.Item) string {
+	switch it.Kind {
+	case message.ItemText, message.ItemThought:
+		return it.Text
+	case message.ItemTool:
+		if it.Tool == nil {
+			return it.Text
+		}
+		return toolText(*it.Tool)
+	case message.ItemNotice:
+		if it.StderrTail != "" {
+			return it.Text + "\n\nstderr:\n" + it.StderrTail
+		}
+		return it.Text
+	}
+	var b strings.Builder
+	for _, l := range DefaultItems().Render(chips.Details, it, ItemContext{Width: 100, NoColor: true}) {
+		b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// toolText is a tool call as plain text: its line, command, texts and
+// each diff as a unified diff.
+func toolText(t message.Tool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s [%s]\n", toolGlyph(t.Kind), t.Title, t.Status)
+	for _, l := range t.Locations {
+		fmt.Fprintf(&b, "location: %s", l.Path)
+		if l.Line > 0 {
+			fmt.Fprintf(&b, ":%d", l.Line)
+		}
+		b.WriteByte('\n')
+	}
+	if c := commandOf(t.RawInput); c != "" {
+		fmt.Fprintf(&b, "$ %s\n", c)
+	} else if raw := prettyJSON(t.RawInput); raw != "" {
+		fmt.Fprintf(&b, "input:\n%s\n", raw)
+	}
+	for _, c := range t.Content {
+		b.WriteByte('\n')
+		switch c.Type {
+		case message.ContentText:
+			b.WriteString(strings.TrimRight(c.Text, "\n"))
+			b.WriteByte('\n')
+		case message.ContentDiff:
+			old := ""
+			if c.OldText != nil {
+				old = *c.OldText
+			}
+			fmt.Fprintf(&b, "--- %s\n+++ %s\n", c.Path, c.Path)
+			for _, r := range unifiedLines(old, c.NewText) {
+				switch {
+				case r.hunk:
+					b.WriteString(r.text)
+				case r.kind == diffDelete:
+					b.WriteString("-" + r.text)
+				case r.kind == diffInsert:
+					b.WriteString("+" + r.text)
+				default:
+					b.WriteString(" " + r.text)
+				}
+				b.WriteByte('\n')
+			}
+		case message.ContentTerminal:
+			fmt.Fprintf(&b, "terminal %s\n", c.TerminalID)
+		}
+	}
+	if raw := prettyJSON(t.RawOutput); raw != "" && len(t.Content) == 0 {
+		fmt.Fprintf(&b, "\noutput:\n%s\n", raw)
+	}
+	return b.String()
+}

@@ -1,0 +1,5 @@
+package transcript
+
+import "charm.land/lipgloss/v2"
+
+var noStyle = lipgloss.NewStyle()

@@ -1,0 +1,237 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Text modes of a text item.
+const (
+	modeMarkdown = iota
+	modePlain
+)
+
+// DefaultReplyBytes is the text of one item shown in full; beyond it the
+// item shows its head and its tail (WithReplyBytes).
+const DefaultReplyBytes = 4 << 20
+
+// plainProbe is how much of a reply that may be plain text decides its
+// mode.
+const plainProbe = 4 << 10
+
+// textView is a growing text item cut into blocks. Completed blocks are
+// kept with their rendered lines; the open last block is re-scanned and
+// re-rendered when the text grows. Beyond limit bytes the item keeps its
+// first blocks (the head, about limit/2 bytes) and its last ones (the
+// tail), and one elision line between them; the blocks in between are
+// scanned past, never kept.
+type textView struct {
+	src   string
+	mode  int
+	limit int
+
+	blocks []blk // completed blocks of the head (all of them when not elided)
+	elided bool
+	tail   []blk // completed blocks of the tail
+	open   blk   // the last block, still growing (hi == lo: none)
+	at     cut   // where the open block starts
+	elis   part  // the elision line
+
+	// gen counts changes of the open block (its render is cached per gen).
+	gen uint64
+}
+
+func newTextView(mode, limit int) *textView {
+	if limit <= 0 {
+		limit = DefaultReplyBytes
+	}
+	return &textView{mode: mode, limit: limit}
+}
+
+// update brings the view to src. A text that extends the previous one
+// keeps every completed block (only the end of the last completed block
+// and what follows are compared, so an update costs the open block and the
+// new bytes); any other text starts over.
+func (tv *textView) update(src string) {
+	if src == tv.src {
+		return
+	}
+	if !tv.extends(src) {
+		*tv = textView{mode: tv.mode, limit: tv.limit, gen: tv.gen + 1}
+	}
+	tv.src = src
+	tv.gen++
+	for {
+		lo := tv.at.next
+		if tv.mode == modeMarkdown && tv.at.fence == "" {
+			lo = skipBlank(src, lo) // a fence continuation keeps its blank lines
+		}
+		if lo >= len(src) {
+			tv.open = blk{lo: lo, hi: lo}
+			break
+		}
+		var hi int
+		var c cut
+		var done bool
+		if tv.mode == modePlain {
+			hi, c, done = scanPlain(src, lo)
+		} else {
+			hi, c, done = scanMarkdown(src, lo, tv.at.fence)
+		}
+		b := blk{lo: lo, hi: hi, gap: tv.at.gap, fence: tv.at.fence}
+		if !done {
+			if tv.mode == modeMarkdown {
+				b.hi = trimEndBlank(src, lo, hi)
+			}
+			tv.open = b
+			break
+		}
+		b.closeFence = c.fence
+		tv.add(b)
+		tv.at = c
+	}
+	if !tv.elided && len(src) > tv.limit {
+		tv.elide()
+	}
+	if tv.elided {
+		tv.trimTail()
+	}
+}
+
+// extends reports whether src continues the view's text: longer, and the
+// same where the last completed block ends and the open block starts.
+func (tv *textView) extends(src string) bool {
+	old := tv.src
+	if len(src) < len(old) || old == "" {
+		return old == ""
+	}
+	from := tv.at.next
+	if n := len(tv.tail); n > 0 {
+		from = tv.tail[n-1].lo
+	} else if n := len(tv.blocks); n > 0 && !tv.elided {
+		from = tv.blocks[n-1].lo
+	}
+	from = max(0, min(from, len(old)))
+	return src[from:len(old)] == old[from:] && src[:min(64, len(old))] == old[:min(64, len(old))]
+}
+
+func trimEndBlank(src string, lo, hi int) int {
+	for hi > lo && (src[hi-1] == '\n' || src[hi-1] == ' ' || src[hi-1] == '\t' || src[hi-1] == '\r') {
+		hi--
+	}
+	return hi
+}
+
+func (tv *textView) add(b blk) {
+	if tv.elided {
+		tv.tail = append(tv.tail, b)
+		return
+	}
+	tv.blocks = append(tv.blocks, b)
+}
+
+// elide splits the blocks into head and tail once the text outgrows the
+// limit.
+func (tv *textView) elide() {
+	tv.elided = true
+	head := tv.limit / 2
+	k := 0
+	for k < len(tv.blocks) && tv.blocks[k].hi <= head {
+		k++
+	}
+	tv.tail = append([]blk(nil), tv.blocks[k:]...)
+	tv.blocks = tv.blocks[:k:k]
+}
+
+// trimTail drops tail blocks that start before the last limit/2 bytes.
+func (tv *textView) trimTail() {
+	from := len(tv.src) - tv.limit/2
+	k := 0
+	for k < len(tv.tail) && tv.tail[k].lo < from {
+		k++
+	}
+	if k > 0 {
+		tv.tail = tv.tail[k:]
+		tv.elis = part{}
+	}
+}
+
+// hidden is the number of bytes between the head and the tail.
+func (tv *textView) hidden() int {
+	end := 0
+	if n := len(tv.blocks); n > 0 {
+		end = tv.blocks[n-1].hi
+	}
+	start := tv.open.lo
+	if len(tv.tail) > 0 {
+		start = tv.tail[0].lo
+	}
+	return max(0, start-end)
+}
+
+// count is the number of parts: head blocks, the elision line, tail
+// blocks, the open block.
+func (tv *textView) count() int {
+	n := len(tv.blocks) + len(tv.tail)
+	if tv.elided {
+		n++
+	}
+	if tv.open.hi > tv.open.lo {
+		n++
+	}
+	return n
+}
+
+// part returns part k: a block, or nil for the elision line.
+func (tv *textView) part(k int) *blk {
+	if k < len(tv.blocks) {
+		return &tv.blocks[k]
+	}
+	k -= len(tv.blocks)
+	if tv.elided {
+		if k == 0 {
+			return nil
+		}
+		k--
+	}
+	if k < len(tv.tail) {
+		return &tv.tail[k]
+	}
+	return &tv.open
+}
+
+// source is block b's Markdown as it is rendered: the fence it continues
+// before it, a closing fence after it when it was cut inside one (an open
+// block's fence is closed by the end of the text).
+func (tv *textView) source(b *blk) string {
+	s := tv.src[b.lo:b.hi]
+	if b.fence == "" && b.closeFence == "" {
+		return s
+	}
+	var sb strings.Builder
+	if b.fence != "" {
+		sb.WriteString(b.fence)
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(strings.TrimRight(s, "\n"))
+	if c, n, ok := fenceOpen(b.closeFence); ok {
+		sb.WriteString("\n" + strings.Repeat(string(c), n))
+	}
+	return sb.String()
+}
+
+// elision is the text of the elision line.
+func (tv *textView) elision() string {
+	return fmt.Sprintf("… %s not shown — o opens the whole reply in $PAGER", humanBytes(tv.hidden()))
+}
+
+// humanBytes writes n bytes as KB or MB with one decimal.
+func humanBytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
