@@ -73,6 +73,9 @@ var Agents = []Agent{
 				"OPENCODE_DISABLE_DEFAULT_PLUGINS=1",
 				"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 				"OPENCODE_DISABLE_CLAUDE_CODE=1",
+				// opencode installs its plugin package from the npm registry
+				// at every start; one cache for all runs saves the download.
+				"npm_config_cache=" + filepath.Join(os.TempDir(), "chipchat-acpagents-npm-cache"),
 			}, nil
 		},
 		Edit: func(path, old, new string) []fakemodel.ToolCall {

@@ -3,6 +3,7 @@ package acpagents
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,6 +46,7 @@ type Report struct {
 	TurnCancel        string              `json:"sessionCancelDuringPermission"`
 	Slash             string              `json:"slashCommand"`
 	Stop              string              `json:"stop"`
+	ModelError        string              `json:"modelHTTP400"`
 	ModeSwitch        string              `json:"modeSwitch"`
 	LoadReplay        string              `json:"loadReplay"`
 	AttachSeenByModel string              `json:"attachSeenByModel"`
@@ -490,6 +492,22 @@ func runAgent(t *testing.T, a Agent) {
 		rep.ModeSwitch += "set_mode " + string(target) + " ok; updates: " + Kinds(client.Events(mk))
 		if _, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: sess.Modes.CurrentModeId}); err != nil {
 			t.Errorf("session/set_mode back to %s: %v", sess.Modes.CurrentModeId, err)
+		}
+	})
+	t.Run("model-error", func(t *testing.T) {
+		// The model answers HTTP 400: how the agent reports it.
+		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
+		defer pcancel()
+		resp, evs, err := p.Prompt(pctx, sid, acp.TextBlock("This fails: "+MarkFail))
+		dump(t, evs)
+		var re *acp.RequestError
+		if !errors.As(err, &re) {
+			t.Fatalf("the prompt did not fail with a JSON-RPC error: err %v, stop %q, reply %q", err, resp.StopReason, TurnText(evs))
+		}
+		data, _ := json.Marshal(re.Data)
+		rep.ModelError = fmt.Sprintf("error code %d, message %q, data %s", re.Code, firstLine(re.Message), firstLine(string(data)))
+		if !strings.Contains(re.Message+string(data), FailMessage) {
+			t.Errorf("the model's error message is not in the JSON-RPC error: %s", rep.ModelError)
 		}
 	})
 	t.Run("load", func(t *testing.T) {

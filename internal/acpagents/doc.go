@@ -34,6 +34,7 @@
 //	session/cancel         cancelled       cancelled          cancelled          cancelled
 //	slash command          /context        /init              /about             /init
 //	attachment name        yes             yes                yes                yes
+//	model answers HTTP 400 yes (error)     yes (error)        yes (error)        yes (error)
 //	mode switch            option+set_mode option+set_mode    set_mode           config option
 //	session/load           yes             yes                yes (workaround)   yes
 //
@@ -146,7 +147,8 @@
 //     <url>/v1, a model with tool_call; permission edit and bash "ask" (they
 //     are allowed without asking by default). Env OPENCODE_DISABLE_* (models
 //     fetch, autoupdate, default plugins, LSP download, Claude Code files).
-//     At start it still installs @opencode-ai/plugin from the npm registry.
+//     At every start it still installs @opencode-ai/plugin from the npm
+//     registry (the suite shares one npm_config_cache across runs).
 //   - OpenAI Chat Completions SSE (stream_options.include_usage): POST
 //     /v1/chat/completions only.
 //   - tool_call starts pending with rawInput {} and the tool's name as title
@@ -183,6 +185,21 @@
 //     env_var methods (CODEX_API_KEY, OPENAI_API_KEY, with vars); Gemini
 //     lists oauth-personal, gemini-api-key, vertex-ai, gateway; opencode
 //     lists "opencode-login" (run `opencode auth login`).
+//
+// # When the model fails
+//
+// The model answering HTTP 400 fails the prompt with a JSON-RPC error, the
+// model's message in a different place for each agent:
+//   - Claude: -32603, message "Internal error: API Error: 400 <message>".
+//   - Codex: -32603, message "Internal error", the provider's JSON error body
+//     in data.message (data.codex_error_info "other").
+//   - Gemini: code 400 (the HTTP status as the JSON-RPC code), message the
+//     provider's JSON error body.
+//   - opencode: -32603, message "Internal error: <message>", data.errorName
+//     "APIError".
+//
+// A client should show message and, when it is only "Internal error",
+// data.message.
 //
 // All four: protocolVersion 1, loadSession, promptCapabilities image and
 // embeddedContext; an embedded text resource with a file:// URI reaches the

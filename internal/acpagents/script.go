@@ -16,6 +16,7 @@ const (
 	MarkEditReject = "EDIT-REJECT"
 	MarkShell      = "SHELL-RUN"
 	MarkAttach     = "ATTACH-READ"
+	MarkFail       = "MODEL-FAIL" // the model answers HTTP 400
 )
 
 // Reply texts of the fake model.
@@ -29,7 +30,10 @@ const (
 	ReplyAux = "ok"
 )
 
-var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach}
+var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach, MarkFail}
+
+// FailMessage is the error message of the model's HTTP 400.
+const FailMessage = "fakemodel refuses this request (" + MarkFail + ")"
 
 // lastMark is the marker of the user's newest prompt: the last user
 // message with text that is not a tool result. A prompt without one (a
@@ -90,6 +94,8 @@ func Responder(a Agent, f Files) fakemodel.Responder {
 			return fakemodel.Reply{Text: ReplyPing3}
 		case MarkAttach:
 			return fakemodel.Reply{Text: MarkAttach + ReplyDone}
+		case MarkFail:
+			return fakemodel.Reply{Fail: &fakemodel.Failure{Status: 400, Message: FailMessage}}
 		}
 		var steps []fakemodel.ToolCall
 		switch m {

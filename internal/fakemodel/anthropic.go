@@ -77,6 +77,10 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []b
 		e.Path = r.URL.RequestURI()
 		rec(e)
 		reply := respond(e)
+		if reply.Fail != nil {
+			anthropicError(w, reply.Fail.Status, "invalid_request_error", reply.Fail.Message)
+			return
+		}
 		id := s.nextID()
 		if e.Stream {
 			anthropicStream(w, e, reply, id)

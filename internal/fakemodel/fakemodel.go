@@ -117,6 +117,15 @@ func (e *Exchange) UserTexts() []string {
 type Reply struct {
 	Text      string
 	ToolCalls []ToolCall // ID may be empty: one is made up
+	// Fail, if set, answers the request with an HTTP error in the
+	// provider's error shape instead.
+	Fail *Failure
+}
+
+// Failure is an HTTP error answer.
+type Failure struct {
+	Status  int // e.g. 400, 429, 500
+	Message string
 }
 
 // Responder chooses the reply to a model request.

@@ -392,3 +392,25 @@ func TestChunksKeepRunes(t *testing.T) {
 		}
 	}
 }
+
+func TestFailureInProviderShape(t *testing.T) {
+	for _, p := range providers {
+		t.Run(string(p), func(t *testing.T) {
+			s := New(p, fixed(Reply{Fail: &Failure{Status: 400, Message: "bad things"}}))
+			defer s.Close()
+			req := streamRequests[p]
+			resp := post(t, s.URL+req.path, req.body)
+			if resp.StatusCode != 400 {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			m := decode(t, readAll(t, resp))
+			e, _ := m["error"].(map[string]any)
+			if e["message"] != "bad things" {
+				t.Errorf("error body %v", m)
+			}
+			if r := s.Requests(); len(r) != 1 || r[0].Status != 400 || r[0].Exchange == nil {
+				t.Errorf("recorded %+v", r)
+			}
+		})
+	}
+}

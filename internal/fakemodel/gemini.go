@@ -113,6 +113,10 @@ func (s *Server) serveGemini(w http.ResponseWriter, r *http.Request, body []byte
 		e.Stream = action == "streamGenerateContent"
 		rec(e)
 		reply := respond(e)
+		if reply.Fail != nil {
+			geminiError(w, reply.Fail.Status, reply.Fail.Message)
+			return
+		}
 		if e.Stream {
 			st := startSSE(w)
 			parts := geminiParts(reply)

@@ -194,6 +194,10 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 		e.Path = r.URL.RequestURI()
 		rec(e)
 		reply := respond(e)
+		if reply.Fail != nil {
+			openAIError(w, reply.Fail.Status, reply.Fail.Message)
+			return
+		}
 		id := s.nextID()
 		var opts struct {
 			StreamOptions struct {
@@ -215,6 +219,10 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 		e.Path = r.URL.RequestURI()
 		rec(e)
 		reply := respond(e)
+		if reply.Fail != nil {
+			openAIError(w, reply.Fail.Status, reply.Fail.Message)
+			return
+		}
 		id := s.nextID()
 		if e.Stream {
 			responsesStream(w, e, reply, id)
