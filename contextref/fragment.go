@@ -140,7 +140,9 @@ const MaxFragmentHTMLLen = 4 * MaxFragmentLen
 // data-t3-context-fragment="…"> and the text with & < > escaped.
 func FragmentHTML(text string, f *Fragment) (string, error) { return FragmentCarrier(text, "", f) }
 
-// FragmentCarrier writes the HTML carrier of a fragment (DESIGN.md 3.7).
+// FragmentCarrier writes the HTML carrier of a fragment (DESIGN.md 3.7),
+// the attribute value being encodeURIComponent of the JSON with ' also
+// escaped (%27).
 // When the copy has an HTML rendering of its own (html not empty, for
 // example a transcript selection) the carrier is <div
 // data-t3-context-fragment="…"> around that HTML, unchanged; otherwise it
@@ -150,7 +152,10 @@ func FragmentCarrier(text, html string, f *Fragment) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	enc := EncodeURIComponent(string(js))
+	// encodeURIComponent leaves ' as it is; the decoder takes only a value
+	// holding no quote of either kind, so ' is written %27 (which every
+	// decoder reads back as ').
+	enc := strings.ReplaceAll(EncodeURIComponent(string(js)), "'", "%27")
 	var b strings.Builder
 	if html != "" {
 		b.Grow(len(enc) + len(html) + 48)

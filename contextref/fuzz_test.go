@@ -241,6 +241,7 @@ func FuzzFragmentDecode(f *testing.F) {
 	f.Add([]byte(`{"version":1,"source":{"environmentId":"env_1","threadId":"t1"},"records":[{"version":1,"contextId":"c","kind":"skill","label":"$x","name":"x"}]}`))
 	f.Add([]byte(`<pre data-t3-context-fragment="%7B%22version%22%3A1%2C%22source%22%3A%7B%22environmentId%22%3A%22e%22%7D%2C%22records%22%3A%5B%5D%7D">x</pre>`))
 	f.Add([]byte(`<pre data-t3-context-fragment='%E0%A4%A'>`))
+	f.Add([]byte(`<i data-t3-context-fragment="a'b"></i><div data-t3-context-fragment="%7B%22version%22%3A1%2C%22source%22%3A%7B%22environmentId%22%3A%22e%22%7D%2C%22records%22%3A%5B%5D%7D"><p>x</p></div>`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		frag, err := DecodeFragment(raw)
 		if err != nil {
@@ -269,6 +270,17 @@ func FuzzFragmentDecode(f *testing.F) {
 		js3, _ := viaHTML.Marshal()
 		if string(js3) != string(js) {
 			t.Fatalf("HTML carrier round trip differs:\n%s\n%s", js, js3)
+		}
+		div, err := FragmentCarrier("a", string(raw), frag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaDiv, err := DecodeFragmentHTML(div)
+		if err != nil {
+			t.Fatalf("<div> carrier does not decode: %v\n%s", err, div)
+		}
+		if js4, _ := viaDiv.Marshal(); string(js4) != string(js) {
+			t.Fatalf("<div> carrier round trip differs:\n%s\n%s", js, js4)
 		}
 	})
 }
