@@ -1,0 +1,426 @@
+//go:build unix
+
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipchat/chipchat/internal/acpagents"
+	"github.com/chipchat/chipchat/internal/fakemodel"
+	"github.com/chipchat/chipchat/message"
+)
+
+// TestACPRealAgents drives chipchat's ACP backend (not a test client)
+// against the four real agents of internal/acpagents, each talking to a
+// fake model server on 127.0.0.1. It runs only with CHIPCHAT_REAL_AGENTS=1
+// (.ci/run installs the agents from npm and sets it); an agent that is not
+// installed is skipped by name.
+//
+// Scenarios, in order, in one thread (one session) per agent:
+//
+//	scenario            claude  codex  gemini  opencode
+//	two turns, history  yes     yes    yes     yes
+//	edit: diff in the   yes     yes    yes     yes
+//	  permission, allow
+//	  once, no new file
+//	esc rejects         yes     yes    yes     yes   (codex then stops the turn: a notice, no error)
+//	bash output shown   yes     yes    no      yes   (Gemini never sends a command's output)
+//	mode switch         yes     yes    yes     yes   (set_mode, or the "mode" config option)
+//	agent slash command yes     yes    yes     yes   (/context, /init, /about, /init)
+//	attached file name  yes     yes    yes     yes
+//	restart and resume  yes     yes    yes     yes   (no replayed text in the new reply)
+func TestACPRealAgents(t *testing.T) {
+	if os.Getenv(acpagents.EnvGate) != "1" {
+		t.Skip("the real-agent suite runs only with " + acpagents.EnvGate + "=1 (.ci/run installs the agents from npm and sets it)")
+	}
+	for _, ag := range acpagents.Agents {
+		t.Run(ag.Name, func(t *testing.T) {
+			t.Parallel()
+			if !ag.Available() {
+				t.Skipf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package)
+			}
+			runRealACP(t, ag)
+		})
+	}
+}
+
+type realACP struct {
+	t       *testing.T
+	ag      acpagents.Agent
+	d       acpagents.Dirs
+	files   acpagents.Files
+	srv     *fakemodel.Server
+	command string
+	a       *ACP
+	sid     string
+
+	// what the turns reported of the session
+	modes    Modes
+	options  []ConfigOption
+	commands []Command
+	// permission answers each Permission; perms records them.
+	permission func(Permission) PermissionAnswer
+	perms      []Permission
+}
+
+func runRealACP(t *testing.T, ag acpagents.Agent) {
+	d, err := acpagents.NewDirs(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &realACP{t: t, ag: ag, d: d, files: acpagents.DefaultFiles(d.Project)}
+	if err := acpagents.WriteFile(r.files.Notes, r.files.OldLine+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := acpagents.WriteFile(filepath.Join(d.Project, "README.md"), "# test project\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.srv = fakemodel.New(ag.Provider, acpagents.Responder(ag, r.files))
+	t.Cleanup(r.srv.Close)
+	extra, err := ag.Setup(d, r.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nothing of the caller's environment but what Dirs.Env keeps.
+	r.command = "exec env -i"
+	for _, kv := range d.Env(extra) {
+		r.command += " " + acpShellQuote(kv)
+	}
+	for _, arg := range ag.Argv {
+		r.command += " " + acpShellQuote(arg)
+	}
+	r.start()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("model requests:\n%s", r.srv.Summary())
+		}
+	})
+	r.permission = pickKind(message.AllowOnce)
+
+	t.Run("two-turns", func(t *testing.T) {
+		evs := r.turn(t, "", "Please answer "+acpagents.MarkPing1)
+		if got := acpText(evs); !strings.Contains(got, acpagents.ReplyPing1) {
+			t.Fatalf("reply %q lacks %q", got, acpagents.ReplyPing1)
+		}
+		if ss := acpOf[SessionStarted](evs); len(ss) != 1 || ss[0].ID == "" {
+			t.Fatalf("SessionStarted = %v", ss)
+		} else {
+			r.sid = ss[0].ID
+		}
+		evs = r.turn(t, "", "And now "+acpagents.MarkPing2)
+		if got := acpText(evs); !strings.Contains(got, acpagents.ReplyPing2) || strings.Contains(got, acpagents.ReplyPing1) {
+			t.Fatalf("second reply %q", got)
+		}
+		if ex := r.lastWith(acpagents.MarkPing2); ex == nil || !strings.Contains(string(ex.Raw), acpagents.ReplyPing1) {
+			t.Errorf("the second turn's model request lacks the first turn's history")
+		}
+	})
+	t.Run("edit-allow-once", func(t *testing.T) {
+		before := realFiles(d.Project)
+		r.perms = nil
+		evs := r.turn(t, "", "Edit notes.txt: "+acpagents.MarkEditAllow)
+		p := r.editPermission()
+		if p == nil {
+			t.Fatalf("no permission asked for the edit; events %s", realKinds(evs))
+		}
+		var diff *message.ToolContent
+		for i, c := range p.Tool.Content {
+			if c.Type == message.ContentDiff {
+				diff = &p.Tool.Content[i]
+			}
+		}
+		if diff == nil || !strings.Contains(diff.NewText, r.files.AllowLine) {
+			t.Errorf("the permission's tool has no diff with the new line: %+v", p.Tool)
+		}
+		if b, _ := os.ReadFile(r.files.Notes); !strings.Contains(string(b), r.files.AllowLine) {
+			t.Errorf("notes.txt after the allowed edit: %q", b)
+		}
+		for f := range realFiles(d.Project) {
+			if !before[f] {
+				t.Errorf("allowing once left a new file in the project: %s", f)
+			}
+		}
+	})
+	t.Run("esc-rejects", func(t *testing.T) {
+		if err := acpagents.WriteFile(r.files.Notes, r.files.OldLine+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		r.perms = nil
+		r.permission = func(Permission) PermissionAnswer { return PermissionAnswer{Outcome: "rejected"} }
+		defer func() { r.permission = pickKind(message.AllowOnce) }()
+		r.turn(t, "", "Edit notes.txt again: "+acpagents.MarkEditReject)
+		if r.editPermission() == nil {
+			t.Fatal("no permission asked for the edit")
+		}
+		if b, _ := os.ReadFile(r.files.Notes); strings.Contains(string(b), r.files.RejectLine) {
+			t.Errorf("the rejected edit was made: %q", b)
+		}
+	})
+	t.Run("bash-output", func(t *testing.T) {
+		evs := r.turn(t, "", "Run the command: "+acpagents.MarkShell)
+		if _, err := os.Stat(filepath.Join(d.Project, "shell-out.txt")); err != nil {
+			t.Fatalf("the command did not run: %v", err)
+		}
+		if ag.Name == "gemini" {
+			return // Gemini CLI never sends a command's output to the client
+		}
+		if !strings.Contains(realToolText(evs), r.files.CommandOut) {
+			t.Errorf("the command's output %q is in no tool item; events %s", r.files.CommandOut, realKinds(evs))
+		}
+	})
+	t.Run("mode-switch", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		switched := false
+		if len(r.modes.Available) > 1 {
+			for _, m := range r.modes.Available {
+				if m.ID != r.modes.Current {
+					if err := r.a.SetMode(ctx, "main", m.ID); err != nil {
+						t.Fatalf("SetMode %s: %v", m.ID, err)
+					}
+					if err := r.a.SetMode(ctx, "main", r.modes.Current); err != nil {
+						t.Errorf("SetMode back to %s: %v", r.modes.Current, err)
+					}
+					switched = true
+					break
+				}
+			}
+		}
+		for _, o := range r.options {
+			if o.Category != "mode" || switched {
+				continue
+			}
+			for _, v := range o.Values {
+				if v.ID != o.Current {
+					if err := r.a.SetConfigOption(ctx, "main", o.ID, v.ID); err != nil {
+						t.Fatalf("SetConfigOption %s=%s: %v", o.ID, v.ID, err)
+					}
+					if err := r.a.SetConfigOption(ctx, "main", o.ID, o.Current); err != nil {
+						t.Errorf("SetConfigOption back: %v", err)
+					}
+					switched = true
+					break
+				}
+			}
+		}
+		if !switched {
+			t.Fatalf("no mode to switch to: modes %+v, options %+v", r.modes, r.options)
+		}
+	})
+	t.Run("slash-command", func(t *testing.T) {
+		if len(r.commands) == 0 {
+			// Codex sends its commands late; one more turn brings them.
+			r.turn(t, "", "Please answer "+acpagents.MarkPing1)
+		}
+		found := false
+		for _, c := range r.commands {
+			found = found || c.Name == ag.Slash
+		}
+		if !found {
+			t.Fatalf("/%s not among the agent's commands %+v", ag.Slash, r.commands)
+		}
+		r.turn(t, "", "/"+ag.Slash)
+	})
+	t.Run("attached-file-name", func(t *testing.T) {
+		// The bytes live under a content-hash name, as in chipchat's store.
+		blob := filepath.Join(t.TempDir(), "26", "268e8f0c9a")
+		body := "ATTACH-CONTENT-7\n"
+		if err := acpagents.WriteFile(blob, body); err != nil {
+			t.Fatal(err)
+		}
+		r.turn(t, "", "Read the attached file: "+acpagents.MarkAttach,
+			Attachment{ContextID: "ctx_f", AttachmentID: "sha256-268e8f", Name: "attach.txt", MimeType: "text/plain", Path: blob, Size: int64(len(body))})
+		ex := r.lastWith(acpagents.MarkAttach)
+		if ex == nil {
+			t.Fatal("no model request for the attachment")
+		}
+		raw := string(ex.Raw)
+		if !strings.Contains(raw, "attach.txt") || !strings.Contains(raw, "ATTACH-CONTENT-7") {
+			t.Errorf("the model saw name=%v content=%v", strings.Contains(raw, "attach.txt"), strings.Contains(raw, "ATTACH-CONTENT-7"))
+		}
+		if strings.Contains(raw, "268e8f0c9a") {
+			t.Errorf("the model saw the content-hash name")
+		}
+	})
+	t.Run("restart-resume", func(t *testing.T) {
+		if r.sid == "" {
+			t.Skip("no session from the first turn")
+		}
+		r.a.Close()
+		if ag.BeforeLoad != nil {
+			if err := ag.BeforeLoad(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.start()
+		evs := r.turn(t, r.sid, "After the restart "+acpagents.MarkPing3)
+		got := acpText(evs)
+		if !strings.Contains(got, acpagents.ReplyPing3) {
+			t.Fatalf("reply after the restart %q", got)
+		}
+		for _, old := range []string{acpagents.ReplyPing1, acpagents.ReplyPing2, acpagents.ReplyDone} {
+			if strings.Contains(got, old) {
+				t.Errorf("replayed text %q in the new reply %q", old, got)
+			}
+		}
+		if n := len(acpOf[ToolCall](evs)); n != 0 {
+			t.Errorf("%d replayed tool calls in the new reply", n)
+		}
+		if ss := acpOf[SessionStarted](evs); len(ss) != 0 {
+			t.Errorf("a new session (%v) instead of the loaded one", ss)
+		}
+		if ex := r.lastWith(acpagents.MarkPing3); ex == nil || !strings.Contains(string(ex.Raw), acpagents.ReplyPing1) {
+			t.Errorf("the model request after the restart lacks the earlier history")
+		}
+	})
+}
+
+func (r *realACP) start() {
+	a, err := NewACP(r.command, ACPOptions{Dir: r.d.Project})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { a.Close() })
+	r.a = a
+}
+
+// turn runs one turn of the thread "main" and fails t on an error.
+func (r *realACP) turn(t *testing.T, sessionID, prompt string, atts ...Attachment) []Event {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	var evs []Event
+	err := r.a.Run(ctx, Turn{ThreadID: "main", Prompt: prompt, Dir: r.d.Project, SessionID: sessionID, Attachments: atts}, func(e Event) {
+		evs = append(evs, e)
+		switch e := e.(type) {
+		case Permission:
+			r.perms = append(r.perms, e)
+			e.Reply <- r.permission(e)
+		case SignIn:
+			e.Reply <- Answer{}
+		case Modes:
+			if e.Available != nil {
+				r.modes = e
+			} else {
+				r.modes.Current = e.Current
+			}
+		case ConfigOptions:
+			r.options = e.Options
+		case Commands:
+			r.commands = e.Commands
+		}
+	})
+	if err != nil {
+		var ae *Error
+		tail := ""
+		if errors.As(err, &ae) {
+			tail = ae.StderrTail
+		}
+		t.Fatalf("turn %q: %v\nstderr: %s\nevents: %s", prompt, err, tail, realKinds(evs))
+	}
+	return evs
+}
+
+// editPermission is the last permission asked for an edit of notes.txt.
+func (r *realACP) editPermission() *Permission {
+	for i := len(r.perms) - 1; i >= 0; i-- {
+		p := r.perms[i]
+		b, _ := json.Marshal(p.Tool)
+		if strings.Contains(string(b), "notes.txt") && (p.Tool.Kind == "edit" || strings.Contains(string(b), `"diff"`)) {
+			return &r.perms[i]
+		}
+	}
+	return nil
+}
+
+func (r *realACP) lastWith(mark string) *fakemodel.Exchange {
+	exs := r.srv.Exchanges()
+	for i := len(exs) - 1; i >= 0; i-- {
+		if strings.Contains(exs[i].LastUserText(), mark) {
+			return exs[i]
+		}
+	}
+	return nil
+}
+
+func pickKind(kinds ...string) func(Permission) PermissionAnswer {
+	return func(p Permission) PermissionAnswer {
+		for _, k := range kinds {
+			for _, o := range p.Request.Options {
+				if o.Kind == k {
+					return PermissionAnswer{OptionID: o.ID, Outcome: "selected"}
+				}
+			}
+		}
+		return PermissionAnswer{Outcome: "rejected"}
+	}
+}
+
+// realToolText is everything the tool items of evs say.
+func realToolText(evs []Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		switch e := e.(type) {
+		case ToolCall:
+			j, _ := json.Marshal(e.Tool)
+			b.Write(j)
+		case ToolUpdate:
+			j, _ := json.Marshal(e)
+			b.Write(j)
+		}
+	}
+	return b.String()
+}
+
+func realKinds(evs []Event) string {
+	var out []string
+	for _, e := range evs {
+		k := typeName(e)
+		if n := len(out); n > 0 && out[n-1] == k {
+			continue
+		}
+		out = append(out, k)
+	}
+	return strings.Join(out, " ")
+}
+
+func typeName(e Event) string {
+	switch e := e.(type) {
+	case TextDelta:
+		return "text"
+	case ThoughtDelta:
+		return "thought"
+	case ToolCall:
+		return "tool"
+	case ToolUpdate:
+		return "update"
+	case Plan:
+		return "plan"
+	case Permission:
+		return "permission"
+	case Notice:
+		return "notice(" + e.Text + ")"
+	}
+	return "other"
+}
+
+// realFiles lists the regular files under root, relative.
+func realFiles(root string) map[string]bool {
+	out := map[string]bool{}
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[rel] = true
+		return nil
+	})
+	return out
+}
