@@ -34,12 +34,12 @@ type chunkKey struct{ file, hunk, chunk int32 }
 
 type highlighter struct {
 	style  *chroma.Style
-	lexers map[int32]chroma.Lexer // per file; nil: plain text
+	lexers map[string]chroma.Lexer // per file name; nil: plain text
 	chunks map[chunkKey][][]tok   // per chunk, per line of the chunk
 }
 
 func newHighlighter(styleName string) *highlighter {
-	h := &highlighter{lexers: map[int32]chroma.Lexer{}, chunks: map[chunkKey][][]tok{}}
+	h := &highlighter{lexers: map[string]chroma.Lexer{}, chunks: map[chunkKey][][]tok{}}
 	if styleName != "" {
 		h.style = styles.Get(styleName)
 	}
@@ -65,26 +65,32 @@ func displayText(s string) string {
 	return chips.SanitizeLine(chips.ExpandTabs(s))
 }
 
-func (h *highlighter) lexer(fi int32, name string) chroma.Lexer {
-	if lx, ok := h.lexers[fi]; ok {
+// lexer is the lexer for a file name, found once per name (chroma's Match
+// tries every lexer's patterns: a millisecond for a name none matches).
+func (h *highlighter) lexer(name string) chroma.Lexer {
+	base := path.Base(name)
+	if lx, ok := h.lexers[base]; ok {
 		return lx
 	}
 	var lx chroma.Lexer
 	if h.style != nil && name != "" {
-		lx = lexers.Match(path.Base(name))
+		lx = lexers.Match(base)
 		if lx != nil {
 			lx = chroma.Coalesce(lx)
 		}
 	}
-	h.lexers[fi] = lx
+	h.lexers[base] = lx
 	return lx
 }
+
+// reset forgets the tokens (the diff changed), not the lexers.
+func (h *highlighter) reset() { h.chunks = map[chunkKey][][]tok{} }
 
 // tokens is the syntax tokens of line li of hunk hi of file fi.
 func (h *highlighter) tokens(dc *doc, fi, hi, li int32) []tok {
 	f := dc.diff.Files[fi]
 	hk := f.Hunks[hi]
-	lx := h.lexer(fi, f.Path())
+	lx := h.lexer(f.Path())
 	if lx == nil {
 		return []tok{{text: displayText(hk.Lines[li].Text)}}
 	}

@@ -325,7 +325,8 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 		}
 		m.doc, m.err = msg.doc, msg.err
 		m.marks, m.rowCache, m.selecting = nil, map[int]string{}, false
-		m.words, m.hl = map[lineKey][]span{}, newHighlighter(m.theme.Syntax)
+		m.words = map[lineKey][]span{}
+		m.hl.reset()
 		if m.doc != nil {
 			m.cursor, m.top = msg.cursor, 0
 			m.ensureVisible()

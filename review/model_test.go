@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/contextref"
 )
@@ -349,4 +350,43 @@ func TestReload(t *testing.T) {
 	if len(m.marks) != 0 || m.doc.diff.Files[0].Hunks[0].Lines[0].Text != "// header" {
 		t.Fatalf("reload kept stale state: marks %v", m.marks)
 	}
+}
+
+// FuzzPaneKeys presses random keys on a pane and checks what must always
+// hold: the cursor rests on a selectable row, a selection stays in one
+// hunk, every line of the view fits the width.
+func FuzzPaneKeys(f *testing.F) {
+	keys := []string{"j", "k", "down", "up", "pgdown", "pgup", "g", "G", "]", "[", "}", "{", "v", "c", "x", "enter", "esc", "ctrl+j", "r", "q"}
+	f.Add([]byte{0, 12, 0, 13, 14, 15, 16}, uint8(80))
+	f.Add([]byte{10, 10, 11, 9, 12, 0, 0, 0, 13, 14, 14, 15}, uint8(40))
+	files, err := ParseUnified([]byte(gitSample))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, seq []byte, width uint8) {
+		if len(seq) > 64 {
+			seq = seq[:64]
+		}
+		m := NewFromDiff(Options{NoPullRequest: true, NewID: func() string { return "f" }}, &Diff{Files: files})
+		w := int(width)%150 + 1
+		m.SetSize(w, int(width)%30+1)
+		run(m, m.Init())
+		for _, b := range seq {
+			press(m, keys[int(b)%len(keys)])
+			if !m.doc.selectable(m.cursor) {
+				t.Fatalf("cursor on row %d (%v)", m.cursor, m.doc.rows[m.cursor].kind)
+			}
+			if m.selecting {
+				a, c := m.doc.rows[m.anchor], m.doc.rows[m.cursor]
+				if a.file != c.file || a.hunk != c.hunk || a.kind != rowLine || c.kind != rowLine {
+					t.Fatalf("selection %v..%v", a, c)
+				}
+			}
+			for _, l := range strings.Split(m.View(), "\n") {
+				if lw := ansi.StringWidth(l); lw > w {
+					t.Fatalf("line of %d columns at width %d: %q", lw, w, l)
+				}
+			}
+		}
+	})
 }
