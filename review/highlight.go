@@ -35,7 +35,7 @@ type chunkKey struct{ file, hunk, chunk int32 }
 type highlighter struct {
 	style  *chroma.Style
 	lexers map[string]chroma.Lexer // per file name; nil: plain text
-	chunks map[chunkKey][][]tok   // per chunk, per line of the chunk
+	chunks map[chunkKey][][]tok    // per chunk, per line of the chunk
 }
 
 func newHighlighter(styleName string) *highlighter {
