@@ -49,7 +49,9 @@ func writeLink(b *strings.Builder, c Chip) {
 	b.WriteByte(')')
 }
 
-// Text returns the prose with each chip as its label (for plain displays).
+// Text returns the prose with each chip as its label (for plain displays),
+// and each assistant quote in its plain-text form (the quote, then
+// "\nComment: " and the comment when it has one).
 func (d *Draft) Text() string {
 	var b strings.Builder
 	for i, l := range d.lines {
@@ -58,7 +60,11 @@ func (d *Draft) Text() string {
 		}
 		for _, a := range l.atoms {
 			if a < 0 {
-				b.WriteString(d.chips[-a-1].Label)
+				if c := d.chips[-a-1]; c.Citation != nil {
+					b.WriteString(contextref.CitationPlainText(c.Citation))
+				} else {
+					b.WriteString(c.Label)
+				}
 				continue
 			}
 			b.WriteRune(a)

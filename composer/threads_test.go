@@ -235,3 +235,10 @@ func TestCitationChipView(t *testing.T) {
 		t.Fatalf("the quote chip shows its label, not the link:\n%s", v)
 	}
 }
+
+func TestCitationPlainText(t *testing.T) {
+	d := FromMarkdown("see [Assistant quote]("+citeHref+"&comment=why%3F)", nil)
+	if got := d.Text(); got != "see Use a mutex here.\nComment: why?" {
+		t.Fatalf("Text: %q", got)
+	}
+}
