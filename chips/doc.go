@@ -8,8 +8,13 @@
 // Expanded (the full content: the terminal excerpt with line numbers, the
 // review comment with its diff and pull-request snapshot, every field of an
 // element or preview annotation, the mention path, the file or image
-// metadata). It also owns the unresolved chip, drawn for an unknown kind, a
-// missing record, or a record that does not fit the chip: its own style,
+// metadata, the thread's title and ids). Every per-kind rule — glyph,
+// colour, compact label, name, details and expanded body — comes from one
+// table (KindView, kinds.go), keyed like contextref's kind table. It also
+// draws assistant quote chips (RenderCitation: a citation is not a record,
+// so it has no kind entry). It also owns the unresolved chip, drawn for an
+// unknown kind, a missing record, or a record that does not fit the chip:
+// its own style,
 // its label and why — a chip never vanishes and Render never returns "".
 // Registering a second renderer for one kind and surface is an error.
 //
