@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -85,6 +86,7 @@ type Service struct {
 	quitting bool
 	opsBusy  int // queued or running ops
 	quitSent bool
+	quitDone chan struct{} // closed with QuitReady
 	closed   chan struct{}
 }
 
@@ -96,6 +98,9 @@ type thread struct {
 	paused bool
 	retry  *store.Message // the message alt+r asks again
 	info   Info
+	// storing holds the Refs of submissions being written: until one is
+	// stored, the draft it came from is the user's only copy.
+	storing []uint64
 }
 
 type ask struct {
@@ -120,7 +125,7 @@ func New(opt Options) *Service {
 	}
 	s := &Service{opt: opt, st: opt.Store, clock: opt.Clock, caps: opt.Backend.Capabilities(),
 		ops: make(chan func(), 1024), threads: map[string]*thread{}, wake: make(chan struct{}, 1),
-		asks: map[int64]*ask{}, closed: make(chan struct{})}
+		asks: map[int64]*ask{}, closed: make(chan struct{}), quitDone: make(chan struct{})}
 	go s.worker()
 	return s
 }
@@ -323,7 +328,25 @@ func (s *Service) Send(threadID string, sub Submission) {
 	if !queued {
 		s.setPhase(th, Storing)
 	}
+	th.storing = append(th.storing, sub.Ref)
 	s.do(func() { s.store(th, sub, queued) })
+}
+
+// Sending reports whether the submission with this Ref is still being
+// written: the draft it came from must not be saved again meanwhile (the
+// send clears it on disk once the message is stored).
+func (s *Service) Sending(threadID string, ref uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	th := s.threads[threadID]
+	return th != nil && slices.Contains(th.storing, ref)
+}
+
+// stored forgets a submission's Ref; s.mu must be held.
+func (th *thread) stored(ref uint64) {
+	if i := slices.Index(th.storing, ref); i >= 0 {
+		th.storing = slices.Delete(th.storing, i, i+1)
+	}
 }
 
 // store builds and writes the message (worker).
@@ -331,6 +354,7 @@ func (s *Service) store(th *thread, sub Submission, queued bool) {
 	fail := func(err error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		th.stored(sub.Ref)
 		s.emit(SendFailed{ThreadID: th.id, Ref: sub.Ref, Err: err})
 		if !queued && th.phase == Storing {
 			s.setPhase(th, Idle)
@@ -357,6 +381,7 @@ func (s *Service) store(th *thread, sub Submission, queued bool) {
 	derr := s.st.SaveDraft(store.Draft{ThreadID: th.id})
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	th.stored(sub.Ref)
 	s.emit(UserStored{ThreadID: th.id, Message: user, Queued: queued, Ref: sub.Ref})
 	if dropped > 0 {
 		s.emit(Notice{ThreadID: th.id, Text: fmt.Sprintf("%d terminal excerpt(s) older than %s dropped: the agent sees them as unavailable", dropped, s.opt.ExcerptMaxAge)})
@@ -645,5 +670,16 @@ func (s *Service) maybeQuitReady() {
 		}
 	}
 	s.quitSent = true
+	close(s.quitDone)
 	s.emit(QuitReady{})
+}
+
+// Shutdown is Quit for an exit path that reads no events (after a signal):
+// it returns once every turn is on disk, or when ctx ends.
+func (s *Service) Shutdown(ctx context.Context) {
+	s.Quit()
+	select {
+	case <-s.quitDone:
+	case <-ctx.Done():
+	}
 }

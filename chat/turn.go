@@ -82,6 +82,7 @@ func (s *Service) prepare(t *turn) {
 		s.emit(Notice{ThreadID: th.id, Text: "this reply holds no lease (" + lerr.Error() + "): another chipchat may mark it interrupted", Err: true})
 	}
 	if s.quitting || t.stopping {
+		t.stopping = true // recorded interrupted: alt+r asks again after a restart
 		s.mu.Unlock()
 		s.finish(t, context.Canceled, false)
 		return

@@ -116,12 +116,16 @@ func checkAll(t *testing.T, s *Store, thread string, names ...string) {
 		if m.Seq != int64(i+1) {
 			t.Fatalf("message %d has seq %d", i, m.Seq)
 		}
-		if seen[m.Text] {
-			t.Fatalf("duplicate %q", m.Text)
+		text := m.Text
+		if m.Role == message.RoleAssistant {
+			text = message.ReplyText(m.Items) // a reply's text is its text item
 		}
-		seen[m.Text] = true
+		if seen[text] {
+			t.Fatalf("duplicate %q", text)
+		}
+		seen[text] = true
 		if m.Context == nil || len(m.Context.Records) != 1 {
-			t.Fatalf("message %q lost its context", m.Text)
+			t.Fatalf("message %q lost its context", text)
 		}
 	}
 	for _, n := range names {

@@ -57,6 +57,11 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 	if m.ID == "" {
 		m.ID = newID("msg_")
 	}
+	if m.Role == message.RoleAssistant && m.Text != "" && len(m.Items) == 0 {
+		// A reply is its items: text handed as Text becomes one text item.
+		m.Items = []message.Item{{ID: "item_1", Kind: message.ItemText, Text: m.Text}}
+		m.Text = ""
+	}
 	var ctxJSON any // nil → NULL
 	m.RawContext = nil
 	if m.Context != nil {

@@ -1,197 +1,195 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chips"
-	"github.com/chipchat/chipchat/contextref"
-	"github.com/chipchat/chipchat/fragment"
 	"github.com/chipchat/chipchat/message"
-	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/transcript"
 )
 
-// An agent asks the user from its own goroutine (a permission request, a
-// sign-in method) and blocks until they answer. The question travels to
-// the UI as a message and the answer back on a channel; Update never
-// blocks.
-
-type askRequest struct {
-	ctx   context.Context
-	q     agent.Question
-	reply chan agent.Answer
-}
-
-// askMsg delivers a question to Update.
-type askMsg struct{ req askRequest }
-
-// asker bridges a backend's Ask to the UI.
-type asker struct{ ch chan askRequest }
-
-func newAsker() *asker { return &asker{ch: make(chan askRequest)} }
-
-// Ask is the backend's side: it waits for the user's answer, or for ctx.
-func (k *asker) Ask(ctx context.Context, q agent.Question) (agent.Answer, error) {
-	req := askRequest{ctx: ctx, q: q, reply: make(chan agent.Answer, 1)}
-	select {
-	case k.ch <- req:
-	case <-ctx.Done():
-		return agent.Answer{}, ctx.Err()
-	}
-	select {
-	case a := <-req.reply:
-		return a, nil
-	case <-ctx.Done():
-		return agent.Answer{}, ctx.Err()
-	}
-}
-
-// listen is the UI's side: a command that waits for the next question.
-func (k *asker) listen() tea.Cmd {
-	return func() tea.Msg { return askMsg{<-k.ch} }
-}
-
-// askBox is the open question: digits or the option's first letter pick,
-// esc dismisses (the agent gets no option).
+// askBox is the prompt for the agent's open question: a permission (what
+// the tool call will do — its title, kind, command, each diff — and the
+// agent's options with their kinds) or a sign-in method. Digits pick an
+// option, up/down move, enter picks the highlighted one, pgup/pgdown scroll
+// the content, esc rejects (the agent's reject option; a sign-in is
+// dismissed), ctrl+c cancels the turn.
 type askBox struct {
-	req askRequest
-	sel int
+	ask    pendingAsk
+	sel    int
+	scroll int
 }
 
-// asked shows a question from the agent.
-func (a *App) asked(m askMsg) tea.Cmd {
-	if m.req.ctx.Err() != nil { // the turn ended meanwhile
-		return a.ask.listen()
+// options are the question's answers as the prompt lists them.
+func (b *askBox) options() []message.PermissionOption {
+	if p := b.ask.permission; p != nil {
+		return p.Request.Options
 	}
-	a.askBox = &askBox{req: m.req}
-	a.ov = overlayAsk
-	return nil
+	var out []message.PermissionOption
+	for _, o := range b.ask.signIn.Options {
+		out = append(out, message.PermissionOption{ID: o.ID, Name: o.Label, Kind: o.Kind})
+	}
+	return out
+}
+
+// firstOption is the option highlighted first: the agent's allow once,
+// else its reject once, else the first that is not an allow always.
+// Never an allow always: enter must not write a permanent rule.
+func firstOption(opts []message.PermissionOption) int {
+	for _, kind := range []string{message.AllowOnce, message.RejectOnce} {
+		for i, o := range opts {
+			if o.Kind == kind {
+				return i
+			}
+		}
+	}
+	for i, o := range opts {
+		if o.Kind != message.AllowAlways {
+			return i
+		}
+	}
+	return 0
+}
+
+// rejectOption is what esc answers: the agent's reject once, else its
+// reject always; ok false means "cancelled".
+func rejectOption(opts []message.PermissionOption) (string, bool) {
+	for _, kind := range []string{message.RejectOnce, message.RejectAlways} {
+		for _, o := range opts {
+			if o.Kind == kind {
+				return o.ID, true
+			}
+		}
+	}
+	return "", false
+}
+
+func newAskBox(p pendingAsk) *askBox {
+	b := &askBox{ask: p}
+	if p.permission != nil {
+		b.sel = firstOption(b.options())
+	}
+	return b
 }
 
 func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	opts := b.req.q.Options
-	answer := func(id string) tea.Cmd {
-		b.req.reply <- agent.Answer{OptionID: id}
-		a.ov, a.askBox = overlayNone, nil
-		return a.ask.listen()
+	opts := b.options()
+	answer := func(id, outcome string) tea.Cmd {
+		if b.ask.permission != nil {
+			a.chat.AnswerPermission(b.ask.id, agent.PermissionAnswer{OptionID: id, Outcome: outcome})
+		} else {
+			a.chat.AnswerSignIn(b.ask.id, id)
+		}
+		// AskClosed removes it from a.asks; close the prompt now.
+		for i, p := range a.asks {
+			if p.id == b.ask.id {
+				a.asks = append(a.asks[:i:i], a.asks[i+1:]...)
+				break
+			}
+		}
+		a.askBox = nil
+		a.ov = overlayNone
+		a.showAsk()
+		return nil
 	}
 	switch s := msg.String(); {
-	case s == "esc":
-		return answer("")
+	case key.Matches(msg, a.keys.Interrupt):
+		a.ov, a.askBox = overlayNone, nil
+		return a.interrupt()
+	case key.Matches(msg, a.keys.Cancel):
+		if b.ask.permission == nil {
+			return answer("", "cancelled")
+		}
+		if id, ok := rejectOption(opts); ok {
+			return answer(id, "rejected")
+		}
+		return answer("", "cancelled")
 	case s == "up" || s == "k":
 		b.sel = max(0, b.sel-1)
 	case s == "down" || s == "j":
 		b.sel = min(len(opts)-1, b.sel+1)
+	case s == "pgdown" || s == "ctrl+d":
+		b.scroll += 5
+	case s == "pgup" || s == "ctrl+u":
+		b.scroll = max(0, b.scroll-5)
 	case s == "enter" && len(opts) > 0:
-		return answer(opts[b.sel].ID)
+		return answer(opts[b.sel].ID, "selected")
 	case len(s) == 1 && s[0] >= '1' && s[0] <= '9' && int(s[0]-'1') < len(opts):
-		return answer(opts[s[0]-'1'].ID)
+		return answer(opts[s[0]-'1'].ID, "selected")
 	}
 	return nil
 }
 
-func (b *askBox) view(width int) []string {
-	q := b.req.q
-	title := "The agent asks"
-	if q.Kind == agent.QuestionAuth {
-		title = "Sign in"
+// kindLabel names an option's kind for the prompt.
+func kindLabel(kind string) string {
+	switch kind {
+	case message.AllowOnce:
+		return "allow once"
+	case message.AllowAlways:
+		return "allow always — remembered"
+	case message.RejectOnce:
+		return "reject once"
+	case message.RejectAlways:
+		return "reject always — remembered"
 	}
-	lines := []string{chips.Truncate(chips.SanitizeLine(title+": "+q.Title), width)}
-	for _, l := range strings.Split(chips.Sanitize(q.Detail), "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, chips.Truncate("  "+l, width))
+	return ""
+}
+
+// view draws the prompt in h rows at most: the question, the tool call's
+// content (scrollable), the options.
+func (b *askBox) view(width, h int) []string {
+	var head, body []string
+	if p := b.ask.permission; p != nil {
+		title := p.Request.Asked
+		if title == "" {
+			title = p.Tool.Title
+		}
+		head = append(head, chips.Truncate(chips.SanitizeLine("The agent asks: "+title), width))
+		if p.Tool.Kind != "" {
+			head = append(head, chips.Truncate("  kind: "+chips.SanitizeLine(p.Tool.Kind), width))
+		}
+		for _, l := range p.Tool.Locations {
+			head = append(head, chips.Truncate("  "+chips.SanitizeLine(l.Path), width))
+		}
+		body = transcript.RenderToolContent(p.Tool, max(width-2, 10))
+	} else {
+		q := b.ask.signIn
+		head = append(head, chips.Truncate(chips.SanitizeLine("Sign in: "+q.Title), width))
+		for _, l := range strings.Split(chips.Sanitize(q.Detail), "\n") {
+			if strings.TrimSpace(l) != "" {
+				head = append(head, chips.Truncate("  "+l, width))
+			}
 		}
 	}
-	lines = append(lines, "")
-	for i, o := range q.Options {
+	var foot []string
+	for i, o := range b.options() {
 		mark := "  "
 		if i == b.sel {
 			mark = "> "
 		}
-		lines = append(lines, chips.Truncate(fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Label)), width))
-	}
-	return append(lines, "", "1-9 or enter choose · esc dismiss")
-}
-
-// sessioner is a backend that keeps an agent-side session per thread (ACP).
-type sessioner interface {
-	Name() string
-	SessionID(threadID string) string
-	SetSessionID(threadID, sessionID string)
-}
-
-// resumeSession gives the backend the session the thread had with this
-// agent before (after a restart), so the agent resumes it. It reads the
-// store: call it from a command.
-func resumeSession(st *store.Store, b agent.Backend, threadID string) {
-	s, ok := b.(sessioner)
-	if !ok || s.SessionID(threadID) != "" {
-		return
-	}
-	if id, ok, err := st.AgentSession(threadID, s.Name()); err == nil && ok {
-		s.SetSessionID(threadID, id)
-	}
-}
-
-// saveSession records the agent's session of the thread after a turn.
-func saveSession(st *store.Store, b agent.Backend, threadID string) error {
-	s, ok := b.(sessioner)
-	if !ok {
-		return nil
-	}
-	if id := s.SessionID(threadID); id != "" {
-		return st.SetAgentSession(threadID, s.Name(), id)
-	}
-	return nil
-}
-
-// threadHistory is the thread's conversation before the message upTo, as a
-// harness backend sends it: user messages projected (legacy ones upgraded
-// in memory), replies as written. It reads the store: call it from a
-// command.
-func threadHistory(st *store.Store, threadID, upTo string) []agent.HistoryMessage {
-	msgs, err := st.Messages(threadID)
-	if err != nil {
-		return nil
-	}
-	var out []agent.HistoryMessage
-	compacting := false
-	for _, m := range msgs {
-		if m.ID == upTo {
-			break
+		line := fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Name))
+		if k := kindLabel(o.Kind); k != "" {
+			line += "  (" + k + ")"
 		}
-		if compacting && m.Role == message.RoleAssistant && m.Status == message.StatusDone && strings.TrimSpace(m.Text) != "" {
-			// A /compact's reply is the summary: what came before is now
-			// the user's words and that summary.
-			var kept []agent.HistoryMessage
-			for _, h := range out {
-				if h.Role == "user" {
-					kept = append(kept, h)
-				}
-			}
-			out = append(kept, agent.HistoryMessage{Role: "user", Text: fragment.Render(fragment.ConversationSummary{Text: m.Text})})
-			compacting = false
-			continue
+		foot = append(foot, chips.Truncate(line, width))
+	}
+	room := h - len(head) - len(foot) - 2
+	if len(body) > 0 && room > 0 {
+		b.scroll = min(b.scroll, max(0, len(body)-room))
+		end := min(len(body), b.scroll+room)
+		shown := body[b.scroll:end]
+		head = append(head, "")
+		for _, l := range shown {
+			head = append(head, "  "+l)
 		}
-		compacting = false
-		if m.Role == message.RoleUser && strings.TrimSpace(m.Text) == agent.CompactCommand {
-			compacting = true
-			continue
-		}
-		switch m.Role {
-		case message.RoleUser:
-			text, recs := transcript.ResolveUserMessageContext(m.Text, m.Context)
-			out = append(out, agent.HistoryMessage{Role: "user", Text: contextref.Project(text, recs)})
-		case message.RoleAssistant:
-			if m.Text != "" {
-				out = append(out, agent.HistoryMessage{Role: "assistant", Text: m.Text})
-			}
+		if end < len(body) || b.scroll > 0 {
+			head = append(head, hintStyle.Render(fmt.Sprintf("  lines %d-%d of %d · pgup/pgdown scroll", b.scroll+1, end, len(body))))
 		}
 	}
-	return out
+	return append(append(head, ""), foot...)
 }

@@ -10,91 +10,137 @@ import (
 	"github.com/chipchat/chipchat/message"
 )
 
-// askingBackend asks one permission question per turn and replies with
-// the option the user chose.
-type askingBackend struct {
-	ask func(context.Context, agent.Question) (agent.Answer, error)
-}
+// askingBackend asks a permission before it answers, listing the options
+// the way Claude Code and Gemini do: "Always Allow" first.
+type askingBackend struct{ diff bool }
 
-func (b *askingBackend) Name() string { return "asking" }
-func (b *askingBackend) SetAsk(f func(context.Context, agent.Question) (agent.Answer, error)) {
-	b.ask = f
-}
-
+func (*askingBackend) Name() string                     { return "asking" }
 func (*askingBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
 func (b *askingBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
-	emit := func(s string) { ev(agent.TextDelta{Text: s}) }
-	ans, err := b.ask(ctx, agent.Question{Kind: agent.QuestionPermission, Title: "Run \x1b[2Jrm -rf build?",
-		Options: []agent.QuestionOption{{ID: "once", Label: "Allow once", Kind: "allow_once"}, {ID: "never", Label: "Reject", Kind: "reject_once"}}})
-	if err != nil {
-		return err
+	reply := make(chan agent.PermissionAnswer, 1)
+	old := "func main() {}\n"
+	tool := message.Tool{CallID: "c1", Kind: "edit", Title: "Edit main.go", Locations: []message.Location{{Path: "main.go"}}}
+	if b.diff {
+		tool.Content = []message.ToolContent{{Type: message.ContentDiff, Path: "main.go", OldText: &old, NewText: "func main() { run() }\n"}}
 	}
-	emit("chose " + ans.OptionID)
-	return nil
+	ev(agent.ToolCall{Tool: tool})
+	ev(agent.Permission{Request: message.Permission{ToolCallID: "c1", Asked: "Run \x1b[2Jrm -rf build?", Options: []message.PermissionOption{
+		{ID: "always", Name: "Always Allow", Kind: message.AllowAlways},
+		{ID: "once", Name: "Allow", Kind: message.AllowOnce},
+		{ID: "never", Name: "Reject", Kind: message.RejectOnce}}}, Tool: tool, Reply: reply})
+	select {
+	case ans := <-reply:
+		ev(agent.TextDelta{Text: "chose " + ans.OptionID + " (" + ans.Outcome + ")"})
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
-func TestAgentQuestionIsAKeyboardPrompt(t *testing.T) {
-	e := newTestEnv(t)
-	opt := e.options("")
-	opt.Backend = &askingBackend{}
-	h := e.openWith(opt)
-	threadID := h.app.thread.ID
-	h.typeText("go")
-	h.press("enter")
-	h.pumpUntil("the question", func() bool { return h.app.ov == overlayAsk })
-	scr := h.plain()
-	if !strings.Contains(scr, "1. Allow once") || !strings.Contains(scr, "2. Reject") || strings.Contains(h.app.View().Content, "\x1b[2J") {
+func (h *harness) askAndAnswer(t *testing.T, diff bool, keys ...string) (reply string, perm *message.Permission) {
+	t.Helper()
+	opt := h.e.options("")
+	opt.Backend = &askingBackend{diff: diff}
+	h2 := h.e.openWith(opt)
+	threadID := h2.app.thread.ID
+	h2.typeText("go")
+	h2.press("enter")
+	h2.pumpUntil("the question", func() bool { return h2.app.ov == overlayAsk })
+	scr := h2.plain()
+	if !strings.Contains(scr, "1. Always Allow") || !strings.Contains(scr, "2. Allow") || !strings.Contains(scr, "3. Reject") ||
+		strings.Contains(h2.app.View().Content, "\x1b[2J") {
 		t.Fatalf("the prompt shows the options, sanitized:\n%s", scr)
 	}
-	h.press("2")
-	h.pumpUntil("the reply", func() bool {
-		msgs := e.messages(threadID)
-		return len(msgs) == 2 && msgs[1].Status == message.StatusDone
-	})
-	if got := e.messages(threadID)[1].Text; got != "chose never" {
-		t.Fatalf("the agent got %q", got)
+	if !strings.Contains(scr, "allow always — remembered") || !strings.Contains(scr, "> 2. Allow") {
+		t.Fatalf("the option kinds and the safe default are shown:\n%s", scr)
 	}
-	if h.app.ov != overlayNone {
+	if diff && (!strings.Contains(scr, "run()") || !strings.Contains(scr, "main.go")) {
+		t.Fatalf("the diff to approve is on screen:\n%s", scr)
+	}
+	h2.press(keys...)
+	h2.pumpUntil("the reply", func() bool {
+		msgs := h.e.messages(threadID)
+		return len(msgs) == 2 && msgs[1].Status.Final()
+	})
+	if h2.app.ov != overlayNone {
 		t.Fatal("the prompt closes once answered")
+	}
+	reply = h.e.messages(threadID)[1].Text
+	for _, it := range h.e.messages(threadID)[1].Items {
+		if it.Permission != nil {
+			perm = it.Permission
+		}
+	}
+	return reply, perm
+}
+
+// enter picks the agent's one-time allow, never "Always Allow" listed
+// first: a permanent rule is never written by a bare enter.
+func TestPermissionEnterAllowsOnce(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	reply, perm := h.askAndAnswer(t, true, "enter")
+	if reply != "chose once (selected)" || perm == nil || perm.ChosenName() != "Allow" {
+		t.Fatalf("reply %q, recorded %+v", reply, perm)
 	}
 }
 
-// sessionBackend remembers sessions per thread like ACP does.
+// A digit picks that option.
+func TestPermissionDigitPicks(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	if reply, _ := h.askAndAnswer(t, false, "3"); reply != "chose never (selected)" {
+		t.Fatal(reply)
+	}
+}
+
+// esc answers the agent's reject option (not "cancelled", which agents
+// turn into an error) and the reply records "rejected".
+func TestPermissionEscRejects(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	reply, perm := h.askAndAnswer(t, false, "esc")
+	if reply != "chose never (rejected)" || perm == nil || perm.Outcome != "rejected" {
+		t.Fatalf("reply %q, recorded %+v", reply, perm)
+	}
+}
+
+// ctrl+c on the prompt cancels the turn and answers the question cancelled.
+func TestPermissionCtrlCCancelsTurn(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	_, perm := h.askAndAnswer(t, false, "ctrl+c")
+	if perm == nil || perm.Outcome != "cancelled" {
+		t.Fatalf("recorded %+v", perm)
+	}
+}
+
+// sessionBackend keeps a session per thread like ACP does: it reports the
+// session it made and is handed it back on later turns.
 type sessionBackend struct {
-	mu       sync.Mutex
-	sessions map[string]string
-	loaded   []string
+	mu     sync.Mutex
+	handed []string
 }
 
 func (b *sessionBackend) Name() string { return "acp:fake" }
-func (b *sessionBackend) SessionID(th string) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.sessions[th]
+func (*sessionBackend) Capabilities() agent.Capabilities {
+	return agent.Capabilities{Cancel: true, Sessions: true}
 }
-func (b *sessionBackend) SetSessionID(th, id string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.loaded = append(b.loaded, id)
-	b.sessions[th] = id
-}
-func (*sessionBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
 func (b *sessionBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
-	emit := func(s string) { ev(agent.TextDelta{Text: s}) }
 	b.mu.Lock()
-	if b.sessions[t.ThreadID] == "" {
-		b.sessions[t.ThreadID] = "sess-" + t.ThreadID
-	}
+	b.handed = append(b.handed, t.SessionID)
 	b.mu.Unlock()
-	emit("ok")
+	if t.SessionID == "" {
+		ev(agent.SessionStarted{ID: "sess-" + t.ThreadID})
+	}
+	ev(agent.TextDelta{Text: "ok"})
 	return nil
 }
 
 func TestAgentSessionResumesAfterRestart(t *testing.T) {
 	e := newTestEnv(t)
 	opt := e.options("")
-	first := &sessionBackend{sessions: map[string]string{}}
-	opt.Backend = first
+	opt.Backend = &sessionBackend{}
 	h := e.openWith(opt)
 	threadID := h.app.thread.ID
 	h.typeText("hi")
@@ -103,10 +149,9 @@ func TestAgentSessionResumesAfterRestart(t *testing.T) {
 		id, ok, _ := e.st.AgentSession(threadID, "acp:fake")
 		return ok && id == "sess-"+threadID
 	})
-	// A new process: the backend knows nothing; the thread's session comes
-	// back from the store before the next turn.
+	// A new process: the thread's session comes back from the store.
 	opt = e.options(threadID)
-	second := &sessionBackend{sessions: map[string]string{}}
+	second := &sessionBackend{}
 	opt.Backend = second
 	h2 := e.openWith(opt)
 	h2.typeText("again")
@@ -114,7 +159,7 @@ func TestAgentSessionResumesAfterRestart(t *testing.T) {
 	h2.pumpUntil("the reply", func() bool { return len(e.messages(threadID)) == 4 })
 	second.mu.Lock()
 	defer second.mu.Unlock()
-	if len(second.loaded) != 1 || second.loaded[0] != "sess-"+threadID {
-		t.Fatalf("the second process resumed %v", second.loaded)
+	if len(second.handed) != 1 || second.handed[0] != "sess-"+threadID {
+		t.Fatalf("the second process handed %v", second.handed)
 	}
 }

@@ -240,12 +240,17 @@ func (a *App) draftTick(m draftTickMsg) tea.Cmd {
 }
 
 // draftOwnedBySend reports whether a send is storing the draft.
-func (a *App) draftOwnedBySend() bool { return a.sending }
+func (a *App) draftOwnedBySend() bool { return a.chat.Sending(a.thread.ID, a.ed.Draft().Version()) }
 
 // saveDraft writes the draft as it is now (canonical Markdown, records,
 // caret) in a command. The serialization is here, on the UI goroutine,
 // once per save.
 func (a *App) saveDraft() tea.Cmd {
+	if a.draftOwnedBySend() {
+		// The draft on screen is the message being stored: the send
+		// clears it on disk; saving it again would bring it back.
+		return nil
+	}
 	s := &a.save
 	d := a.ed.Draft()
 	c := d.Caret()

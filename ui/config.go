@@ -147,7 +147,7 @@ func appBindings(app *AppKeys) []namedBinding {
 	return []namedBinding{
 		{"quit", &app.Quit}, {"interrupt", &app.Interrupt}, {"help", &app.Help}, {"focus_next", &app.FocusNext},
 		{"focus_prev", &app.FocusPrev}, {"cancel", &app.Cancel}, {"attach", &app.Attach}, {"new_thread", &app.NewThread},
-		{"threads", &app.Threads}, {"retry", &app.Retry}, {"terminal", &app.Terminal}, {"new_terminal", &app.NewTerminal},
+		{"threads", &app.Threads}, {"retry", &app.Retry}, {"unqueue", &app.Unqueue}, {"terminal", &app.Terminal}, {"new_terminal", &app.NewTerminal},
 		{"next_terminal", &app.NextTerminal}, {"prev_terminal", &app.PrevTerminal}, {"zoom_terminal", &app.ZoomTerminal},
 		{"terminal_side", &app.TerminalSide}, {"copy_mode", &app.CopyMode}, {"quick_capture", &app.QuickCapture},
 		{"cut", &app.Cut}, {"paste", &app.Paste}, {"expand_paste", &app.ExpandPaste}, {"stash", &app.Stash},

@@ -15,7 +15,9 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/vtscreen"
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -334,6 +336,12 @@ func (e *testEnv) messages(threadID string) []store.Message {
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	// As the user reads them: a reply's text is its text items.
+	for i := range msgs {
+		if msgs[i].Role == message.RoleAssistant {
+			msgs[i].Text = message.ReplyText(msgs[i].Items)
+		}
+	}
 	return msgs
 }
 
@@ -438,4 +446,24 @@ func checkNoControls(t *testing.T, where, screen string) {
 			t.Errorf("%s: control byte %#x at %d", where, c, i)
 		}
 	}
+}
+
+// replyShown is the text of the last reply as the transcript holds it.
+func (h *harness) replyShown() string {
+	msgs, _ := h.app.st.MessagesRaw(h.app.thread.ID)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != message.RoleAssistant {
+			continue
+		}
+		if m, ok := h.app.tr.Message(msgs[i].ID); ok {
+			return message.ReplyText(m.Items) + m.Text
+		}
+		return ""
+	}
+	return ""
+}
+
+func imageRec(id, name string) *contextref.ImageRecord {
+	return &contextref.ImageRecord{AttachmentRecord: contextref.AttachmentRecord{
+		Base: contextref.NewBase(contextref.KindImage, id, name), AttachmentID: id, Name: name, MimeType: "image/png", SizeBytes: 67}}
 }

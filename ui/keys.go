@@ -15,6 +15,7 @@ type AppKeys struct {
 	NewThread key.Binding
 	Threads   key.Binding
 	Retry     key.Binding
+	Unqueue   key.Binding
 
 	// Copy and paste (ui/clipboard.go) and the prompt stash (ui/stash.go).
 	// ctrl+c with a composer selection copies it (Interrupt otherwise).
@@ -53,7 +54,8 @@ func DefaultAppKeys() AppKeys {
 		Attach:    bind("attach a file or image", "ctrl+o"),
 		NewThread: bind("new thread", "ctrl+n"),
 		Threads:   bind("switch, rename or delete threads", "ctrl+l"),
-		Retry:     bind("ask the agent again after an error", "alt+r"),
+		Retry:     bind("ask the agent again after an error or an interruption", "alt+r"),
+		Unqueue:   bind("take the last queued message back into the empty draft", "alt+up"),
 
 		Cut:         bind("cut the composer selection (ctrl+c with a selection copies it)", "ctrl+x"),
 		Paste:       bind("paste from the system clipboard (chips included)", "ctrl+v"),

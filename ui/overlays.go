@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
@@ -351,22 +352,7 @@ type threadSwitcher struct {
 	rename   string // id of the thread being renamed
 }
 
-// busy says why threads cannot change now: a send being stored or a turn
-// running belongs to the open thread.
-func (a *App) busy() string {
-	switch {
-	case a.sending:
-		return "a message is being sent in this thread: wait a moment"
-	case a.turnID != "":
-		return "a turn is running in this thread: esc cancels it first"
-	}
-	return ""
-}
-
 func (a *App) newThread() tea.Cmd {
-	if why := a.busy(); why != "" {
-		return a.notify(why, true)
-	}
 	save := a.saveDraft()
 	st, project := a.st, a.opt.Project.ID
 	return tea.Sequence(save, func() tea.Msg {
@@ -445,8 +431,8 @@ func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case "ctrl+d", "delete":
 		if ok {
-			if why := a.busy(); why != "" && item.Value == a.thread.ID {
-				return a.notify(why, true)
+			if a.chat.Phase(item.Value) != chat.Idle {
+				return a.notify("a turn is running in that thread: cancel it first (esc in the thread)", true)
 			}
 			id, title := item.Value, item.Title
 			a.askConfirm(fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(title, 40)), func() tea.Cmd {
@@ -474,9 +460,6 @@ func (s *threadSwitcher) view(width, height int) []string {
 func (a *App) switchThread(id string) tea.Cmd {
 	if id == a.thread.ID {
 		return nil
-	}
-	if why := a.busy(); why != "" {
-		return a.notify(why, true)
 	}
 	st := a.st
 	return tea.Sequence(a.saveDraft(), func() tea.Msg { return loadThread(st, id) })
@@ -612,15 +595,6 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 // including upTo, and opens it (the agent's harness history is rebuilt
 // from those messages, so no stale runtime context travels as user input).
 func (a *App) fork(upTo string) tea.Cmd {
-	if why := a.busy(); why != "" {
-		return a.notify(why, true)
-	}
-	st, project, from := a.st, a.opt.Project.ID, a.thread.ID
-	return tea.Sequence(a.saveDraft(), func() tea.Msg {
-		t, err := st.ForkThread(project, from, upTo)
-		if err != nil {
-			return threadOpenedMsg{err: err}
-		}
-		return loadThread(st, t.ID)
-	}, a.notify("forked: a new thread with the messages up to the chosen one", false))
+	a.chat.Fork(a.thread.ID, upTo)
+	return nil
 }

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -58,7 +57,7 @@ func TestTypingWhileSendingIsKept(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
 	threadID := h.app.thread.ID
-	h.hold = func(m tea.Msg) bool { _, ok := m.(storedTurnMsg); return ok }
+	h.hold = heldUserStored
 	h.typeText("sent")
 	h.press("enter")
 	h.pumpUntil("the message to be stored", func() bool { return len(h.held) == 1 })
@@ -88,7 +87,7 @@ func TestRetryDoesNotFollowToAnotherThread(t *testing.T) {
 	first := h.app.thread.ID
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the error", func() bool { return h.app.retryUser.ID != "" })
+	h.pumpUntil("the error", func() bool { return h.app.chat.CanRetry(first) })
 	h.press("ctrl+n")
 	h.pumpUntil("the new thread", func() bool { return h.app.thread.ID != first })
 	h.press("alt+r")
@@ -108,7 +107,7 @@ func TestCloseSavesRunningTurnAndDraft(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("question")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.turnID != "" })
+	h.pumpUntil("the turn", func() bool { return h.app.phase >= chat.Starting })
 	h.typeText("half")
 	h.app.Close()
 	msgs := e.messages(threadID)

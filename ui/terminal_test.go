@@ -15,17 +15,6 @@ func excerpt(id string) *contextref.TerminalRecord {
 		TerminalID: "term-1", TerminalLabel: "Terminal 1", LineStart: 1, LineEnd: 2, Text: "a\nb"}
 }
 
-func TestDropExpiredKeepsEverythingButOldExcerpts(t *testing.T) {
-	old, fresh := excerpt("old"), excerpt("fresh")
-	skill := &contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, "old", "$x"), Name: "x"}
-	kept, dropped := DropExpired([]contextref.Record{old, fresh, skill}, func(r contextref.Record) bool {
-		return r.RecordBase().ContextID == "old"
-	})
-	if dropped != 1 || len(kept) != 2 || kept[0] != fresh || kept[1] != skill {
-		t.Fatalf("kept %v, dropped %d: only terminal excerpts expire", kept, dropped)
-	}
-}
-
 func TestExcerptAgeConfig(t *testing.T) {
 	if got := DefaultConfig().Limits.ExcerptAge(); got != 24*time.Hour {
 		t.Fatalf("default excerpt age %v", got)

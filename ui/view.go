@@ -8,7 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
 
@@ -28,7 +30,7 @@ var (
 // leave.
 func (a *App) layout() {
 	a.ed.SetWidth(a.width)
-	h := a.height - 1 /* header */ - 1 /* rule */ - a.ed.Height() - 1 /* footer */
+	h := a.height - 1 /* header */ - 1 /* rule */ - a.ed.Height() - 1 /* footer */ - len(a.queueView(a.width))
 	if len(a.ed.Draft().Shelf()) > 0 {
 		h--
 	}
@@ -96,7 +98,8 @@ func (a *App) render() string {
 	var b strings.Builder
 	b.WriteString(a.header())
 	b.WriteByte('\n')
-	trH := a.height - 3 - a.ed.Height()
+	queue := a.queueView(a.width)
+	trH := a.height - 3 - a.ed.Height() - len(queue)
 	if len(a.ed.Draft().Shelf()) > 0 {
 		trH--
 	}
@@ -107,6 +110,10 @@ func (a *App) render() string {
 		b.WriteString(a.mainArea(trH))
 	}
 	b.WriteByte('\n')
+	for _, l := range queue {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
 	if shelf := a.shelfView(); shelf != "" {
 		b.WriteString(shelf)
 		b.WriteByte('\n')
@@ -130,16 +137,31 @@ func (a *App) header() string {
 		title = "New thread"
 	}
 	status := ""
-	switch {
-	case a.turnID != "":
-		el := a.now.Sub(a.turnStart).Truncate(time.Second)
-		status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinner[a.spin%len(spinner)], el)
-	case a.sending:
+	el := a.now.Sub(a.phaseSince).Truncate(time.Second)
+	switch a.phase {
+	case chat.Storing:
 		status = " · sending…"
-	case a.retryUser.ID != "":
-		status = " · the agent failed: alt+r retries"
+	case chat.Starting:
+		status = fmt.Sprintf(" · %s starting %s", spinner[a.spin%len(spinner)], el)
+	case chat.Streaming:
+		status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinner[a.spin%len(spinner)], el)
+	case chat.Stopping:
+		status = " · stopping…"
+	default:
+		if a.chat.CanRetry(a.thread.ID) {
+			status = " · alt+r asks again"
+		}
 	}
-	text := fmt.Sprintf(" chipchat · %s · agent %s%s", chips.SanitizeLine(title), chips.SanitizeLine(a.runner.Backend().Name()), status)
+	agentState := ""
+	if m := a.info.Modes.Current; m != "" {
+		agentState += " · mode " + modeName(a.info.Modes, m)
+	}
+	for _, o := range a.info.Options {
+		if o.Category == "model" && o.Current != "" {
+			agentState += " · model " + o.Current
+		}
+	}
+	text := fmt.Sprintf(" chipchat · %s · agent %s%s%s", chips.SanitizeLine(title), chips.SanitizeLine(a.opt.Backend.Name()), chips.SanitizeLine(agentState), status)
 	return headerStyle.Render(chips.Truncate(text, a.width))
 }
 
@@ -160,7 +182,7 @@ func (a *App) overlayView(h int) string {
 	case overlayStash:
 		lines = a.stashes.view(w, h)
 	case overlayAsk:
-		lines = a.askBox.view(w)
+		lines = a.askBox.view(w, h)
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -230,10 +252,20 @@ func (a *App) footer() string {
 		hints = "copy mode: ↑↓/jk move · v select lines · y capture · esc leave"
 	case a.focus == paneTerminal:
 		hints = "keys go to the shell · ctrl+space copy mode · alt+o capture last output · ctrl+t composer · alt+n new · alt+z zoom · alt+s side"
-	case a.turnID != "":
-		hints = "esc cancel turn · ctrl+j newline · tab transcript · F1 keys · ctrl+q quit"
+	case a.turnShown():
+		hints = "enter queue · esc cancel turn · ctrl+j newline · tab transcript · F1 keys · ctrl+q quit"
 	default:
 		hints = "enter send · ctrl+j newline · @ file · $ skill · ctrl+o attach · ctrl+t terminal · tab transcript · ctrl+n new · ctrl+l threads · F1 keys · ctrl+q quit"
 	}
 	return hintStyle.Render(ansi.Truncate(" "+hints, a.width, "…"))
+}
+
+// modeName is the name the agent gives a mode id.
+func modeName(m agent.Modes, id string) string {
+	for _, x := range m.Available {
+		if x.ID == id && x.Name != "" {
+			return x.Name
+		}
+	}
+	return id
 }

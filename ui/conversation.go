@@ -1,0 +1,318 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/transcript"
+)
+
+// The conversation belongs to package chat; the app hands it what the user
+// sends and asks for, and draws what its events say. chatMsg carries a
+// batch of events; one Wait is always outstanding.
+
+type chatMsg []chat.Event
+
+// noticeMsg is a toast from a command.
+type noticeMsg struct {
+	text string
+	err  bool
+}
+
+// listen waits for the conversation's next events.
+func (a *App) listen() tea.Cmd {
+	svc := a.chat
+	return func() tea.Msg { return chatMsg(svc.Wait(context.Background())) }
+}
+
+// chatEvents draws a batch of events and listens again.
+func (a *App) chatEvents(evs chatMsg) tea.Cmd {
+	cmds := []tea.Cmd{a.listen()}
+	for _, e := range evs {
+		if c := a.chatEvent(e); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) here(threadID string) bool { return threadID == a.thread.ID }
+
+func (a *App) chatEvent(e chat.Event) tea.Cmd {
+	switch e := e.(type) {
+	case chat.UserStored:
+		if !a.here(e.ThreadID) {
+			if e.Ref == 0 {
+				return nil
+			}
+			// Sent from a thread the user has left since: leaving saved
+			// its draft, which may be the sent text again.
+			st, th, md := a.st, e.ThreadID, e.Message.Text
+			return func() tea.Msg {
+				if err := st.ClearSentDraft(th, md); err != nil {
+					return noticeMsg{text: err.Error(), err: true}
+				}
+				return nil
+			}
+		}
+		var cmds []tea.Cmd
+		if e.Ref != 0 {
+			// The draft that was sent: cleared, unless the user typed on
+			// while it was being stored (then it stays, and is saved again).
+			if a.ed.Draft().Version() == e.Ref {
+				a.ed.Reset()
+			} else {
+				cmds = append(cmds, a.notify("sent; what you typed since is still in the composer", false))
+			}
+			cmds = append(cmds, a.afterComposer())
+			if e.Queued {
+				cmds = append(cmds, a.notify("queued: it is sent when the running turn ends (alt+up takes it back)", false))
+			}
+		}
+		if !e.Queued {
+			m := e.Message
+			a.tr.Append(transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status})
+		}
+		a.layout()
+		return tea.Batch(append(cmds, a.refreshThread())...)
+	case chat.SendFailed:
+		if !a.here(e.ThreadID) {
+			return nil
+		}
+		return a.notify(e.Err.Error(), true)
+	case chat.ReplyStarted:
+		if !a.here(e.ThreadID) {
+			return nil
+		}
+		a.tr.Append(transcript.Message{ID: e.Reply.ID, Role: message.RoleAssistant, Status: message.StatusStreaming})
+		a.now = e.Started
+		a.layout()
+	case chat.ItemChanged:
+		if a.here(e.ThreadID) {
+			a.tr.SetItem(e.ReplyID, e.Index, e.Item)
+		}
+	case chat.ReplyFinished:
+		if !a.here(e.ThreadID) {
+			return nil
+		}
+		a.tr.SetStatus(e.ReplyID, e.Status)
+		if e.Status == message.StatusError && e.Err != nil {
+			return a.notify("agent: "+e.Err.Error()+" — alt+r retries", true)
+		}
+	case chat.PhaseChanged:
+		if !a.here(e.ThreadID) {
+			return nil
+		}
+		was := a.turnShown()
+		a.phase, a.phaseSince, a.now = e.Phase, e.Since, e.Since
+		if !was && a.turnShown() {
+			return spinTick(a.thread.ID)
+		}
+	case chat.QueueChanged:
+		if a.here(e.ThreadID) {
+			a.queue, a.queuePaused = e.Queued, e.Paused
+			a.layout()
+		}
+	case chat.Unqueued:
+		if !a.here(e.ThreadID) {
+			return nil
+		}
+		m := e.Message
+		var recs []contextref.Record
+		if m.Context != nil {
+			recs = m.Context.Records
+		}
+		a.ed.SetDraft(composer.FromMarkdown(m.Text, recs))
+		a.setFocus(paneComposer)
+		return tea.Batch(a.afterComposer(), a.notify("the queued message is back in the composer", false))
+	case chat.Notice:
+		if e.ThreadID == "" || a.here(e.ThreadID) {
+			return a.notify(e.Text, e.Err)
+		}
+	case chat.PermissionAsked:
+		a.asks = append(a.asks, newPermissionAsk(e))
+		a.showAsk()
+	case chat.SignInAsked:
+		a.asks = append(a.asks, pendingAsk{id: e.ID, threadID: e.ThreadID, signIn: &e.Question})
+		a.showAsk()
+	case chat.AskClosed:
+		for i, p := range a.asks {
+			if p.id == e.ID {
+				a.asks = append(a.asks[:i:i], a.asks[i+1:]...)
+				break
+			}
+		}
+		a.showAsk()
+	case chat.AgentInfo:
+		if a.here(e.ThreadID) {
+			a.info = e.Info
+		}
+	case chat.Forked:
+		st, id := a.st, e.Thread.ID
+		return tea.Sequence(a.saveDraft(), func() tea.Msg { return loadThread(st, id) },
+			a.notify("forked: "+e.Thread.Title, false))
+	case chat.QuitReady:
+		return a.finishQuit()
+	}
+	return nil
+}
+
+// plainReplies says whether the backend writes plain text rather than
+// Markdown (exec: commands), so the transcript decides per reply.
+func (a *App) plainReplies() bool {
+	return strings.HasPrefix(a.opt.Backend.Name(), "exec:")
+}
+
+// turnShown reports whether the open thread's turn is under way (the
+// status line shows a spinner).
+func (a *App) turnShown() bool { return a.phase != chat.Idle }
+
+// spinMsg advances the running turn's spinner and elapsed time.
+type spinMsg struct {
+	threadID string
+	at       time.Time
+}
+
+func spinTick(threadID string) tea.Cmd {
+	return tea.Tick(120*time.Millisecond, func(t time.Time) tea.Msg { return spinMsg{threadID, t} })
+}
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// send hands the submitted draft to the conversation. A message typed
+// while a turn runs is queued there; nothing is refused for it.
+func (a *App) send(m composer.SubmitMsg) tea.Cmd {
+	text := strings.TrimSpace(m.Markdown)
+	switch {
+	case text == "/fork":
+		// /fork: the message to fork from is chosen in the transcript.
+		a.ed.Draft().Clear()
+		a.setFocus(paneTranscript)
+		return tea.Batch(a.afterComposer(), a.notify("choose the message to fork from (↑↓) and press f", false))
+	case text == "" && len(m.Records) == 0 && len(a.queue) > 0:
+		// enter on an empty composer sends the next queued message.
+		if a.chat.SendNext(a.thread.ID) {
+			return nil
+		}
+	case chat.IsCompact(m.Markdown) && !a.chat.Capabilities().Compact && !a.agentHasCommand("compact"):
+		return a.notify(a.opt.Backend.Name()+" cannot compact a thread", true)
+	}
+	a.chat.Send(a.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: a.ed.Draft().Version()})
+	return nil
+}
+
+func (a *App) agentHasCommand(name string) bool {
+	for _, c := range a.info.Commands {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// retry is alt+r: ask again for the message whose turn failed.
+func (a *App) retry() tea.Cmd {
+	if !a.chat.Retry(a.thread.ID) {
+		return a.notify("nothing to retry", false)
+	}
+	return nil
+}
+
+// unqueue is alt+up: the last queued message comes back into the draft,
+// refused while the draft is not empty (nothing typed is replaced).
+func (a *App) unqueue() tea.Cmd {
+	if len(a.queue) == 0 {
+		return a.notify("nothing is queued", false)
+	}
+	if !a.ed.Draft().IsEmpty() {
+		return a.notify("the draft is not empty: send or stash it first, then alt+up takes the queued message back", true)
+	}
+	a.chat.Unqueue(a.thread.ID)
+	return nil
+}
+
+// cancelTurn cancels the open thread's turn; chat answers the agent's
+// pending questions cancelled.
+func (a *App) cancelTurn() tea.Cmd {
+	if a.chat.Cancel(a.thread.ID) {
+		return a.notify("turn cancelled", false)
+	}
+	return nil
+}
+
+// quit asks the conversation to stop every turn (recorded interrupted, with
+// what the agent wrote); QuitReady saves the draft and exits.
+func (a *App) quit() tea.Cmd {
+	a.chat.Quit()
+	return nil
+}
+
+// finishQuit saves the draft and exits.
+func (a *App) finishQuit() tea.Cmd {
+	pane := a.pane
+	return tea.Sequence(a.saveDraft(), func() tea.Msg { pane.CloseAll(); return nil }, tea.Quit)
+}
+
+// queueView is the queue under the transcript: one line per queued
+// message, oldest first.
+func (a *App) queueView(width int) []string {
+	if len(a.queue) == 0 {
+		return nil
+	}
+	head := fmt.Sprintf("queued (%d) — alt+up takes the last back", len(a.queue))
+	if a.queuePaused {
+		head = fmt.Sprintf("queued (%d), paused — enter on an empty composer sends the next · alt+up takes the last back", len(a.queue))
+	}
+	lines := []string{hintStyle.Render(chips.Truncate(" "+head, width))}
+	for i, m := range a.queue {
+		if i == 3 && len(a.queue) > 4 {
+			lines = append(lines, hintStyle.Render(chips.Truncate(fmt.Sprintf("   … %d more", len(a.queue)-3), width)))
+			break
+		}
+		lines = append(lines, chips.Truncate("   ⏳ "+store.TitleFromText(m.Text), width))
+	}
+	return lines
+}
+
+// ---- the agent's questions ----
+
+// pendingAsk is a question of the agent waiting for the user.
+type pendingAsk struct {
+	id         int64
+	threadID   string
+	permission *chat.PermissionAsked
+	signIn     *agent.Question
+}
+
+func newPermissionAsk(e chat.PermissionAsked) pendingAsk {
+	return pendingAsk{id: e.ID, threadID: e.ThreadID, permission: &e}
+}
+
+// showAsk opens the prompt for the first waiting question, or closes it.
+func (a *App) showAsk() {
+	if len(a.asks) == 0 {
+		if a.ov == overlayAsk {
+			a.ov, a.askBox = overlayNone, nil
+		}
+		return
+	}
+	if a.askBox != nil && a.askBox.ask.id == a.asks[0].id {
+		return
+	}
+	if a.ov != overlayNone && a.ov != overlayAsk {
+		return // shown when the popup the user has open closes
+	}
+	a.askBox = newAskBox(a.asks[0])
+	a.ov = overlayAsk
+}
