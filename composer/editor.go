@@ -468,6 +468,14 @@ func (e *Editor) choose() {
 	if !ok {
 		return
 	}
+	var thread contextref.Record
+	if kind == pickThread {
+		i, err := strconv.Atoi(item.Value)
+		if err != nil || i < 0 || i >= len(e.threads) {
+			return
+		}
+		thread = ThreadRecord(e.threads[i])
+	}
 	d := e.draft
 	d.SetCaret(e.pickAt, false)
 	d.SetCaret(Pos{e.pickAt.Line, e.draft.caret.Col + 1 + len([]rune(e.picker.Query()))}, true)
@@ -478,11 +486,7 @@ func (e *Editor) choose() {
 	case pickSkill:
 		d.InsertChip(SkillRecord(item.Title), "")
 	case pickThread:
-		i, err := strconv.Atoi(item.Value)
-		if err != nil || i < 0 || i >= len(e.threads) {
-			return
-		}
-		d.InsertChip(ThreadRecord(e.threads[i]), "")
+		d.InsertChip(thread, "")
 	}
 	d.TypeRune(' ')
 	d.BreakUndoGroup()
