@@ -120,7 +120,8 @@ type Model struct {
 	editor          textarea.Model
 	editErr, status string
 
-	marks []mark
+	marks   []mark
+	pending *loadedMsg // a diff read while the editor was open
 
 	// caches: rows per width, words and tokens for good
 	rowCache map[int]string
@@ -316,6 +317,19 @@ func (m *Model) viewHeight() int {
 	return max(h, 1)
 }
 
+// apply shows a loaded diff.
+func (m *Model) apply(msg loadedMsg) {
+	m.doc, m.err, m.pending, m.status = msg.doc, msg.err, nil, ""
+	m.marks, m.rowCache, m.selecting = nil, map[int]string{}, false
+	m.words = map[lineKey][]span{}
+	m.hl.reset()
+	if m.doc != nil {
+		m.cursor, m.top = msg.cursor, 0
+		m.ensureVisible()
+		m.editor.SetWidth(max(m.paneWidth()-2, 4))
+	}
+}
+
 // Update handles keys and the pane's own messages.
 func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -323,15 +337,13 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 		if msg.pane != m.pane {
 			return m, nil
 		}
-		m.doc, m.err = msg.doc, msg.err
-		m.marks, m.rowCache, m.selecting = nil, map[int]string{}, false
-		m.words = map[lineKey][]span{}
-		m.hl.reset()
-		if m.doc != nil {
-			m.cursor, m.top = msg.cursor, 0
-			m.ensureVisible()
-			m.editor.SetWidth(max(m.paneWidth()-2, 4))
+		if m.editing {
+			// The editor's rows belong to the diff on screen: the new one
+			// comes when the editor closes.
+			m.pending = &msg
+			return m, nil
 		}
+		m.apply(msg)
 		return m, nil
 	case prMsg:
 		if msg.pane == m.pane {
@@ -376,6 +388,10 @@ func (m *Model) updateKeys(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
 		}
 		return m, func() tea.Msg { return ClosedMsg{} }
 	}
+	if key.Matches(msg, k.Reload) {
+		m.status = "Reading the diff again…"
+		return m, m.loadCmd(m.cursorPlace())
+	}
 	if m.doc == nil || len(m.doc.rows) == 0 {
 		return m, nil
 	}
@@ -409,9 +425,6 @@ func (m *Model) updateKeys(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Comment):
 		return m, m.openEditor()
-	case key.Matches(msg, k.Reload):
-		m.status = "Reading the diff again…"
-		return m, m.loadCmd(m.cursorPlace())
 	}
 	return m, nil
 }
@@ -582,11 +595,19 @@ func (m *Model) closeEditor() {
 	m.ensureVisible()
 }
 
+// applyPending shows a diff that was loaded while the editor was open.
+func (m *Model) applyPending() {
+	if m.pending != nil {
+		m.apply(*m.pending)
+	}
+}
+
 func (m *Model) updateEditor(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
 		m.closeEditor()
 		m.selecting = m.editSelected
+		m.applyPending()
 		return m, nil
 	case key.Matches(msg, m.keys.Newline):
 		m.editor.InsertString("\n")
@@ -624,6 +645,11 @@ func (m *Model) confirm() tea.Cmd {
 	g, root, newID, pane := m.opts.Git, m.doc.diff.Root, m.opts.NewID, m.pane
 	if newID == nil {
 		newID = NewContextID
+	}
+	if m.pending != nil {
+		status := m.status
+		m.applyPending()
+		m.status = status
 	}
 	return func() tea.Msg {
 		if root != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
 func samplePane(t *testing.T, diff string) *Model {
@@ -389,4 +390,33 @@ func FuzzPaneKeys(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestReloadWhileEditing(t *testing.T) {
+	dir := modifiedRepo(t)
+	m := loadedPane(t, Options{ProjectDir: dir, NoPullRequest: true, NewID: func() string { return "p" }})
+	_, reload := m.Update(vtscreen.Key("r"))
+	press(m, "j", "c")
+	typeText(m, "kept")
+	// The reload's result arrives while the editor is open: it waits.
+	writeFile(t, dir, "main.go", "// header\n"+mainGo)
+	run(m, reload)
+	if !m.Editing() || m.pending == nil {
+		t.Fatal("the reload replaced the diff under the editor")
+	}
+	msgs := press(m, "enter")
+	if len(msgs) != 1 || msgs[0].(CommentMsg).Record.Text != "kept" {
+		t.Fatalf("%v", msgs)
+	}
+	if m.pending != nil || m.doc.diff.Files[0].Hunks[0].Lines[0].Text != "// header" {
+		t.Fatal("the waiting diff was not shown after the editor closed")
+	}
+	// An empty diff can be read again too.
+	m2 := loadedPane(t, Options{ProjectDir: gitRepo(t, map[string]string{"a": "a\n"}), NoPullRequest: true})
+	if !strings.Contains(plainView(m2), "No changes.") {
+		t.Fatal(plainView(m2))
+	}
+	if _, cmd := m2.Update(vtscreen.Key("r")); cmd == nil {
+		t.Fatal("r does nothing on an empty diff")
+	}
 }
