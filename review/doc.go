@@ -86,4 +86,7 @@
 //	editing    ctrl+j, shift+enter  editing  a line break
 //	editing    enter         browsing     blank: stays, says so; else CommentMsg, the lines get a ● mark
 //	editing    esc           selecting or browsing  the comment is dropped; the selection it was opened on comes back
+//
+// A diff read again (r) while the editor is open waits until it closes, so
+// a comment never lands on rows that moved under it.
 package review
