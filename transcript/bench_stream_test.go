@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/chipchat/chipchat/message"
 )
@@ -13,12 +15,38 @@ import (
 // ratios the issue asks for are reported by BenchmarkStreamRatios, which
 // runs last and reads what the others measured in the same run.
 
-var benchTimes sync.Map // name → ns/op
+var (
+	benchTimes sync.Map // name → wall ns/op
+	benchCPU   sync.Map // name → CPU ns/op
+)
 
-func record(b *testing.B, name string) {
-	if b.N > 0 {
-		benchTimes.Store(name, float64(b.Elapsed().Nanoseconds())/float64(b.N))
+// cpuNow is the process's CPU time (user and system, every thread). The
+// machine these run on is shared, so ratios are reported from CPU time
+// too: wall time there measures the neighbours as much as the code.
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
 	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cpuMeter measures one benchmark's CPU time per op.
+type cpuMeter struct{ start time.Duration }
+
+func startCPU(b *testing.B) *cpuMeter {
+	b.ResetTimer()
+	return &cpuMeter{start: cpuNow()}
+}
+
+func (c *cpuMeter) record(b *testing.B, name string) {
+	if b.N == 0 {
+		return
+	}
+	cpu := float64((cpuNow() - c.start).Nanoseconds()) / float64(b.N)
+	b.ReportMetric(cpu, "cpu-ns/op")
+	benchCPU.Store(name, cpu)
+	benchTimes.Store(name, float64(b.Elapsed().Nanoseconds())/float64(b.N))
 }
 
 // benchReply is Markdown that grows with paragraphs, lists and fenced code
@@ -66,7 +94,7 @@ func BenchmarkStreamFrame(b *testing.B) {
 			m := streamModel(full[:sz.n])
 			k := 0
 			b.ReportAllocs()
-			b.ResetTimer()
+			cm := startCPU(b)
 			for b.Loop() {
 				if k == ops {
 					b.StopTimer()
@@ -77,7 +105,7 @@ func BenchmarkStreamFrame(b *testing.B) {
 				m.SetItem("r", 0, message.Item{Kind: message.ItemText, Text: full[:sz.n+40*k]})
 				_ = m.View()
 			}
-			record(b, "frame/"+sz.name)
+			cm.record(b, "frame/"+sz.name)
 		})
 	}
 }
@@ -92,10 +120,11 @@ func BenchmarkWholeRender(b *testing.B) {
 			m.SetSize(120, 40)
 			cw := m.contentWidth()
 			b.ReportAllocs()
+			cm := startCPU(b)
 			for b.Loop() {
 				_ = m.glamourLines(text, cw, cw)
 			}
-			record(b, "whole/"+sz.name)
+			cm.record(b, "whole/"+sz.name)
 		})
 	}
 }
@@ -111,6 +140,7 @@ func BenchmarkStreamTotal(b *testing.B) {
 		b.Run(sz.name, func(b *testing.B) {
 			full := benchReply(sz.n)
 			b.ReportAllocs()
+			cm := startCPU(b)
 			for b.Loop() {
 				m := streamModel("")
 				for n := 2 << 10; n <= len(full); n += 2 << 10 {
@@ -118,7 +148,7 @@ func BenchmarkStreamTotal(b *testing.B) {
 					_ = m.View()
 				}
 			}
-			record(b, "total/"+sz.name)
+			cm.record(b, "total/"+sz.name)
 		})
 	}
 	b.Run("old-40KB", func(b *testing.B) {
@@ -127,12 +157,13 @@ func BenchmarkStreamTotal(b *testing.B) {
 		m.SetSize(120, 40)
 		cw := m.contentWidth()
 		b.ReportAllocs()
+		cm := startCPU(b)
 		for b.Loop() {
 			for n := 2 << 10; n <= len(full); n += 2 << 10 {
 				_ = m.glamourLines(full[:n], cw, cw)
 			}
 		}
-		record(b, "total/old-40KB")
+		cm.record(b, "total/old-40KB")
 	})
 }
 
@@ -141,12 +172,13 @@ func BenchmarkStreamTotal(b *testing.B) {
 func BenchmarkOpenThread(b *testing.B) {
 	msgs := benchThread(10000)
 	b.ReportAllocs()
+	cm := startCPU(b)
 	for b.Loop() {
 		m := benchModel(b)
 		m.SetMessages(msgs)
 		_ = m.View()
 	}
-	record(b, "open/10k")
+	cm.record(b, "open/10k")
 }
 
 // BenchmarkOpenThreadBigReply: the same thread whose last reply is 1.6 MB.
@@ -155,12 +187,13 @@ func BenchmarkOpenThreadBigReply(b *testing.B) {
 	msgs[len(msgs)-1] = Message{ID: "big", Role: message.RoleAssistant, Status: message.StatusDone,
 		Items: []message.Item{{Kind: message.ItemText, Text: benchReply(1600 << 10)}}}
 	b.ReportAllocs()
+	cm := startCPU(b)
 	for b.Loop() {
 		m := benchModel(b)
 		m.SetMessages(msgs)
 		_ = m.View()
 	}
-	record(b, "open/big")
+	cm.record(b, "open/big")
 }
 
 // BenchmarkStreamRatios reports the issue's ratios from the benchmarks
@@ -175,9 +208,19 @@ func BenchmarkStreamRatios(b *testing.B) {
 	}
 	for b.Loop() {
 	}
+	getCPU := func(k string) float64 {
+		v, ok := benchCPU.Load(k)
+		if !ok {
+			return 0
+		}
+		return v.(float64)
+	}
 	ratio := func(a, c, unit string) {
 		if x, y := get(a), get(c); x > 0 && y > 0 {
 			b.ReportMetric(x/y, unit)
+		}
+		if x, y := getCPU(a), getCPU(c); x > 0 && y > 0 {
+			b.ReportMetric(x/y, "cpu:"+unit)
 		}
 	}
 	ratio("frame/1.6MB", "frame/4KB", "frame1.6MB/frame4KB")

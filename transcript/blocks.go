@@ -35,7 +35,15 @@ type blk struct {
 	// the fence opened by that line, and is drawn with a closing one.
 	fence      string
 	closeFence string
-	p          part
+	p          *part // its rendered lines, once drawn
+}
+
+// rendered is the block's render cache, made on first use.
+func (b *blk) rendered() *part {
+	if b.p == nil {
+		b.p = &part{}
+	}
+	return b.p
 }
 
 // cut is where a scan left off: the start of the next block and the fence

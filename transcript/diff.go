@@ -28,6 +28,8 @@ type diffLine struct {
 	kind   udiff.OpKind
 	text   string // without its newline
 	number int    // the old line number for a deletion, else the new one
+	old    int    // the old line number (0 for an insertion)
+	new    int    // the new line number (0 for a deletion)
 	hunk   bool   // a hunk header (text holds it)
 }
 
@@ -65,13 +67,13 @@ func unifiedContext(old, new string, ctx int) []diffLine {
 			d := diffLine{kind: l.Kind, text: strings.TrimSuffix(l.Content, "\n")}
 			switch l.Kind {
 			case udiff.Delete:
-				d.number = on
+				d.number, d.old = on, on
 				on++
 			case udiff.Insert:
-				d.number = nn
+				d.number, d.new = nn, nn
 				nn++
 			default:
-				d.number = nn
+				d.number, d.old, d.new = nn, on, nn
 				on++
 				nn++
 			}
@@ -285,4 +287,5 @@ func (h *diffHighlighter) paint(toks []chroma.Token, bg []byte) string {
 const (
 	diffDelete = udiff.Delete
 	diffInsert = udiff.Insert
+	diffEqual  = udiff.Equal
 )

@@ -112,6 +112,22 @@
 //     record; with no chip focused, the message's first file or image);
 //     a missing record opens nothing. y copies the focused message: its
 //     canonical Markdown (a legacy message as upgraded) and its records.
+//   - Selection (select.go): v on a reply's text item selects words of the
+//     reply's text (its text items' Markdown joined by a blank line,
+//     whitespace runs collapsed to one space — DESIGN.md 3.8), starting at
+//     the first word of the topmost block on screen; w/b (→/←) move the
+//     moving end a word, j/k (↓/↑) a sentence, o swaps the ends. y copies
+//     the Markdown source the words span (CopyMsg), q and Q send QuoteMsg
+//     (UTF-16 offsets into that text, the quote cut to 8000 units, 32
+//     units of prefix and suffix; Q: with a comment) — the app builds the
+//     citation link. v on a tool call with a diff selects diff rows (j/k,
+//     o); y copies them, c sends CommentDiffMsg (path, the rows, their old
+//     and new sides and line ranges). esc (or v) leaves. The selection is
+//     shown in a box over the bottom rows, and the blocks it covers get a
+//     mark in the gutter.
+//   - Assistant quote links in user messages ([Assistant quote](t3-citation:
+//     …) whose href parses) draw as quote chips (chips.RenderCitation);
+//     tab and enter reach them like other chips; an invalid one stays text.
 //   - The mouse wheel scrolls three rows (or the open popover) even when
 //     the transcript is not focused: the app routes wheel events.
 //   - The view starts at the bottom and sticks there: Append and streaming

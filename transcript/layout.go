@@ -331,13 +331,13 @@ func (m *Model) plines(p ppos) []string {
 			m.renders++
 			return tv.elis.set([]string{m.sty.status.Render(tv.elision())}, cw, 0)
 		}
-		if ls, ok := b.p.get(cw, 0); ok {
+		if ls, ok := b.rendered().get(cw, 0); ok {
 			return ls
 		}
 		m.renders++
 		c := m.itemContext(cw)
 		c.Plain = tv.mode == modePlain
-		return b.p.set(m.itemReg.Render(chips.Compact, message.Item{Kind: message.ItemText, Text: tv.source(b)}, c), cw, 0)
+		return b.rendered().set(m.itemReg.Render(chips.Compact, message.Item{Kind: message.ItemText, Text: tv.source(b)}, c), cw, 0)
 	case message.ItemThought:
 		if p.k > 0 {
 			tv := m.textOf(p.i, p.it)
@@ -345,11 +345,11 @@ func (m *Model) plines(p ppos) []string {
 			if b == nil {
 				return []string{m.sty.status.Render(tv.elision())}
 			}
-			if ls, ok := b.p.get(cw, 0); ok {
+			if ls, ok := b.rendered().get(cw, 0); ok {
 				return ls
 			}
 			m.renders++
-			return b.p.set(m.itemReg.Render(chips.Expanded, message.Item{Kind: message.ItemThought, Text: tv.source(b)}, m.itemContext(cw)), cw, 0)
+			return b.rendered().set(m.itemReg.Render(chips.Expanded, message.Item{Kind: message.ItemThought, Text: tv.source(b)}, m.itemContext(cw)), cw, 0)
 		}
 		if ls, ok := iv.one.get(cw, iv.gen); ok {
 			return ls

@@ -50,6 +50,15 @@ type entry struct {
 type chipRef struct {
 	occ contextref.Occurrence
 	rec contextref.Record
+	cit *contextref.Citation // an assistant quote (occ.Kind "citation"); no record
+}
+
+// compact draws the chip inline.
+func (c chipRef) compact(reg *chips.Registry, selected bool, w int) string {
+	if c.cit != nil {
+		return reg.RenderCitation(chips.Compact, c.cit, selected, w)
+	}
+	return reg.Render(chips.Compact, c.chip(selected), w)
 }
 
 func (c chipRef) chip(selected bool) chips.Chip {
@@ -177,6 +186,7 @@ func New(reg *chips.Registry, opts ...Option) *Model {
 type looks struct {
 	user, agent, status, bad, border, title lipgloss.Style
 	gutter                                  string // the focused message's gutter, styled
+	selGutter                               string // the gutter of what a selection covers
 }
 
 func newLooks(noColor bool) looks {
@@ -184,24 +194,29 @@ func newLooks(noColor bool) looks {
 	if noColor {
 		return looks{
 			user: b, agent: b, title: b,
-			status: lipgloss.NewStyle().Faint(true),
-			bad:    lipgloss.NewStyle().Bold(true),
-			border: lipgloss.NewStyle(),
-			gutter: gutterMark + " ",
+			status:    lipgloss.NewStyle().Faint(true),
+			bad:       lipgloss.NewStyle().Bold(true),
+			border:    lipgloss.NewStyle(),
+			gutter:    gutterMark + " ",
+			selGutter: selMark + " ",
 		}
 	}
 	return looks{
-		user:   b.Foreground(lipgloss.Color("117")),
-		agent:  b.Foreground(lipgloss.Color("183")),
-		status: lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
-		bad:    lipgloss.NewStyle().Foreground(lipgloss.Color("203")),
-		border: lipgloss.NewStyle().Foreground(lipgloss.Color("240")),
-		title:  b.Foreground(lipgloss.Color("252")),
-		gutter: lipgloss.NewStyle().Foreground(lipgloss.Color("75")).Render(gutterMark) + " ",
+		user:      b.Foreground(lipgloss.Color("117")),
+		agent:     b.Foreground(lipgloss.Color("183")),
+		status:    lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
+		bad:       lipgloss.NewStyle().Foreground(lipgloss.Color("203")),
+		border:    lipgloss.NewStyle().Foreground(lipgloss.Color("240")),
+		title:     b.Foreground(lipgloss.Color("252")),
+		gutter:    lipgloss.NewStyle().Foreground(lipgloss.Color("75")).Render(gutterMark) + " ",
+		selGutter: lipgloss.NewStyle().Foreground(lipgloss.Color("221")).Render(selMark) + " ",
 	}
 }
 
-const gutterMark = "┃"
+const (
+	gutterMark = "┃"
+	selMark    = "▌"
+)
 
 // SetSize sets the size the transcript is drawn at. Rendered blocks of
 // another width are re-rendered lazily, only when they are drawn again.
@@ -279,7 +294,7 @@ func (m *Model) SetText(id, text string, status message.Status) {
 			m.chip = -1
 			m.pop = popover{}
 		} else if m.pop.open {
-			m.pop.chip = e.chips[m.chip].chip(false)
+			m.pop.chip, m.pop.cit = e.chips[m.chip].chip(false), e.chips[m.chip].cit
 			m.renderPop()
 		}
 	}

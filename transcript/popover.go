@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
 )
 
 // popover is the open chip's details (or expanded view), drawn as a
@@ -15,7 +16,8 @@ type popover struct {
 	open    bool
 	surface chips.Surface
 	chip    chips.Chip
-	item    bool // an item's details (at), not a chip's
+	cit     *contextref.Citation // the chip is an assistant quote
+	item    bool                 // an item's details (at), not a chip's
 	at      stop
 	lines   []string // rendered content at the current width
 	scroll  int
@@ -29,7 +31,7 @@ func (m *Model) openPopover(k int) {
 		return
 	}
 	m.chip = k
-	m.pop = popover{open: true, surface: chips.Details, chip: e.chips[k].chip(false)}
+	m.pop = popover{open: true, surface: chips.Details, chip: e.chips[k].chip(false), cit: e.chips[k].cit}
 	m.renderPop()
 	m.revealChip()
 }
@@ -57,7 +59,12 @@ func (m *Model) renderPop() {
 		m.clampPop()
 		return
 	}
-	s := m.reg.Render(m.pop.surface, m.pop.chip, inner)
+	var s string
+	if m.pop.cit != nil {
+		s = m.reg.RenderCitation(m.pop.surface, m.pop.cit, false, inner)
+	} else {
+		s = m.reg.Render(m.pop.surface, m.pop.chip, inner)
+	}
 	m.pop.lines = strings.Split(s, "\n")
 	m.clampPop()
 }

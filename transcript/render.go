@@ -37,7 +37,11 @@ func (m *Model) resolve(e *entry) {
 	}
 	e.text, e.records = ResolveUserMessageContext(e.msg.Text, e.context())
 	occs := contextref.Scan(e.text)
-	if len(occs) == 0 {
+	var cits []contextref.CitationOccurrence
+	if contextref.HasCitations(e.text) {
+		cits = contextref.ValidCitations(e.text)
+	}
+	if len(occs) == 0 && len(cits) == 0 {
 		return
 	}
 	// Records by exact context id; an id held by two records is missing,
@@ -54,13 +58,31 @@ func (m *Model) resolve(e *entry) {
 		}
 		byID[b.ContextID] = r
 	}
-	e.chips = make([]chipRef, len(occs))
-	for k, o := range occs {
+	e.chips = make([]chipRef, 0, len(occs)+len(cits))
+	for _, o := range occs {
 		r := byID[o.ContextID]
 		if dup[o.ContextID] {
 			r = nil
 		}
-		e.chips[k] = chipRef{occ: o, rec: r}
+		e.chips = append(e.chips, chipRef{occ: o, rec: r})
+	}
+	if len(cits) > 0 {
+		// Assistant quotes are chips too (DESIGN.md 3.8), in text order; a
+		// quote overlapping a reference link (cannot happen in valid text)
+		// is left as text.
+		all := e.chips[:0:0]
+		k := 0
+		for _, c := range cits {
+			for k < len(e.chips) && e.chips[k].occ.Start < c.Start {
+				all = append(all, e.chips[k])
+				k++
+			}
+			if len(all) > 0 && all[len(all)-1].occ.End > c.Start || k < len(e.chips) && e.chips[k].occ.Start < c.End {
+				continue
+			}
+			all = append(all, chipRef{occ: contextref.Occurrence{Kind: "citation", Label: contextref.CitationLinkLabel, Start: c.Start, End: c.End}, cit: c.Citation})
+		}
+		e.chips = append(all, e.chips[k:]...)
 	}
 }
 
@@ -192,10 +214,10 @@ func (m *Model) renderUser(e *entry, cw, selChip int) ([]string, []int) {
 	for k, c := range e.chips {
 		emit(text[pos:c.occ.Start])
 		pos = c.occ.End
-		s := m.reg.Render(chips.Compact, c.chip(false), cw)
+		s := c.compact(m.reg, false, cw)
 		w := ansi.StringWidth(s)
 		if k == selChip {
-			s = fit(m.reg.Render(chips.Compact, c.chip(true), cw), w)
+			s = fit(c.compact(m.reg, true, cw), w)
 		}
 		if x+w > cw && x > 0 {
 			flush()

@@ -123,6 +123,9 @@ func trimEndBlank(src string, lo, hi int) int {
 }
 
 func (tv *textView) add(b blk) {
+	if tv.blocks == nil && !tv.elided {
+		tv.blocks = make([]blk, 0, min(len(tv.src), tv.limit)/256+4)
+	}
 	if tv.elided {
 		tv.tail = append(tv.tail, b)
 		return

@@ -279,7 +279,7 @@ func (m *Model) moveChip(d int) {
 		m.chip = ((m.chip+d)%n + n) % n
 	}
 	if m.pop.open {
-		m.pop.chip = e.chips[m.chip].chip(false)
+		m.pop.chip, m.pop.cit = e.chips[m.chip].chip(false), e.chips[m.chip].cit
 		m.pop.scroll = 0
 		m.renderPop()
 	}

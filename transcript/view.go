@@ -20,11 +20,10 @@ func (m *Model) View() string {
 		}
 		for q, r, ok := m.top, m.off, true; ok && len(rows) < m.height; q, ok = m.next(q) {
 			ls := m.drawLines(q)
-			if m.sel2.active && m.sel2.at.i == q.i {
-				ls = m.selectionLines(q, ls)
-			}
 			g := blankG
-			if gw > 0 && m.stopOf(q) == cur {
+			if gw > 0 && m.sel2.active && m.covered(q) {
+				g = m.sty.selGutter
+			} else if gw > 0 && m.stopOf(q) == cur {
 				g = m.sty.gutter
 			}
 			s := m.gap(q)
@@ -43,6 +42,12 @@ func (m *Model) View() string {
 	}
 	if m.pop.open {
 		box := m.popLines()
+		copy(rows[m.height-len(box):], box)
+	} else if m.sel2.active {
+		box := m.selBoxLines()
+		if len(box) > m.height {
+			box = box[len(box)-m.height:]
+		}
 		copy(rows[m.height-len(box):], box)
 	}
 	return strings.Join(rows, "\n")
