@@ -33,11 +33,11 @@ import (
 // of it (at most 8000 units), Prefix and Suffix up to 32 units around it.
 // WithComment: the user wants to add a comment (Q).
 type QuoteMsg struct {
-	MessageID           string
-	Text                string
-	Start, End          int
-	Prefix, Suffix      string
-	WithComment         bool
+	MessageID      string
+	Text           string
+	Start, End     int
+	Prefix, Suffix string
+	WithComment    bool
 }
 
 // CommentDiffMsg asks the app to start a review comment on the selected
