@@ -47,6 +47,7 @@ type Report struct {
 	Slash             string              `json:"slashCommand"`
 	Stop              string              `json:"stop"`
 	ModelError        string              `json:"modelHTTP400"`
+	CancelStreaming   string              `json:"sessionCancelWhileStreaming"`
 	ModeSwitch        string              `json:"modeSwitch"`
 	LoadReplay        string              `json:"loadReplay"`
 	AttachSeenByModel string              `json:"attachSeenByModel"`
@@ -492,6 +493,44 @@ func runAgent(t *testing.T, a Agent) {
 		rep.ModeSwitch += "set_mode " + string(target) + " ok; updates: " + Kinds(client.Events(mk))
 		if _, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: sess.Modes.CurrentModeId}); err != nil {
 			t.Errorf("session/set_mode back to %s: %v", sess.Modes.CurrentModeId, err)
+		}
+	})
+	t.Run("cancel-streaming", func(t *testing.T) {
+		// ctrl+c while the model is still streaming.
+		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
+		defer pcancel()
+		mk := client.Mark()
+		type result struct {
+			resp acp.PromptResponse
+			err  error
+		}
+		done := make(chan result, 1)
+		go func() {
+			resp, _, err := p.Prompt(pctx, sid, acp.TextBlock("Take your time: "+MarkHang))
+			done <- result{resp, err}
+		}()
+		if _, err := client.WaitFor(pctx, mk, func(e Event) bool { return e.Kind == "agent_message_chunk" }); err != nil {
+			t.Fatalf("no text streamed before the stall: %v", err)
+		}
+		t0 := time.Now()
+		if err := p.Conn.Cancel(pctx, acp.CancelNotification{SessionId: sid}); err != nil {
+			t.Fatal(err)
+		}
+		var r result
+		select {
+		case r = <-done:
+		case <-pctx.Done():
+			t.Fatalf("the prompt did not end after session/cancel")
+		}
+		took := time.Since(t0).Round(100 * time.Millisecond)
+		if r.err != nil {
+			rep.CancelStreaming = fmt.Sprintf("prompt error after %v: %s", took, firstLine(r.err.Error()))
+			t.Errorf("session/cancel while streaming made the prompt fail: %v", r.err)
+		} else {
+			rep.CancelStreaming = fmt.Sprintf("stop reason %s after %v", r.resp.StopReason, took)
+			if r.resp.StopReason != acp.StopReasonCancelled {
+				t.Errorf("stop reason %q after session/cancel, the spec says cancelled", r.resp.StopReason)
+			}
 		}
 	})
 	t.Run("model-error", func(t *testing.T) {

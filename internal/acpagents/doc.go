@@ -32,6 +32,7 @@
 //	shell + output         yes             yes                yes                yes
 //	answer "cancelled"     end_turn        stop cancelled     end_turn           end_turn
 //	session/cancel         cancelled       cancelled          cancelled          cancelled
+//	cancel while streaming yes (cancelled) yes (cancelled)    yes (cancelled)    yes (cancelled)
 //	slash command          /context        /init              /about             /init
 //	attachment name        yes             yes                yes                yes
 //	model answers HTTP 400 yes (error)     yes (error)        yes (error)        yes (error)

@@ -17,6 +17,7 @@ const (
 	MarkShell      = "SHELL-RUN"
 	MarkAttach     = "ATTACH-READ"
 	MarkFail       = "MODEL-FAIL" // the model answers HTTP 400
+	MarkHang       = "MODEL-HANG" // the model streams text, then stalls
 )
 
 // Reply texts of the fake model.
@@ -30,7 +31,10 @@ const (
 	ReplyAux = "ok"
 )
 
-var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach, MarkFail}
+var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach, MarkFail, MarkHang}
+
+// ReplyHang is the text the stalling model streams before it stalls.
+const ReplyHang = "STALLING after this text"
 
 // FailMessage is the error message of the model's HTTP 400.
 const FailMessage = "fakemodel refuses this request (" + MarkFail + ")"
@@ -94,6 +98,8 @@ func Responder(a Agent, f Files) fakemodel.Responder {
 			return fakemodel.Reply{Text: ReplyPing3}
 		case MarkAttach:
 			return fakemodel.Reply{Text: MarkAttach + ReplyDone}
+		case MarkHang:
+			return fakemodel.Reply{Text: ReplyHang, Hold: true}
 		case MarkFail:
 			return fakemodel.Reply{Fail: &fakemodel.Failure{Status: 400, Message: FailMessage}}
 		}

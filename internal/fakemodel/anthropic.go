@@ -83,7 +83,7 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []b
 		}
 		id := s.nextID()
 		if e.Stream {
-			anthropicStream(w, e, reply, id)
+			anthropicStream(startSSE(w, r, reply), e, reply, id)
 		} else {
 			writeJSON(w, http.StatusOK, anthropicMessage(e, reply, id))
 		}
@@ -134,8 +134,7 @@ func anthropicMessage(e *Exchange, reply Reply, id int) map[string]any {
 	}
 }
 
-func anthropicStream(w http.ResponseWriter, e *Exchange, reply Reply, id int) {
-	st := startSSE(w)
+func anthropicStream(st *sse, e *Exchange, reply Reply, id int) {
 	content, stop := anthropicContent(reply, id)
 	usage := anthropicUsage(e, 1)
 	st.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
@@ -150,6 +149,7 @@ func anthropicStream(w http.ResponseWriter, e *Exchange, reply Reply, id int) {
 			for _, c := range chunks(block["text"].(string)) {
 				st.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": c}})
 			}
+			st.afterText()
 		case "tool_use":
 			st.event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})
 			b, _ := json.Marshal(block["input"])

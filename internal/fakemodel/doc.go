@@ -42,6 +42,9 @@
 //   - Every request is recorded (method, path, body, decoded exchange when it
 //     is a model call), so tests can assert what the model received: the
 //     history, attached file names, tool results.
+//   - A Reply can fail (Fail: an HTTP error in the provider's error shape)
+//     or stall after its text (Hold: until the client goes away), for the
+//     error and cancel paths of the agents.
 //   - Unknown paths answer 404 in the provider's error shape and are
 //     recorded, so a test can report which endpoint an agent wanted.
 package fakemodel

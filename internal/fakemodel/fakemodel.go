@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Provider names a wire format.
@@ -120,7 +122,13 @@ type Reply struct {
 	// Fail, if set, answers the request with an HTTP error in the
 	// provider's error shape instead.
 	Fail *Failure
+	// Hold, in a streamed reply, stops after the text until the client goes
+	// away (or HoldMax passes): a model still generating, for cancel tests.
+	Hold bool
 }
+
+// HoldMax bounds how long a Hold reply waits for the client to go away.
+const HoldMax = 60 * time.Second
 
 // Failure is an HTTP error answer.
 type Failure struct {
@@ -229,7 +237,8 @@ func (s *Server) Exchanges() []*Exchange {
 	return out
 }
 
-// Changed returns a channel closed at the next recorded request.
+// Changed returns a channel closed at the next change of the record (a
+// request received, decoded or answered).
 func (s *Server) Changed() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -269,6 +278,8 @@ func (s *Server) finished(i, status int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests[i].Status = status
+	close(s.notify)
+	s.notify = make(chan struct{})
 }
 
 func (s *Server) nextID() int {
@@ -319,20 +330,42 @@ func (w *statusWriter) Flush() {
 
 // sse writes Server-Sent Events.
 type sse struct {
-	w http.ResponseWriter
+	w    http.ResponseWriter
+	ctx  context.Context // the request's
+	hold bool
+	gone bool // the client went away during a hold: write nothing more
 }
 
-func startSSE(w http.ResponseWriter) *sse {
+func startSSE(w http.ResponseWriter, r *http.Request, reply Reply) *sse {
+	st := &sse{w: w, ctx: r.Context(), hold: reply.Hold}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Connection", "keep-alive")
 	w.WriteHeader(http.StatusOK)
-	return &sse{w: w}
+	return st
+}
+
+// afterText is called by each stream after the reply's text: a Hold reply
+// waits there for the client to go away.
+func (e *sse) afterText() {
+	if !e.hold {
+		return
+	}
+	timer := time.NewTimer(HoldMax)
+	defer timer.Stop()
+	select {
+	case <-e.ctx.Done():
+		e.gone = true
+	case <-timer.C:
+	}
 }
 
 // event writes one event; name "" writes a data-only event.
 func (e *sse) event(name string, data any) {
+	if e.gone {
+		return
+	}
 	var b []byte
 	switch d := data.(type) {
 	case string:

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 type sseEvent struct {
@@ -410,6 +411,40 @@ func TestFailureInProviderShape(t *testing.T) {
 			}
 			if r := s.Requests(); len(r) != 1 || r[0].Status != 400 || r[0].Exchange == nil {
 				t.Errorf("recorded %+v", r)
+			}
+		})
+	}
+}
+
+// A Hold reply streams its text, then waits until the client goes away,
+// and the handler ends when it does.
+func TestHoldUntilClientLeaves(t *testing.T) {
+	for _, p := range providers {
+		t.Run(string(p), func(t *testing.T) {
+			s := New(p, fixed(Reply{Text: "partial answer", Hold: true}))
+			defer s.Close()
+			req := streamRequests[p]
+			resp, err := http.Post(s.URL+req.path, "application/json", strings.NewReader(req.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := bufio.NewScanner(resp.Body)
+			first := chunks("partial answer")[0]
+			for sc.Scan() && !strings.Contains(sc.Text(), first) {
+			}
+			resp.Body.Close()
+			timeout := time.NewTimer(10 * time.Second)
+			defer timeout.Stop()
+			for {
+				ch := s.Changed()
+				if r := s.Requests(); len(r) == 1 && r[0].Status == http.StatusOK {
+					return
+				}
+				select {
+				case <-ch:
+				case <-timeout.C:
+					t.Fatalf("the held stream did not end when the client left: %s", s.Summary())
+				}
 			}
 		})
 	}

@@ -118,11 +118,20 @@ func (s *Server) serveGemini(w http.ResponseWriter, r *http.Request, body []byte
 			return
 		}
 		if e.Stream {
-			st := startSSE(w)
+			st := startSSE(w, r, reply)
 			parts := geminiParts(reply)
+			// A Hold reply waits after its text, or before its last piece
+			// of text when no tool call follows (the last event carries
+			// finishReason).
+			holdAt := len(chunks(reply.Text))
+			if len(reply.ToolCalls) == 0 {
+				holdAt--
+			}
 			for i, p := range parts {
-				resp := geminiResponse(e, []map[string]any{p}, i == len(parts)-1)
-				st.event("", resp)
+				if i == holdAt {
+					st.afterText()
+				}
+				st.event("", geminiResponse(e, []map[string]any{p}, i == len(parts)-1))
 			}
 			if len(parts) == 0 {
 				st.event("", geminiResponse(e, []map[string]any{{"text": ""}}, true))

@@ -206,7 +206,7 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 		}
 		_ = json.Unmarshal(body, &opts)
 		if e.Stream {
-			chatStream(w, e, reply, id, opts.StreamOptions.IncludeUsage)
+			chatStream(startSSE(w, r, reply), e, reply, id, opts.StreamOptions.IncludeUsage)
 		} else {
 			writeJSON(w, http.StatusOK, chatCompletion(e, reply, id))
 		}
@@ -225,7 +225,7 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 		}
 		id := s.nextID()
 		if e.Stream {
-			responsesStream(w, e, reply, id)
+			responsesStream(startSSE(w, r, reply), e, reply, id)
 		} else {
 			writeJSON(w, http.StatusOK, responsesObject(e, responsesItems(reply, id), id, "completed"))
 		}
@@ -272,8 +272,7 @@ func chatCompletion(e *Exchange, reply Reply, id int) map[string]any {
 	}
 }
 
-func chatStream(w http.ResponseWriter, e *Exchange, reply Reply, id int, includeUsage bool) {
-	st := startSSE(w)
+func chatStream(st *sse, e *Exchange, reply Reply, id int, includeUsage bool) {
 	created := time.Now().Unix()
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		return map[string]any{
@@ -285,6 +284,7 @@ func chatStream(w http.ResponseWriter, e *Exchange, reply Reply, id int, include
 	for _, c := range chunks(reply.Text) {
 		st.event("", chunk(map[string]any{"content": c}, nil))
 	}
+	st.afterText()
 	finish := "stop"
 	for _, tc := range chatToolCalls(reply, id) {
 		fn := tc["function"].(map[string]any)
@@ -376,8 +376,7 @@ func responsesObject(e *Exchange, output []map[string]any, id int, status string
 	return obj
 }
 
-func responsesStream(w http.ResponseWriter, e *Exchange, reply Reply, id int) {
-	st := startSSE(w)
+func responsesStream(st *sse, e *Exchange, reply Reply, id int) {
 	seq := 0
 	ev := func(typ string, fields map[string]any) {
 		fields["type"] = typ
@@ -400,6 +399,7 @@ func responsesStream(w http.ResponseWriter, e *Exchange, reply Reply, id int) {
 			for _, c := range chunks(text) {
 				ev("response.output_text.delta", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "delta": c, "logprobs": []any{}})
 			}
+			st.afterText()
 			ev("response.output_text.done", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "text": text, "logprobs": []any{}})
 			ev("response.content_part.done", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0,
 				"part": map[string]any{"type": "output_text", "text": text, "annotations": []any{}}})
