@@ -393,7 +393,7 @@ func runAgent(t *testing.T, a Agent) {
 		} else {
 			rep.TurnCancel = "stop reason " + string(resp.StopReason)
 			if resp.StopReason != acp.StopReasonCancelled {
-				t.Logf("stop reason after session/cancel: %q (the spec says cancelled)", resp.StopReason)
+				t.Errorf("stop reason after session/cancel: %q (the spec says cancelled)", resp.StopReason)
 			}
 		}
 		client.SetDecide(PickKind(acp.PermissionOptionKindAllowOnce))

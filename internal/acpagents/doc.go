@@ -31,13 +31,14 @@
 //	edit, reject_once      yes, continues  yes, turn ends     yes, continues     yes, turn ends
 //	shell + output         yes             yes                yes                yes
 //	answer "cancelled"     end_turn        stop cancelled     end_turn           end_turn
-//	session/cancel         cancelled       cancelled          cancelled          cancelled
+//	cancel at a permission cancelled       cancelled          cancelled          cancelled
 //	cancel while streaming yes (cancelled) yes (cancelled)    yes (cancelled)    yes (cancelled)
 //	slash command          /context        /init              /about             /init
 //	attachment name        yes             yes                yes                yes
 //	model answers HTTP 400 yes (error)     yes (error)        yes (error)        yes (error)
 //	mode switch            option+set_mode option+set_mode    set_mode           config option
 //	session/load           yes             yes                yes (workaround)   yes
+//	client fs + terminals  yes (unused)    yes (unused)       yes (fs used)      yes (fs write)
 //
 // # Per agent
 //
