@@ -12,6 +12,7 @@ var migrations = []func(tx *sql.Tx) error{
 	migrate2,
 	migrate3,
 	migrate4,
+	migrate5,
 }
 
 func init() {

@@ -24,7 +24,7 @@ import (
 const FileName = "chipchat.db"
 
 // SchemaVersion is the newest schema this build knows.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // applicationID marks a SQLite file as chipchat's ("chip").
 const applicationID = 0x63686970
