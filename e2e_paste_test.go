@@ -133,18 +133,27 @@ func (a *chipchatApp) answersKey(r string) time.Duration {
 
 const pasteMB = 100_000_000
 
-// A 100 MB bracketed paste through tmux with attachment_bytes raised to
-// 200 MiB: it becomes one pasted-text chip holding all of it, chipchat's
-// peak RSS stays ≤ 400 MB, and a key is answered within 1 s after.
-func TestEndToEndHugePasteBecomesChip(t *testing.T) {
+// startHugePaste starts chipchat with config, types typed, and loads a
+// 100 MB text into tmux's paste buffer; it returns the app and the file.
+func startHugePaste(t *testing.T, config, typed string) (*chipchatApp, string) {
+	t.Helper()
 	root := t.TempDir()
 	proj, home, data := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data")
 	writeFile(t, filepath.Join(proj, "README"), "x\n")
 	src := bigPaste(t, root, pasteMB)
-	a := startChipchat(t, proj, home, data, "[limits]\nattachment_bytes = 209715200\n")
-	a.text("before ")
-	a.waitFor("before")
+	a := startChipchat(t, proj, home, data, config)
+	a.text(typed)
+	a.waitFor(strings.TrimSpace(typed))
 	a.run("load-buffer", src)
+	return a, src
+}
+
+// A 100 MB bracketed paste through tmux with attachment_bytes raised to
+// 200 MiB: it becomes one pasted-text chip holding all of it, chipchat's
+// peak RSS stays ≤ 400 MB, and a key is answered within 1 s after.
+func TestEndToEndHugePasteBecomesChip(t *testing.T) {
+	a, src := startHugePaste(t, "[limits]\nattachment_bytes = 209715200\n", "before ")
+	data := a.data
 	start := time.Now()
 	a.run("paste-buffer", "-p", "-t", a.name)
 	a.waitFor("long paste kept as pasted-text-1.txt")
@@ -176,14 +185,8 @@ func TestEndToEndHugePasteBecomesChip(t *testing.T) {
 // says how to raise the limit, the composer unchanged, the same memory
 // bound, keys answered.
 func TestEndToEndHugePasteOverLimitIsRefused(t *testing.T) {
-	root := t.TempDir()
-	proj, home, data := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data")
-	writeFile(t, filepath.Join(proj, "README"), "x\n")
-	src := bigPaste(t, root, pasteMB)
-	a := startChipchat(t, proj, home, data, "")
-	a.text("keep this draft")
-	a.waitFor("keep this draft")
-	a.run("load-buffer", src)
+	a, _ := startHugePaste(t, "", "keep this draft")
+	data := a.data
 	a.run("paste-buffer", "-p", "-t", a.name)
 	a.waitFor("paste refused", "attachment_bytes")
 	// The rest of the paste is read and dropped; then keys answer.

@@ -91,10 +91,11 @@ type (
 //
 // The Filter is the terminal to Bubble Tea (Fd and Name are the
 // terminal's: raw mode and the cancelable reader work as on the terminal
-// itself). Each Read does one read of the terminal and returns no more
-// than it read, so a Read never holds back bytes that the terminal has
-// delivered — except, for up to a few milliseconds, a trailing ESC that
-// may begin a paste.
+// itself). A Read returns no more than it read and never holds back bytes
+// that the terminal has delivered — except, for up to 15 ms, a trailing
+// ESC that may begin a paste. Outside a large paste it reads the terminal
+// once; inside one it reads on for up to 50 ms, so the paste streams
+// without handing Bubble Tea an empty read every 4 KiB.
 type Filter struct {
 	f    *os.File
 	opts Options
@@ -104,6 +105,7 @@ type Filter struct {
 	nextID int
 	send   func(tea.Msg)
 
+	wait    func(*os.File, time.Duration) bool // waitReadable; tests wait longer
 	rbuf    []byte
 	carry   []byte // held bytes that may begin a bracket
 	inPaste bool
@@ -132,7 +134,7 @@ func NewFilter(f *os.File, opts Options) *Filter {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Filter{f: f, opts: opts, msgs: map[int]tea.Msg{}, rbuf: make([]byte, 4096)}
+	return &Filter{f: f, opts: opts, msgs: map[int]tea.Msg{}, rbuf: make([]byte, 4096), wait: waitReadable}
 }
 
 // SetSend sets how Store's messages reach the program (tea.Program.Send).
@@ -186,6 +188,9 @@ func (f *Filter) marker(msg tea.Msg) []byte {
 	return []byte(markerPrefix + strconv.FormatInt(int64(id), 36) + "\x1b\\")
 }
 
+// streamSlice is how long one Read goes on reading a large paste.
+const streamSlice = 50 * time.Millisecond
+
 // maxExtra bounds what a Read adds to the bytes it read (markers for a
 // large paste's start, progress or refusal and end).
 const maxExtra = 64
@@ -203,15 +208,30 @@ func (f *Filter) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	out := f.feed(p[:0], f.rbuf[:n])
+	// While a large paste streams and nothing is to be returned, read on
+	// (the terminal is still sending it) for up to streamSlice, rather than
+	// return empty reads to Bubble Tea 4 KiB at a time.
+	for start := time.Now(); f.large != nil && len(out) == 0 && time.Since(start) < streamSlice; {
+		m, err := f.f.Read(f.rbuf[:room])
+		if m == 0 {
+			if err != nil {
+				return 0, err
+			}
+			break
+		}
+		out = f.feed(out, f.rbuf[:m])
+	}
 	// A trailing ESC (or more of a bracket) outside a paste: wait briefly
-	// for the rest rather than hold it until the next key.
-	for len(f.carry) > 0 && !f.inPaste && len(out) < len(p)-maxExtra {
-		if !waitReadable(f.f, 15*time.Millisecond) {
+	// for the rest rather than hold it until the next key. (A bracket
+	// split by a longer pause passes to Bubble Tea, which reads that paste
+	// itself: terminals write the bracket and the paste at once.)
+	for len(f.carry) > 0 && !f.inPaste && room-len(out) > len(pasteStart) {
+		if !f.wait(f.f, 15*time.Millisecond) {
 			out = append(out, f.carry...)
 			f.carry = f.carry[:0]
 			break
 		}
-		m, err := f.f.Read(f.rbuf[:min(room-len(out), len(f.rbuf))])
+		m, err := f.f.Read(f.rbuf[:room-len(out)])
 		if m == 0 {
 			out = append(out, f.carry...)
 			f.carry = f.carry[:0]
@@ -221,6 +241,11 @@ func (f *Filter) Read(p []byte) (int, error) {
 			break
 		}
 		out = f.feed(out, f.rbuf[:m])
+	}
+	if len(f.carry) > 0 && !f.inPaste {
+		// No room left to read the rest: pass it rather than hold it.
+		out = append(out, f.carry...)
+		f.carry = f.carry[:0]
 	}
 	copy(p, out)
 	return len(out), nil

@@ -44,6 +44,9 @@ func newRig(t *testing.T, opts Options) *rig {
 		}
 	}
 	g.f = NewFilter(r, opts)
+	// The writer goroutine may be slower than a terminal: wait for the rest
+	// of a bracket as long as it takes.
+	g.f.wait = func(f *os.File, _ time.Duration) bool { return waitReadable(f, 10*time.Second) }
 	g.f.SetSend(func(m tea.Msg) { g.got <- m })
 	return g
 }

@@ -9,7 +9,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// waitReadable reports whether f has bytes to read within d.
+// waitReadable reports whether a read of f would not block (bytes, or the
+// end) within d.
 func waitReadable(f *os.File, d time.Duration) bool {
 	fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLIN}}
 	for {
@@ -17,6 +18,6 @@ func waitReadable(f *os.File, d time.Duration) bool {
 		if err == unix.EINTR {
 			continue
 		}
-		return err == nil && n > 0 && fds[0].Revents&unix.POLLIN != 0
+		return err == nil && n > 0 && fds[0].Revents&(unix.POLLIN|unix.POLLHUP) != 0
 	}
 }
