@@ -95,6 +95,17 @@ func TestJSDifferential(t *testing.T) {
 	for range perOp {
 		cases = append(cases, jsCase{Op: "expand", S: genCitationText(r)})
 	}
+	valid := "t3-citation://v1/e/t/m?text=q&start=0&end=1&prefix=&suffix="
+	emoji := "t3-citation://v1/" + strings.Repeat("😀", 79991)
+	for _, s := range []string{
+		"[Assistant quote](" + emoji + "a) [Assistant quote](" + valid + ")",
+		"[Assistant quote](" + emoji + "ab) [Assistant quote](" + valid + ")",
+		"[Assistant quote](" + emoji + "😀) [Assistant quote](" + valid + ")",
+		"[Assistant quote](" + valid + "&x=" + strings.Repeat("a", 159983-len(valid)+17-3) + ") [Assistant quote](" + valid + ")",
+		"[Assistant quote](t3-citation://v1/bad(x)[Assistant quote](" + valid + ")![Assistant quote](" + valid + ")",
+	} {
+		cases = append(cases, jsCase{Op: "expand", S: s})
+	}
 
 	// The legacy upgrade (DESIGN.md 3.6): the shared vectors, fixed inputs
 	// and generated ones, through the reference written from the precise
