@@ -619,6 +619,22 @@ func (d *Draft) InsertCitation(c *contextref.Citation) {
 	d.merge = mergeNone
 }
 
+// AppendCitation adds an assistant quote chip at the end of the draft, after
+// a separating space when the draft does not end in white space, keeping
+// the caret and selection (as AppendChip does for context).
+func (d *Draft) AppendCitation(c *contextref.Citation) {
+	caret, anchor := d.caret, d.anchor
+	end := d.End()
+	ins := []rune{d.newCitationChip(c, c.Link())}
+	if last := d.lines[end.Line].atoms; len(last) > 0 && !unicode.IsSpace(last[len(last)-1]) {
+		ins = append([]rune{' '}, ins...)
+	}
+	d.change(end, end, ins, nil, mergeNone)
+	d.merge = mergeNone
+	d.caret, d.anchor = caret, anchor
+	d.undo[len(d.undo)-1].caretAfter, d.undo[len(d.undo)-1].anchorAfter = caret, anchor
+}
+
 // EditCitationComment replaces the assistant quote chip with reference id
 // refID by one whose comment is comment (trimmed; blank removes it), as one
 // undoable step; the quote and selector never change. It reports whether

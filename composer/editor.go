@@ -166,6 +166,18 @@ func (e *Editor) Focused() bool { return e.focused }
 // PickerOpen reports whether a picker is showing (esc belongs to it).
 func (e *Editor) PickerOpen() bool { return e.pickKind != pickNone }
 
+// InsertCitation puts an assistant quote chip (the transcript's q) into
+// the draft as InsertContext puts context: at the caret when the editor
+// takes input, else appended after a separating space.
+func (e *Editor) InsertCitation(c *contextref.Citation) {
+	if e.focused {
+		e.draft.InsertCitation(c)
+	} else {
+		e.draft.AppendCitation(c)
+	}
+	e.scrollToCaret()
+}
+
 // InsertContext puts context produced elsewhere (terminal pane, review
 // import, paste) into the draft: at the caret when the editor takes input,
 // else appended after a separating space (DESIGN.md section 4).

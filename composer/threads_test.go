@@ -242,3 +242,25 @@ func TestCitationPlainText(t *testing.T) {
 		t.Fatalf("Text: %q", got)
 	}
 }
+
+func TestEditorInsertCitation(t *testing.T) {
+	c, err := contextref.ParseCitationHref(citeHref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEditor()
+	typeKeys(e, "ab")
+	press(e, "left")
+	e.InsertCitation(c)
+	if got := e.Draft().Markdown(); got != "a"+c.Link()+"b" {
+		t.Fatalf("at the caret: %q", got)
+	}
+	e.Blur()
+	e.InsertCitation(c)
+	if got := e.Draft().Markdown(); got != "a"+c.Link()+"b "+c.Link() {
+		t.Fatalf("appended when blurred: %q", got)
+	}
+	if e.Draft().Caret() != (Pos{0, 2}) {
+		t.Fatalf("the caret stays: %+v", e.Draft().Caret())
+	}
+}
