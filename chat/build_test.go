@@ -190,7 +190,7 @@ func TestThreadHistoryProjectsEarlierMessages(t *testing.T) {
 		Context: &contextref.MessageContext{Version: 1, Records: []contextref.Record{skill}}})
 	_, _ = e.st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "done"})
 	u2, _ := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleUser, Text: "next"})
-	h := History(e.st, th.ID, u2.ID)
+	h := e.s.history(th.ID, u2.ID, nil)
 	if len(h) != 2 || h[0].Role != "user" || h[0].Text != "use [Skill: $review; ref=s1]" || h[1].Text != "done" {
 		t.Fatalf("history %+v (first user message %s)", h, u1.ID)
 	}
@@ -217,7 +217,7 @@ func TestThreadHistoryAfterCompact(t *testing.T) {
 	add(message.RoleAssistant, "answer two")
 	next := add(message.RoleUser, "question three")
 	var got []string
-	for _, h := range History(e.st, th.ID, next.ID) {
+	for _, h := range e.s.history(th.ID, next.ID, nil) {
 		got = append(got, h.Role+":"+h.Text)
 	}
 	want := "user:question one|user:<conversation_summary>\nSUMMARY\n</conversation_summary>|user:question two|assistant:answer two"
@@ -232,4 +232,12 @@ func mentionRecord(path string) contextref.Record {
 
 func skillRecord(name string) contextref.Record {
 	return &contextref.SkillRecord{Base: contextref.NewBase(contextref.KindSkill, contextref.ToContextID("skill-"+name), "$"+name), Name: name}
+}
+
+func threadRecord(id, env, threadID, title string) *contextref.ThreadRecord {
+	return &contextref.ThreadRecord{Base: contextref.NewBase(contextref.KindThread, id, title), EnvironmentID: env, ThreadID: threadID, Title: title}
+}
+
+func storeMsg(threadID string, role message.Role, text string) store.Message {
+	return store.Message{ThreadID: threadID, Role: role, Text: text}
 }

@@ -52,6 +52,10 @@ type Options struct {
 	// backend to return before it is recorded as interrupted anyway; 0
 	// means 3 s.
 	StopWait time.Duration
+	// Limits bound the payload the harness backends put inline ([limits]
+	// inline_file_bytes, inline_turn_bytes, history_bytes,
+	// thread_context_bytes; zero fields are the defaults).
+	Limits agent.Limits
 }
 
 // Submission is a draft the user sent: canonical Markdown and its records.
@@ -372,10 +376,20 @@ func (s *Service) store(th *thread, sub Submission, queued bool) {
 	if queued {
 		msg.Status = message.StatusQueued
 	}
+	var recs []contextref.Record
+	if msg.Context != nil {
+		recs = msg.Context.Records
+	}
+	snaps := s.snapshotMentions(th.id, msg.Text, recs) // before the message: what the user sent is what is resent
 	user, err := s.st.AddMessage(msg)
 	if err != nil {
 		fail(fmt.Errorf("message not sent: %w", err))
 		return
+	}
+	if err := s.st.AddMentionSnapshots(user.ID, snaps); err != nil {
+		s.mu.Lock()
+		s.emit(Notice{ThreadID: th.id, Text: "the @ mentions' contents were not saved: " + err.Error(), Err: true})
+		s.mu.Unlock()
 	}
 	// The message is on disk: its draft is gone there too.
 	derr := s.st.SaveDraft(store.Draft{ThreadID: th.id})

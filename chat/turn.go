@@ -76,8 +76,15 @@ func (s *Service) prepare(t *turn) {
 	t.lease = lease
 	at := s.agentTurn(th.id, t.user)
 
+	var cuts []string
+	if s.caps.InlinePayload {
+		cuts = agent.InlineCuts(at)
+	}
 	s.mu.Lock()
 	s.emit(ReplyStarted{ThreadID: th.id, User: t.user, Reply: reply, Started: s.clock.Now()})
+	for _, c := range cuts {
+		s.emit(Notice{ThreadID: th.id, Text: c})
+	}
 	if lerr != nil {
 		s.emit(Notice{ThreadID: th.id, Text: "this reply holds no lease (" + lerr.Error() + "): another chipchat may mark it interrupted", Err: true})
 	}
@@ -112,13 +119,15 @@ func (s *Service) agentTurn(threadID string, user store.Message) agent.Turn {
 		ctx, _, _ = contextref.DecodeContext(user.RawContext)
 	}
 	text, recs := resolveContext(user.Text, ctx)
-	at := agent.Prepare(text, recs, func(id string) (string, bool) {
-		p, err := s.opt.Assets.Path(id)
-		return p, err == nil
-	})
-	at.ThreadID, at.Dir = threadID, s.opt.Dir
+	var snaps map[string]map[string]store.MentionSnapshot
+	if s.caps.InlinePayload {
+		snaps, _ = s.st.ThreadMentionSnapshots(threadID)
+	}
+	at := agent.PrepareWith(text, recs, s.resolver(snaps[user.ID]))
+	at.ThreadID, at.Dir, at.Limits = threadID, s.opt.Dir, s.opt.Limits
+	at.Threads = s.threadContexts(text, recs)
 	if s.caps.History {
-		at.History = History(s.st, threadID, user.ID)
+		at.History = s.history(threadID, user.ID, snaps)
 		at.Compact = s.caps.Compact && IsCompact(user.Text)
 	}
 	if s.caps.Sessions {
@@ -141,13 +150,14 @@ func resolveContext(text string, ctx *contextref.MessageContext) (string, []cont
 // IsCompact reports whether a message is the /compact command.
 func IsCompact(text string) bool { return strings.TrimSpace(text) == agent.CompactCommand }
 
-// History is the thread's conversation before the message upTo, as a
+// history is the thread's conversation before the message upTo, as a
 // harness backend sends it: user messages projected (legacy ones upgraded
-// in memory), replies as their text; after a /compact, the user's words
-// and the summary replace what came before. Queued messages are not part
-// of it. It reads the store.
-func History(st *store.Store, threadID, upTo string) []agent.HistoryMessage {
-	msgs, err := st.Messages(threadID)
+// in memory) with their attachments, mention snapshots and skills; replies
+// as their text, an interrupted one marked (even when empty); after a
+// /compact, the user's words and the summary replace what came before.
+// Queued messages are not part of it. It reads the store (worker).
+func (s *Service) history(threadID, upTo string, snaps map[string]map[string]store.MentionSnapshot) []agent.HistoryMessage {
+	msgs, err := s.st.Messages(threadID)
 	if err != nil {
 		return nil
 	}
@@ -180,10 +190,11 @@ func History(st *store.Store, threadID, upTo string) []agent.HistoryMessage {
 		switch m.Role {
 		case message.RoleUser:
 			text, recs := resolveContext(m.Text, m.Context)
-			out = append(out, agent.HistoryMessage{Role: "user", Text: contextref.Project(text, recs)})
+			out = append(out, agent.PrepareWith(text, recs, s.resolver(snaps[m.ID])).UserMessage())
 		case message.RoleAssistant:
-			if reply != "" {
-				out = append(out, agent.HistoryMessage{Role: "assistant", Text: reply})
+			interrupted := m.Status == message.StatusInterrupted
+			if reply != "" || interrupted {
+				out = append(out, agent.HistoryMessage{Role: "assistant", Text: reply, Interrupted: interrupted})
 			}
 		}
 	}

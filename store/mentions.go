@@ -74,3 +74,34 @@ func (s *Store) MentionSnapshots(messageID string) (map[string]MentionSnapshot, 
 	}
 	return out, nil
 }
+
+// ThreadMentionSnapshots returns the mention snapshots of every message of
+// a thread, by message id and context id (one query: a thread's history
+// needs them all).
+func (s *Store) ThreadMentionSnapshots(threadID string) (map[string]map[string]MentionSnapshot, error) {
+	out := map[string]map[string]MentionSnapshot{}
+	err := s.read(func() error {
+		rows, err := s.db.Query(`SELECT n.message_id, n.context_id, n.asset_id, n.kind, n.size_bytes, n.mime_type
+			FROM mention_snapshots n JOIN messages m ON m.id = n.message_id WHERE m.thread_id = ?`, threadID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			var m MentionSnapshot
+			if err := rows.Scan(&id, &m.ContextID, &m.AssetID, &m.Kind, &m.Size, &m.MimeType); err != nil {
+				return err
+			}
+			if out[id] == nil {
+				out[id] = map[string]MentionSnapshot{}
+			}
+			out[id][m.ContextID] = m
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: mention snapshots of thread %s: %w", threadID, err)
+	}
+	return out, nil
+}

@@ -147,7 +147,7 @@ func New(opt Options) *App {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
 	svc := chat.New(chat.Options{Store: opt.Store, Assets: opt.Assets, Backend: opt.Backend, ProjectID: opt.Project.ID,
-		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge()})
+		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), Limits: opt.Config.Limits.Payload()})
 	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: appKeys,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir)}

@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/BurntSushi/toml"
 
+	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/composer"
 )
 
@@ -28,6 +29,10 @@ import (
 //	excerpt_max_age = "24h"        # terminal excerpts older than this are dropped at send ("0": never)
 //	paste_chip_chars = 2000        # a longer paste becomes a pasted-text-N.txt chip (-1: never)
 //	paste_chip_lines = 20          # so does a paste of more lines (-1: never)
+//	inline_file_bytes = 262144     # openai/exec/echo: an attached text file's content sent inline, per file
+//	inline_turn_bytes = 1048576    # … and for all of one message's files together
+//	history_bytes = 2097152        # … images and files resent with earlier messages
+//	thread_context_bytes = 32768   # … a referenced thread's recent messages
 //
 //	[keys]                         # any binding, by name: see chipchat --help
 //	send = ["enter"]
@@ -48,6 +53,18 @@ type Limits struct {
 	ExcerptMaxAge   string `toml:"excerpt_max_age"`  // a terminal excerpt older than this is dropped at send
 	PasteChipChars  int    `toml:"paste_chip_chars"` // a paste longer than this becomes a pasted-text chip (<0: never)
 	PasteChipLines  int    `toml:"paste_chip_lines"` // a paste of more lines than this becomes a pasted-text chip (<0: never)
+
+	// What the harness backends (openai, exec, echo) put inline.
+	InlineFileBytes    int64 `toml:"inline_file_bytes"`
+	InlineTurnBytes    int64 `toml:"inline_turn_bytes"`
+	HistoryBytes       int64 `toml:"history_bytes"`
+	ThreadContextBytes int64 `toml:"thread_context_bytes"`
+}
+
+// Payload is the limits of what the harness backends put inline.
+func (l Limits) Payload() agent.Limits {
+	return agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes,
+		HistoryBytes: l.HistoryBytes, ThreadContextBytes: l.ThreadContextBytes}
 }
 
 // ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
@@ -62,7 +79,8 @@ func (l Limits) ExcerptAge() time.Duration {
 // DefaultConfig is the embedded default configuration.
 func DefaultConfig() Config {
 	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h",
-		PasteChipChars: 2000, PasteChipLines: 20}}
+		PasteChipChars: 2000, PasteChipLines: 20,
+		InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10}}
 }
 
 // ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when

@@ -51,6 +51,14 @@ func ValidateConfig(c Config) error {
 			fmt.Sprintf("allowed are 1 to %d characters, or -1 (never)", maxPasteChipChars)),
 		check(l.PasteChipLines == -1 || l.PasteChipLines >= 1 && l.PasteChipLines <= maxPasteChipLines, "paste_chip_lines", l.PasteChipLines,
 			fmt.Sprintf("allowed are 1 to %d lines, or -1 (never)", maxPasteChipLines)),
+		check(l.InlineFileBytes >= 1 && l.InlineFileBytes <= maxAttachmentBytes, "inline_file_bytes", l.InlineFileBytes,
+			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
+		check(l.InlineTurnBytes >= 1 && l.InlineTurnBytes <= maxAttachmentBytes, "inline_turn_bytes", l.InlineTurnBytes,
+			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
+		check(l.HistoryBytes >= 1 && l.HistoryBytes <= maxAttachmentBytes, "history_bytes", l.HistoryBytes,
+			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
+		check(l.ThreadContextBytes >= 1 && l.ThreadContextBytes <= maxAttachmentBytes, "thread_context_bytes", l.ThreadContextBytes,
+			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
 		checkAge(where, l.ExcerptMaxAge),
 	} {
 		if err != nil {
