@@ -168,6 +168,12 @@ func scanMarkdown(src string, lo int, fence string) (hi int, c cut, complete boo
 			}
 			return pos, cut{next: pos}, true
 		}
+		// A line longer than maxBlock is cut too (at a space when it can),
+		// so no block grows without bound.
+		if end-pos > maxBlock && inFence {
+			c := cutLine(src, pos)
+			return c, cut{next: c, fence: fenceLine(src, lo, fence, pos)}, true
+		}
 		if inFence {
 			if terminated && fenceCloses(line, fc, fn) {
 				inFence = false
@@ -200,6 +206,10 @@ func scanMarkdown(src string, lo int, fence string) (hi int, c cut, complete boo
 			}
 			blankAt = -1
 		}
+		if end-pos > maxBlock {
+			c := cutLine(src, pos)
+			return c, cut{next: c}, true
+		}
 		if first {
 			list = listMarker(line)
 			first = false
@@ -216,6 +226,16 @@ func scanMarkdown(src string, lo int, fence string) (hi int, c cut, complete boo
 		return trimEndBlank(src, lo, blankAt), cut{}, false
 	}
 	return len(src), cut{}, false
+}
+
+// cutLine is where a line starting at pos and longer than maxBlock is
+// cut: after the last space in its first maxBlock bytes, else at a
+// character boundary there.
+func cutLine(src string, pos int) int {
+	if i := strings.LastIndexByte(src[pos+1:pos+maxBlock], ' '); i >= 0 {
+		return pos + 1 + i + 1
+	}
+	return max(pos+1, runeStart(src, pos+maxBlock))
 }
 
 // mayContinue reports whether a line starting with c may continue a

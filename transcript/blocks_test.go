@@ -139,6 +139,24 @@ func checkIncremental(t *testing.T, src string, mode int, chunks []int) {
 	}
 }
 
+// TestBlocksLongLine: a line with no end is cut, so the open block stays
+// small.
+func TestBlocksLongLine(t *testing.T) {
+	src := strings.Repeat("word ", 10*maxBlock/5) + strings.Repeat("x", 3*maxBlock)
+	tv := newTextView(modeMarkdown, 1<<30)
+	for n := 1000; n <= len(src); n += 1000 {
+		tv.update(src[:n])
+		if o := tv.open; o.hi-o.lo > 2*maxBlock {
+			t.Fatalf("open block of %d bytes at %d", o.hi-o.lo, n)
+		}
+	}
+	tv.update(src)
+	got := blockTexts(src, modeMarkdown, 777)
+	if strings.Join(got, "") != src {
+		t.Fatal("cut blocks lose text")
+	}
+}
+
 func TestBlocksIncrementalRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 400; i++ {
@@ -156,7 +174,8 @@ func FuzzBlocks(f *testing.F) {
 		if len(src) > 1<<16 {
 			return
 		}
-		chunks := []int{1 + abs(c1)%64, 1 + abs(c2)%512}
+		// At most a few hundred updates: each rescans the open block.
+		chunks := []int{1 + len(src)/256 + abs(c1)%64, 1 + abs(c2)%512}
 		checkIncremental(t, src, modeMarkdown, chunks)
 		checkIncremental(t, src, modePlain, chunks)
 	})

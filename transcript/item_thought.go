@@ -50,7 +50,11 @@ func renderThoughtBlock(it message.Item, c ItemContext) []string {
 	if strings.TrimSpace(it.Text) == "" {
 		return []string{""}
 	}
-	return wrapPlain(chips.Sanitize(chips.ExpandTabs(it.Text)), c.Width-2, c.Looks.Faint)
+	rows := wrapPlain(chips.Sanitize(chips.ExpandTabs(it.Text)), max(1, c.Width-2), c.Looks.Faint)
+	for k, r := range rows {
+		rows[k] = "  " + r
+	}
+	return rows
 }
 
 func renderThoughtDetails(it message.Item, c ItemContext) []string {

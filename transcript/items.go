@@ -242,7 +242,15 @@ func wrapIndent(line string, width int) []string {
 		return []string{line}
 	}
 	plainL := ansi.Strip(line)
-	ind := len(plainL) - len(strings.TrimLeft(plainL, " "))
+	return wrapHang(line, width, len(plainL)-len(strings.TrimLeft(plainL, " ")))
+}
+
+// wrapHang wraps a line at width with its continuation rows indented ind
+// columns (none when ind is more than half the width).
+func wrapHang(line string, width, ind int) []string {
+	if ansi.StringWidth(line) <= width {
+		return []string{line}
+	}
 	if ind > width/2 {
 		ind = 0
 	}

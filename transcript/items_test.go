@@ -305,7 +305,7 @@ func TestMarkdownQuality(t *testing.T) {
 	c := New(nil)
 	c.SetSize(100, 40)
 	c.SetMessages([]Message{agentMsg("a", "```go\nfunc x() {}\n```")})
-	if cv := c.View(); strings.Count(cv, "\x1b[38;5;") < 3 {
+	if cv := c.View(); strings.Count(cv, "\x1b[38;2;") < 3 {
 		t.Fatalf("code not highlighted: %q", cv)
 	}
 }
@@ -439,4 +439,38 @@ func TestNoticeLevels(t *testing.T) {
 		t.Fatalf("info notice: %q", i)
 	}
 	_ = fmt.Sprint()
+}
+
+// TestRenderedBlocksBounded: scrolling through a reply of more blocks than
+// maxRenderedBlocks keeps the rendered lines of at most that many.
+func TestRenderedBlocksBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a big reply")
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < 5*maxRenderedBlocks*12; i++ {
+		fmt.Fprintf(&b, "p%d\n\n", i)
+	}
+	m := newTest(40, 50)
+	m.SetMessages([]Message{{ID: "r", Role: message.RoleAssistant, Items: []message.Item{{Kind: message.ItemText, Text: b.String()}}}})
+	m.View()
+	m.Focus()
+	press(m, "g")
+	for i := 0; i < 2*maxRenderedBlocks && !m.AtBottom(); i++ {
+		m.scrollBy(40)
+		m.View()
+	}
+	tv := m.textOf(0, 0)
+	kept := 0
+	for k := 0; k < tv.count(); k++ {
+		if p := tv.part(k); p != nil && p.p != nil && p.p.ok {
+			kept++
+		}
+	}
+	if tv.count() <= maxRenderedBlocks || kept > maxRenderedBlocks {
+		t.Fatalf("%d blocks, %d keep their lines", tv.count(), kept)
+	}
+	if v := plain(m); !strings.Contains(v, fmt.Sprintf("p%d", tv.count()-1)) {
+		t.Fatalf("not at the end:\n%s", v)
+	}
 }

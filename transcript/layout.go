@@ -335,6 +335,7 @@ func (m *Model) plines(p ppos) []string {
 			return ls
 		}
 		m.renders++
+		m.ring.add(b.p)
 		c := m.itemContext(cw)
 		c.Plain = tv.mode == modePlain
 		return b.rendered().set(m.itemReg.Render(chips.Compact, message.Item{Kind: message.ItemText, Text: tv.source(b)}, c), cw, 0)
@@ -349,6 +350,7 @@ func (m *Model) plines(p ppos) []string {
 				return ls
 			}
 			m.renders++
+			m.ring.add(b.p)
 			return b.rendered().set(m.itemReg.Render(chips.Expanded, message.Item{Kind: message.ItemThought, Text: tv.source(b)}, m.itemContext(cw)), cw, 0)
 		}
 		if ls, ok := iv.one.get(cw, iv.gen); ok {
@@ -520,4 +522,28 @@ func (e *entry) ownItems() {
 		e.msg.Items = slices.Clone(e.msg.Items)
 		e.owned = true
 	}
+}
+
+// maxRenderedBlocks is how many text blocks keep their rendered lines: the
+// blocks rendered longest ago lose them (and are rendered again if they
+// are drawn again), so scrolling through a huge reply keeps only what was
+// near the viewport lately.
+const maxRenderedBlocks = 4096
+
+// renderRing remembers the text blocks rendered last.
+type renderRing struct {
+	parts []*part
+	next  int
+}
+
+func (r *renderRing) add(p *part) {
+	if len(r.parts) < maxRenderedBlocks {
+		r.parts = append(r.parts, p)
+		return
+	}
+	if old := r.parts[r.next]; old != p {
+		*old = part{}
+	}
+	r.parts[r.next] = p
+	r.next = (r.next + 1) % maxRenderedBlocks
 }

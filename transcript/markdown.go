@@ -4,6 +4,9 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
 	gstyles "charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/ansi"
 
@@ -36,9 +39,14 @@ func (m *Model) glamourFor(w int) *glamour.TermRenderer {
 	cfg.Document.Margin = &zero
 	cfg.Document.BlockPrefix = ""
 	cfg.Document.BlockSuffix = ""
-	// Headings without literal markers: H1 keeps its style, H2 is
-	// underlined, the others bold.
+	// Headings without literal markers: H1 keeps its style (a styled
+	// block in the colour styles; bold and underlined where it was "# "),
+	// H2 is underlined, the others bold.
 	yes := true
+	if strings.Contains(cfg.H1.Prefix, "#") {
+		cfg.H1.Prefix = ""
+		cfg.H1.Bold, cfg.H1.Underline = &yes, &yes
+	}
 	cfg.H2.Prefix = ""
 	cfg.H2.Underline = &yes
 	cfg.H3.Prefix = ""
@@ -73,12 +81,16 @@ func (m *Model) markdown(src string, cw int) []string {
 	}
 	src = joinListBreaks(src)
 	var out []string
-	for _, seg := range tableSegments(src) {
-		w := cw
-		if seg.table {
-			w = min(cw, seg.width)
+	for _, seg := range segments(src) {
+		var ls []string
+		switch {
+		case seg.code:
+			ls = m.codeLines(seg.text, seg.lang, cw)
+		case seg.table:
+			ls = m.glamourLines(seg.text, min(cw, seg.width), cw)
+		default:
+			ls = m.glamourLines(seg.text, cw, cw)
 		}
-		ls := m.glamourLines(seg.text, w, cw)
 		if len(out) > 0 && len(ls) > 0 {
 			out = append(out, "")
 		}
@@ -112,6 +124,7 @@ func (m *Model) glamourLines(src string, w, cw int) []string {
 		}
 		lines = append(lines, closeLine(l))
 	}
+	lines = hangLists(lines, cw)
 	lo, hi := 0, len(lines)
 	for lo < hi && blank(lines[lo]) {
 		lo++
@@ -122,11 +135,184 @@ func (m *Model) glamourLines(src string, w, cw int) []string {
 	return lines[lo:hi]
 }
 
-// segment is a run of a block's lines: a table or other Markdown.
+// bulletHang is the width of a list item's marker at the start of a drawn
+// line (its indentation included), 0 when the line starts no item.
+func bulletHang(p string) int {
+	t := strings.TrimLeft(p, " ")
+	lead := len(p) - len(t)
+	for _, b := range []string{"• ", "◦ ", "▪ ", "- ", "* ", "+ "} {
+		if strings.HasPrefix(t, b) {
+			return lead + ansi.StringWidth(b)
+		}
+	}
+	i := 0
+	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(t) && t[i] == '.' && t[i+1] == ' ' {
+		return lead + i + 2
+	}
+	return 0
+}
+
+// hangLists re-wraps list items whose text glamour wrapped back to the
+// left edge: the item's rows are joined and wrapped again under its text.
+func hangLists(lines []string, cw int) []string {
+	var out []string
+	for i := 0; i < len(lines); {
+		hang := bulletHang(ansi.Strip(lines[i]))
+		if hang == 0 || hang > cw/2 {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		merged := strings.TrimSuffix(lines[i], "\x1b[m")
+		j := i + 1
+		for ; j < len(lines); j++ {
+			q := ansi.Strip(lines[j])
+			if strings.TrimSpace(q) == "" || bulletHang(q) > 0 {
+				break
+			}
+			lead := len(q) - len(strings.TrimLeft(q, " "))
+			if lead >= hang {
+				break
+			}
+			merged += " " + strings.TrimSuffix(ansi.TruncateLeft(lines[j], lead, ""), "\x1b[m")
+		}
+		if j == i+1 {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		for _, r := range wrapHang(merged, cw, hang) {
+			out = append(out, closeLine(r))
+		}
+		i = j
+	}
+	return out
+}
+
+// segment is a run of a block's lines: a table, a fenced code block, or
+// other Markdown.
 type segment struct {
 	text  string
 	table bool
 	width int // a table's natural width
+	code  bool
+	lang  string
+}
+
+// segments splits a block into its tables, its fenced code blocks (those
+// not inside a list item, which glamour draws with the item) and the rest.
+func segments(src string) []segment {
+	if !strings.Contains(src, "```") && !strings.Contains(src, "~~~") {
+		return tableSegments(src)
+	}
+	lines := strings.Split(src, "\n")
+	var segs []segment
+	start := 0
+	inList := false
+	flush := func(end int) {
+		if end > start {
+			if t := strings.Join(lines[start:end], "\n"); strings.TrimSpace(t) != "" {
+				segs = append(segs, tableSegments(t)...)
+			}
+		}
+	}
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if listMarker(l) {
+			inList = true
+		} else if !isBlank(l) && !indented(l, 1) {
+			inList = false
+		}
+		c, n, ok := fenceOpen(l)
+		if !ok || inList || indented(l, 4) {
+			if ok { // a fence inside a list item: skip to its end
+				for i+1 < len(lines) && !fenceCloses(lines[i+1], c, n) {
+					i++
+				}
+				i++
+			}
+			continue
+		}
+		flush(i)
+		end := i + 1
+		for end < len(lines) && !fenceCloses(lines[end], c, n) {
+			end++
+		}
+		info := strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(l, " "), string(c)))
+		lang := strings.Fields(info + " ")
+		seg := segment{code: true, text: strings.Join(lines[i+1:min(end, len(lines))], "\n")}
+		if len(lang) > 0 {
+			seg.lang = lang[0]
+		}
+		segs = append(segs, seg)
+		start = min(end+1, len(lines))
+		i = end
+	}
+	flush(len(lines))
+	if len(segs) == 0 {
+		return []segment{{text: src}}
+	}
+	return segs
+}
+
+// codeLines draws a fenced code block: two columns of margin, chroma's
+// syntax colour (none without colour), long lines wrapped under their own
+// indentation.
+func (m *Model) codeLines(code, lang string, cw int) []string {
+	style := codeStyle(m.style)
+	if m.noColor {
+		style = ""
+	}
+	hl := newDiffHighlighter(style, "")
+	if style != "" {
+		hl.style = styles.Get(style)
+		if lx := lexerFor(lang, code); lx != nil {
+			hl.lexer = chroma.Coalesce(lx)
+		}
+	}
+	src := strings.Split(strings.TrimRight(code, "\n"), "\n")
+	var toks [][]chroma.Token
+	if hl.lexer != nil && hl.style != nil {
+		toks = hl.lines(code + "\n")
+	}
+	var out []string
+	for k, l := range src {
+		line := l
+		if k < len(toks) {
+			line = hl.paint(toks[k], nil)
+		}
+		for _, r := range wrapIndent("  "+line, cw) {
+			out = append(out, closeLine(r))
+		}
+	}
+	return out
+}
+
+// codeStyle is the chroma style beside a glamour style.
+func codeStyle(glamourStyle string) string {
+	switch glamourStyle {
+	case "light":
+		return "github"
+	case "dracula":
+		return "dracula"
+	case "notty", "ascii":
+		return ""
+	}
+	return "monokai"
+}
+
+// lexerFor is the lexer of a fence's language, else one guessed from the
+// code (nil for none).
+func lexerFor(lang, code string) chroma.Lexer {
+	if lang != "" {
+		if lx := lexers.Get(lang); lx != nil {
+			return lx
+		}
+	}
+	return nil
 }
 
 // tableSegments splits src into its GFM tables and the rest. With no

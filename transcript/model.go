@@ -109,7 +109,8 @@ type Model struct {
 		lines        []string
 	}
 
-	sel2 selection // the selection mode (select.go)
+	sel2 selection  // the selection mode (select.go)
+	ring renderRing // the text blocks that keep their rendered lines
 
 	renders int // parts rendered, for tests
 }
