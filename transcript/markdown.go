@@ -4,10 +4,10 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+	gstyles "charm.land/glamour/v2/styles"
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
-	gstyles "charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/chips"
