@@ -218,3 +218,31 @@ func TestEndToEndHugePasteOverLimitIsRefused(t *testing.T) {
 	a.keys("C-q")
 	a.waitFor("EXITED=0")
 }
+
+// The external editor (ctrl+g) gets the terminal itself, not the input
+// filter: what is typed in it reaches it, and the first key typed after
+// it returns reaches chipchat.
+func TestEndToEndExternalEditorThroughFilter(t *testing.T) {
+	root := t.TempDir()
+	proj, home, data := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data")
+	writeFile(t, filepath.Join(proj, "README"), "x\n")
+	ed := filepath.Join(root, "ed.sh")
+	writeFile(t, ed, "#!/bin/sh\nprintf 'EDITOR READY\\n'\nread line\necho \"$line\" >> \"$1\"\n")
+	if err := os.Chmod(ed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q VISUAL=%q TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
+		proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), ed, chipchatBinary(t), data)
+	s := startTmux(t, command)
+	s.waitFor("enter send")
+	s.text("hello ")
+	s.keys("C-g")
+	s.waitFor("EDITOR READY")
+	s.text("from the editor")
+	s.keys("Enter")
+	s.waitFor("hello from the editor", "enter send")
+	s.text("Zq7")
+	s.waitFor("Zq7") // the first keys after the editor reach chipchat
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+}

@@ -561,6 +561,10 @@ func runExternalEditor(path string) tea.Cmd {
 		return notice("no editor to run: set $VISUAL or $EDITOR ("+filepath.Base(args[0])+" not found)", true)
 	}
 	c := exec.Command(bin, append(args[1:], path)...)
+	// The terminal itself, not the program's input: that is a filter
+	// (internal/paste), and a reader that is not a file would be copied to
+	// the editor through a pipe that outlives it and eats the next key.
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	return tea.ExecProcess(c, func(err error) tea.Msg {
 		defer os.Remove(path)
 		if err != nil {
