@@ -100,6 +100,8 @@
 // captures (CaptureMsg{Record}, or CaptureFailedMsg); esc or q leaves. The
 // app owns the layout (Pane.Layout: split or zoomed; SetSize resizes the
 // ptys) and the keys to add (NewTerminal), switch (Next) and close
-// (CloseActive, CloseAll on quit) terminals. View reads only the visible
+// (CloseActive, CloseAll on quit) terminals. A terminal started by someone
+// else (an agent's command: Env, NoRestart, Done, ExitSignal) joins with
+// Add, is shown with Show and taken out with Remove. View reads only the visible
 // rows under the lock and does no I/O.
 package terminal

@@ -132,6 +132,56 @@ func (p *Pane) start(t *Terminal) tea.Cmd {
 	return t.Wait()
 }
 
+// Add puts a terminal started by someone else (an agent's command) in the
+// pane as a new tab, sized to the pane, and returns the command that
+// listens to it. It shows the tab only when the pane had none, so the
+// user's view does not jump; Show brings it up.
+func (p *Pane) Add(t *Terminal) tea.Cmd {
+	t.Resize(p.width, p.height-1)
+	p.terms = append(p.terms, t)
+	if len(p.terms) == 1 {
+		p.active = 0
+		p.viewOff, p.cp = 0, nil
+	}
+	return t.Wait()
+}
+
+// Show makes terminal id the shown one; false when there is no such tab.
+func (p *Pane) Show(id string) bool {
+	for i, t := range p.terms {
+		if t.ID == id {
+			if i != p.active {
+				p.active = i
+				p.viewOff, p.cp = 0, nil
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// Remove takes terminal id out of the pane and returns it (nil when there
+// is none), leaving its process alone: the caller closes it, away from
+// the UI goroutine (Close waits for the processes to end).
+func (p *Pane) Remove(id string) *Terminal {
+	for i, t := range p.terms {
+		if t.ID != id {
+			continue
+		}
+		shown := p.Active()
+		p.terms = append(p.terms[:i:i], p.terms[i+1:]...)
+		switch {
+		case shown == t:
+			p.active = min(i, max(len(p.terms)-1, 0))
+			p.viewOff, p.cp = 0, nil
+		case i < p.active:
+			p.active--
+		}
+		return t
+	}
+	return nil
+}
+
 // Next shows the next terminal (delta -1: the previous one).
 func (p *Pane) Next(delta int) {
 	if len(p.terms) == 0 {
@@ -288,6 +338,9 @@ func (p *Pane) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if exited, _ := t.Exited(); exited && !t.Running() {
+		if t.NoRestart {
+			return nil
+		}
 		p.viewOff = 0
 		return p.start(t)
 	}

@@ -33,6 +33,13 @@ type ExitedMsg struct {
 type Terminal struct {
 	ID    string
 	Label string
+	// Env is added to the environment of the program Start runs
+	// ("KEY=value"); set it before Start.
+	Env []string
+	// NoRestart keeps a key pressed after the program exited from
+	// starting it again (a command run for someone else, such as an
+	// agent's terminal); set it before adding the terminal to a Pane.
+	NoRestart bool
 
 	mu     sync.Mutex
 	screen *Screen
@@ -45,6 +52,8 @@ type Terminal struct {
 	code     int
 	reported bool
 	gen      int
+	exitSig  string        // the signal that ended the program, when one did
+	done     chan struct{} // closed when the current run's program exited
 
 	dirty     chan struct{}
 	lastFrame time.Time
@@ -77,7 +86,7 @@ func (t *Terminal) Start(dir string, argv ...string) error {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor", "CHIPCHAT_TERMINAL="+t.ID)
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor", "CHIPCHAT_TERMINAL="+t.ID), t.Env...)
 	t.mu.Lock()
 	cols, rows := t.screen.Size()
 	t.mu.Unlock()
@@ -90,15 +99,29 @@ func (t *Terminal) Start(dir string, argv ...string) error {
 		t.screen.Write([]byte("\r\n"))
 	}
 	t.ptmx, t.cmd, t.pgid = ptmx, cmd, cmd.Process.Pid
-	t.running, t.exited, t.reported = true, false, false
+	t.running, t.exited, t.reported, t.exitSig = true, false, false, ""
 	t.gen++
 	gen := t.gen
+	done := make(chan struct{})
+	t.done = done
 	t.mu.Unlock()
-	go t.readLoop(ptmx, cmd, gen)
+	go t.readLoop(ptmx, cmd, gen, done)
 	return nil
 }
 
-func (t *Terminal) readLoop(ptmx *os.File, cmd *exec.Cmd, gen int) {
+// Done is closed when the program of the last Start has exited (nil
+// before Start). It may be read from any goroutine.
+func (t *Terminal) Done() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.done
+}
+
+// ExitSignal is the name of the signal that ended the program ("killed"),
+// "" when it exited by itself or still runs.
+func (t *Terminal) ExitSignal() string { t.mu.Lock(); defer t.mu.Unlock(); return t.exitSig }
+
+func (t *Terminal) readLoop(ptmx *os.File, cmd *exec.Cmd, gen int, done chan struct{}) {
 	buf := make([]byte, 64*1024)
 	for {
 		n, err := ptmx.Read(buf)
@@ -110,22 +133,26 @@ func (t *Terminal) readLoop(ptmx *os.File, cmd *exec.Cmd, gen int) {
 		}
 	}
 	werr := cmd.Wait()
-	code := 0
+	code, sig := 0, ""
 	if werr != nil {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			code = ee.ExitCode()
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				sig = ws.Signal().String()
+			}
 		} else {
 			code = -1
 		}
 	}
 	t.mu.Lock()
 	if t.gen == gen {
-		t.running, t.exited, t.code = false, true, code
+		t.running, t.exited, t.code, t.exitSig = false, true, code, sig
 		t.screen.Write([]byte("\r\n\x1b[0m[process exited " + strconv.Itoa(code) + "]"))
 	}
 	t.mu.Unlock()
 	ptmx.Close()
+	close(done)
 	t.signal()
 }
 
