@@ -351,52 +351,48 @@ func runAgent(t *testing.T, a Agent) {
 			t.Fatalf("the model did not get the command's output %q: results %+v; tools offered %v; events %s", files.CommandOut, got, tools, Kinds(evs))
 		}
 	})
-	t.Run("permission-cancelled", func(t *testing.T) {
-		// What esc answering "cancelled" to a permission request does.
+	// permissionTurn resets notes.txt and runs a turn whose edit asks for
+	// permission, answered by decide.
+	permissionTurn := func(t *testing.T, text string, decide func(acp.RequestPermissionRequest) acp.RequestPermissionResponse) (acp.PromptResponse, error) {
+		t.Helper()
 		if err := WriteFile(files.Notes, files.OldLine+"\n"); err != nil {
 			t.Fatal(err)
 		}
-		client.SetDecide(PickKind())
+		client.SetDecide(decide)
+		defer client.SetDecide(PickKind(acp.PermissionOptionKindAllowOnce))
 		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
 		defer pcancel()
-		resp, evs, err := p.Prompt(pctx, sid, acp.TextBlock("Edit notes.txt once more: "+MarkEditReject))
+		resp, evs, err := p.Prompt(pctx, sid, acp.TextBlock(text+MarkEditReject))
 		dump(t, evs)
 		if firstPermission(evs) == nil {
 			t.Fatalf("no permission request; events %s (err %v)", Kinds(evs), err)
 		}
-		if err != nil {
-			rep.CancelledAnswer = "prompt error: " + firstLine(err.Error())
-		} else {
-			rep.CancelledAnswer = "stop reason " + string(resp.StopReason)
-		}
 		if got, _ := os.ReadFile(files.Notes); strings.Contains(string(got), files.RejectLine) {
-			t.Errorf("the edit answered cancelled was written")
+			t.Errorf("the edit that was not allowed was written")
 		}
+		return resp, err
+	}
+	outcome := func(resp acp.PromptResponse, err error) string {
+		if err != nil {
+			return "prompt error: " + firstLine(err.Error())
+		}
+		return "stop reason " + string(resp.StopReason)
+	}
+	t.Run("permission-cancelled", func(t *testing.T) {
+		// What esc answering "cancelled" to a permission request does.
+		rep.CancelledAnswer = outcome(permissionTurn(t, "Edit notes.txt once more: ", PickKind()))
 	})
 	t.Run("session-cancel", func(t *testing.T) {
 		// ctrl+c: session/cancel while a permission request is open, then
 		// the request answered cancelled, as the spec says.
-		client.SetDecide(func(r acp.RequestPermissionRequest) acp.RequestPermissionResponse {
+		resp, err := permissionTurn(t, "Edit notes.txt yet again: ", func(r acp.RequestPermissionRequest) acp.RequestPermissionResponse {
 			_ = p.Conn.Cancel(context.Background(), acp.CancelNotification{SessionId: sid})
 			return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}
 		})
-		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
-		defer pcancel()
-		resp, evs, err := p.Prompt(pctx, sid, acp.TextBlock("Edit notes.txt yet again: "+MarkEditReject))
-		dump(t, evs)
-		if firstPermission(evs) == nil {
-			t.Fatalf("no permission request; events %s (err %v)", Kinds(evs), err)
+		rep.TurnCancel = outcome(resp, err)
+		if err != nil || resp.StopReason != acp.StopReasonCancelled {
+			t.Errorf("after session/cancel: %s (the spec says stop reason cancelled)", rep.TurnCancel)
 		}
-		if err != nil {
-			rep.TurnCancel = "prompt error: " + firstLine(err.Error())
-			t.Errorf("session/cancel made the prompt fail: %v", err)
-		} else {
-			rep.TurnCancel = "stop reason " + string(resp.StopReason)
-			if resp.StopReason != acp.StopReasonCancelled {
-				t.Errorf("stop reason after session/cancel: %q (the spec says cancelled)", resp.StopReason)
-			}
-		}
-		client.SetDecide(PickKind(acp.PermissionOptionKindAllowOnce))
 	})
 	t.Run("slash-command", func(t *testing.T) {
 		if a.Slash == "" {

@@ -30,33 +30,26 @@ func DecodeAnthropic(body []byte) (*Exchange, error) {
 	}
 	for _, m := range req.Messages {
 		msg := Message{Role: m.Role}
-		var texts []string
-		switch c := m.Content.(type) {
-		case string:
-			texts = append(texts, c)
-		case []any:
-			for _, p := range c {
-				part, ok := p.(map[string]any)
-				if !ok {
-					continue
-				}
-				switch typ := str(part, "type"); typ {
-				case "text":
-					texts = append(texts, str(part, "text"))
-				case "tool_use", "server_tool_use":
-					msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: str(part, "id"), Name: str(part, "name"), Input: rawJSON(part["input"])})
-				case "tool_result":
-					isErr, _ := part["is_error"].(bool)
-					msg.ToolResults = append(msg.ToolResults, ToolResult{ID: str(part, "tool_use_id"), Output: jsonText(part["content"]), IsError: isErr})
-				default:
-					msg.Other = append(msg.Other, typ)
-				}
+		text, rest := splitContent(m.Content, "text")
+		msg.Text = text
+		for _, part := range rest {
+			switch typ := str(part, "type"); typ {
+			case "tool_use", "server_tool_use":
+				msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: str(part, "id"), Name: str(part, "name"), Input: rawJSON(part["input"])})
+			case "tool_result":
+				isErr, _ := part["is_error"].(bool)
+				msg.ToolResults = append(msg.ToolResults, ToolResult{ID: str(part, "tool_use_id"), Output: jsonText(part["content"]), IsError: isErr})
+			default:
+				msg.Other = append(msg.Other, typ)
 			}
 		}
-		msg.Text = strings.Join(texts, "\n")
 		e.Messages = append(e.Messages, msg)
 	}
 	return e, nil
+}
+
+func anthropicFail(w http.ResponseWriter, status int, msg string) {
+	anthropicError(w, status, "invalid_request_error", msg)
 }
 
 func anthropicError(w http.ResponseWriter, status int, typ, msg string) {
@@ -69,16 +62,8 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []b
 	case r.Method == http.MethodPost && path == "/v1/messages/count_tokens":
 		writeJSON(w, http.StatusOK, map[string]any{"input_tokens": estimateTokens(body)})
 	case r.Method == http.MethodPost && path == "/v1/messages":
-		e, err := DecodeAnthropic(body)
-		if err != nil {
-			anthropicError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-			return
-		}
-		e.Path = r.URL.RequestURI()
-		rec(e)
-		reply := respond(e)
-		if reply.Fail != nil {
-			anthropicError(w, reply.Fail.Status, "invalid_request_error", reply.Fail.Message)
+		e, reply, ok := modelCall(w, r, func() (*Exchange, error) { return DecodeAnthropic(body) }, anthropicFail, respond, rec)
+		if !ok {
 			return
 		}
 		id := s.nextID()

@@ -312,6 +312,26 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// modelCall decodes a model request, records it and picks the reply. It
+// returns false when it has answered already: a bad request, or a Fail
+// reply, in the provider's error shape (fail).
+func modelCall(w http.ResponseWriter, r *http.Request, decode func() (*Exchange, error), fail func(http.ResponseWriter, int, string),
+	respond Responder, rec func(*Exchange)) (*Exchange, Reply, bool) {
+	e, err := decode()
+	if err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return nil, Reply{}, false
+	}
+	e.Path = r.URL.RequestURI()
+	rec(e)
+	reply := respond(e)
+	if reply.Fail != nil {
+		fail(w, reply.Fail.Status, reply.Fail.Message)
+		return nil, Reply{}, false
+	}
+	return e, reply, true
+}
+
 type statusWriter struct {
 	http.ResponseWriter
 	status int
@@ -462,6 +482,45 @@ func jsonText(v any) string {
 		b, _ := json.Marshal(t)
 		return string(b)
 	}
+}
+
+// splitContent splits a message's content, a string or a list of typed
+// parts, into the text of its parts of textTypes (joined by "\n") and the
+// other parts.
+func splitContent(content any, textTypes ...string) (string, []map[string]any) {
+	switch c := content.(type) {
+	case string:
+		return c, nil
+	case []any:
+		var texts []string
+		var rest []map[string]any
+		for _, p := range c {
+			part, ok := p.(map[string]any)
+			if !ok {
+				continue
+			}
+			isText := false
+			for _, t := range textTypes {
+				isText = isText || str(part, "type") == t
+			}
+			if isText {
+				texts = append(texts, str(part, "text"))
+			} else {
+				rest = append(rest, part)
+			}
+		}
+		return strings.Join(texts, "\n"), rest
+	}
+	return "", nil
+}
+
+// partTypes lists the types of parts.
+func partTypes(parts []map[string]any) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, str(p, "type"))
+	}
+	return out
 }
 
 func str(m map[string]any, k string) string {

@@ -104,17 +104,15 @@ func (s *Server) serveGemini(w http.ResponseWriter, r *http.Request, body []byte
 	model, action, ok := geminiModelAction(r.URL.Path)
 	switch {
 	case r.Method == http.MethodPost && ok && (action == "streamGenerateContent" || action == "generateContent"):
-		e, err := DecodeGemini(body, model)
-		if err != nil {
-			geminiError(w, http.StatusBadRequest, err.Error())
-			return
+		decode := func() (*Exchange, error) {
+			e, err := DecodeGemini(body, model)
+			if err == nil {
+				e.Stream = action == "streamGenerateContent"
+			}
+			return e, err
 		}
-		e.Path = r.URL.RequestURI()
-		e.Stream = action == "streamGenerateContent"
-		rec(e)
-		reply := respond(e)
-		if reply.Fail != nil {
-			geminiError(w, reply.Fail.Status, reply.Fail.Message)
+		e, reply, ok := modelCall(w, r, decode, geminiError, respond, rec)
+		if !ok {
 			return
 		}
 		if e.Stream {

@@ -45,25 +45,8 @@ func DecodeOpenAIChat(body []byte) (*Exchange, error) {
 	var system []string
 	for _, m := range req.Messages {
 		msg := Message{Role: m.Role}
-		var texts []string
-		switch c := m.Content.(type) {
-		case string:
-			texts = append(texts, c)
-		case []any:
-			for _, p := range c {
-				part, ok := p.(map[string]any)
-				if !ok {
-					continue
-				}
-				switch typ := str(part, "type"); typ {
-				case "text", "input_text":
-					texts = append(texts, str(part, "text"))
-				default:
-					msg.Other = append(msg.Other, typ)
-				}
-			}
-		}
-		text := strings.Join(texts, "\n")
+		text, rest := splitContent(m.Content, "text", "input_text")
+		msg.Other = partTypes(rest)
 		switch m.Role {
 		case "system", "developer":
 			system = append(system, text)
@@ -122,25 +105,8 @@ func DecodeOpenAIResponses(body []byte) (*Exchange, error) {
 				if msg.Role == "developer" {
 					msg.Role = "system"
 				}
-				var texts []string
-				switch c := item["content"].(type) {
-				case string:
-					texts = append(texts, c)
-				case []any:
-					for _, p := range c {
-						part, ok := p.(map[string]any)
-						if !ok {
-							continue
-						}
-						switch pt := str(part, "type"); pt {
-						case "input_text", "output_text", "text":
-							texts = append(texts, str(part, "text"))
-						default:
-							msg.Other = append(msg.Other, pt)
-						}
-					}
-				}
-				msg.Text = strings.Join(texts, "\n")
+				text, rest := splitContent(item["content"], "input_text", "output_text", "text")
+				msg.Text, msg.Other = text, partTypes(rest)
 				e.Messages = append(e.Messages, msg)
 			case "function_call", "custom_tool_call", "local_shell_call":
 				in := item["arguments"]
@@ -186,16 +152,8 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/chat/completions"):
-		e, err := DecodeOpenAIChat(body)
-		if err != nil {
-			openAIError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		e.Path = r.URL.RequestURI()
-		rec(e)
-		reply := respond(e)
-		if reply.Fail != nil {
-			openAIError(w, reply.Fail.Status, reply.Fail.Message)
+		e, reply, ok := modelCall(w, r, func() (*Exchange, error) { return DecodeOpenAIChat(body) }, openAIError, respond, rec)
+		if !ok {
 			return
 		}
 		id := s.nextID()
@@ -211,16 +169,8 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 			writeJSON(w, http.StatusOK, chatCompletion(e, reply, id))
 		}
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/responses"):
-		e, err := DecodeOpenAIResponses(body)
-		if err != nil {
-			openAIError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		e.Path = r.URL.RequestURI()
-		rec(e)
-		reply := respond(e)
-		if reply.Fail != nil {
-			openAIError(w, reply.Fail.Status, reply.Fail.Message)
+		e, reply, ok := modelCall(w, r, func() (*Exchange, error) { return DecodeOpenAIResponses(body) }, openAIError, respond, rec)
+		if !ok {
 			return
 		}
 		id := s.nextID()
