@@ -15,7 +15,8 @@
 //
 // Each agent's run logs a JSON report (what this doc records); set
 // ACPAGENTS_DUMP=1 to log every update and ACPAGENTS_KEEP=1 to keep the
-// agent's home. The whole suite takes 15–130 s on 2 cores.
+// agent's home. The whole suite (three tests, the agents in parallel) takes
+// about 15 s on an idle 2-core machine and up to 3 minutes on a busy one.
 //
 // # Scenarios
 //
