@@ -43,6 +43,9 @@ func (s *Store) SaveDraft(d Draft) error {
 	}
 	updated := toNS(d.Updated)
 	err = s.write(false, func(tx *sql.Tx) error {
+		if err := s.ensureThread(tx, d.ThreadID); err != nil { // a thread NewThread made (threads.go)
+			return err
+		}
 		_, err := tx.Exec(`INSERT INTO drafts(thread_id, markdown, records, caret_line, caret_col, updated_ns)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT(thread_id) DO UPDATE SET markdown = excluded.markdown, records = excluded.records,
@@ -56,6 +59,7 @@ func (s *Store) SaveDraft(d Draft) error {
 	if err != nil {
 		return fmt.Errorf("store: save draft of %s: %w", d.ThreadID, err)
 	}
+	s.stored(d.ThreadID)
 	return nil
 }
 
@@ -136,6 +140,9 @@ func (s *Store) SaveDraftOver(d Draft, seen, into int64) (DraftSave, error) {
 			_, err := tx.Exec(`DELETE FROM drafts WHERE thread_id = ?`, d.ThreadID)
 			return err
 		}
+		if err := s.ensureThread(tx, d.ThreadID); err != nil { // a thread NewThread made (threads.go)
+			return err
+		}
 		rev := nowNS()
 		if rev <= cur {
 			rev = cur + 1
@@ -156,6 +163,9 @@ func (s *Store) SaveDraftOver(d Draft, seen, into int64) (DraftSave, error) {
 	}
 	if err != nil {
 		return DraftSave{}, fmt.Errorf("store: save draft of %s: %w", d.ThreadID, err)
+	}
+	if !empty {
+		s.stored(d.ThreadID)
 	}
 	return res, nil
 }

@@ -74,6 +74,9 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 	created := toNS(m.Created)
 	m.Created = fromNS(created)
 	err := s.write(m.Role == message.RoleUser, func(tx *sql.Tx) error {
+		if err := s.ensureThread(tx, m.ThreadID); err != nil { // a thread NewThread made (threads.go)
+			return err
+		}
 		var title string
 		if err := tx.QueryRow(`SELECT title FROM threads WHERE id = ?`, m.ThreadID).Scan(&title); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
@@ -99,6 +102,7 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 	if err != nil {
 		return Message{}, fmt.Errorf("store: add message: %w", err)
 	}
+	s.stored(m.ThreadID)
 	return m, nil
 }
 

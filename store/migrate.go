@@ -13,6 +13,7 @@ var migrations = []func(tx *sql.Tx) error{
 	migrate3,
 	migrate4,
 	migrate5,
+	migrate6, // history.go: the prompt history
 }
 
 func init() {

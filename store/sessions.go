@@ -26,6 +26,9 @@ func (s *Store) SetAgentSession(threadID, agent, sessionID string) error {
 			_, err := tx.Exec(`DELETE FROM agent_sessions WHERE thread_id = ? AND agent = ?`, threadID, agent)
 			return err
 		}
+		if err := s.ensureThread(tx, threadID); err != nil { // a thread NewThread made (threads.go)
+			return err
+		}
 		_, err := tx.Exec(`INSERT INTO agent_sessions(thread_id, agent, session_id) VALUES (?, ?, ?)
 			ON CONFLICT(thread_id, agent) DO UPDATE SET session_id = excluded.session_id`, threadID, agent, sessionID)
 		return err

@@ -24,7 +24,7 @@ import (
 const FileName = "chipchat.db"
 
 // SchemaVersion is the newest schema this build knows.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // applicationID marks a SQLite file as chipchat's ("chip").
 const applicationID = 0x63686970
@@ -76,11 +76,13 @@ func (e *damagedError) Unwrap() error { return ErrDamaged }
 
 // Store is an open chipchat database. It is safe for concurrent use.
 type Store struct {
-	wmu   sync.Mutex // one writer at a time in this process: no busy polling among our own connections
-	db    *sql.DB
-	dir   string
-	path  string
-	envID string
+	wmu     sync.Mutex // one writer at a time in this process: no busy polling among our own connections
+	pmu     sync.Mutex
+	pending map[string]Thread // threads NewThread made, not stored yet (threads.go)
+	db      *sql.DB
+	dir     string
+	path    string
+	envID   string
 }
 
 // DefaultDir returns the data directory: $CHIPCHAT_HOME, else

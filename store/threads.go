@@ -74,7 +74,66 @@ type Thread struct {
 	Updated   time.Time
 }
 
-// CreateThread makes an empty thread in the project.
+// NewThread returns a new thread of the project that is not stored yet:
+// its row is written just before its first message, draft or agent session
+// (AddMessage, SaveDraft, SaveDraftOver, SetAgentSession call
+// ensureThread), so opening a new thread and leaving it leaves nothing
+// behind. Thread finds it meanwhile; Threads lists it only once stored.
+func (s *Store) NewThread(projectID int64) Thread {
+	now := nowNS()
+	t := Thread{ID: newID("thr_"), ProjectID: projectID, Created: fromNS(now), Updated: fromNS(now)}
+	s.pmu.Lock()
+	if s.pending == nil {
+		s.pending = map[string]Thread{}
+	}
+	s.pending[t.ID] = t
+	s.pmu.Unlock()
+	return t
+}
+
+// pendingThread is the thread NewThread made with id, not stored yet.
+func (s *Store) pendingThread(id string) (Thread, bool) {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	t, ok := s.pending[id]
+	return t, ok
+}
+
+// ensureThread writes the row of a thread NewThread made, inside the
+// transaction about to write the thread's first message, draft or session.
+// A thread already stored (or not one of NewThread's) is left alone; the
+// caller calls stored after its transaction committed.
+func (s *Store) ensureThread(tx *sql.Tx, id string) error {
+	t, ok := s.pendingThread(id)
+	if !ok {
+		return nil
+	}
+	_, err := tx.Exec(`INSERT INTO threads(id, project_id, title, created_ns, updated_ns) VALUES (?, ?, '', ?, ?)
+		ON CONFLICT(id) DO NOTHING`, t.ID, t.ProjectID, toNS(t.Created), nowNS())
+	return err
+}
+
+// stored forgets a pending thread once its row is committed.
+func (s *Store) stored(id string) {
+	s.pmu.Lock()
+	delete(s.pending, id)
+	s.pmu.Unlock()
+}
+
+// EnsureThread writes the row of a thread NewThread made, when it has none
+// yet (for a caller about to write under the thread by other means).
+func (s *Store) EnsureThread(id string) error {
+	if _, ok := s.pendingThread(id); !ok {
+		return nil
+	}
+	if err := s.write(false, func(tx *sql.Tx) error { return s.ensureThread(tx, id) }); err != nil {
+		return fmt.Errorf("store: create thread %s: %w", id, err)
+	}
+	s.stored(id)
+	return nil
+}
+
+// CreateThread makes an empty thread in the project and stores it now.
 func (s *Store) CreateThread(projectID int64) (Thread, error) {
 	now := nowNS()
 	t := Thread{ID: newID("thr_"), ProjectID: projectID, Created: fromNS(now), Updated: fromNS(now)}
@@ -139,6 +198,9 @@ func (s *Store) Thread(id string) (Thread, error) {
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
+		if p, ok := s.pendingThread(id); ok {
+			return p, nil
+		}
 		return Thread{}, fmt.Errorf("store: thread %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
@@ -148,14 +210,21 @@ func (s *Store) Thread(id string) (Thread, error) {
 }
 
 // RenameThread sets a thread's title (trimmed). An empty title lets the
-// next user message give one again.
+// next user message give one again. A thread not stored yet is stored.
 func (s *Store) RenameThread(id, title string) error {
+	if err := s.EnsureThread(id); err != nil {
+		return err
+	}
 	return s.execOne(fmt.Sprintf("rename thread %s", id),
 		`UPDATE threads SET title = ? WHERE id = ?`, strings.TrimSpace(title), id)
 }
 
 // DeleteThread deletes a thread with its messages and draft.
 func (s *Store) DeleteThread(id string) error {
+	if _, ok := s.pendingThread(id); ok {
+		s.stored(id) // never stored: nothing to delete but the promise
+		return nil
+	}
 	return s.execOne(fmt.Sprintf("delete thread %s", id), `DELETE FROM threads WHERE id = ?`, id)
 }
 
