@@ -200,6 +200,9 @@ func (f *fakeACPAgent) replay(ctx context.Context, sid acp.SessionId) {
 func (f *fakeACPAgent) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
 	mcp, _ := json.Marshal(p.McpServers)
 	f.record(map[string]any{"ev": "load", "session": string(p.SessionId), "cwd": p.Cwd, "mcp": string(mcp)})
+	if p.SessionId == "sess-gone" {
+		return acp.LoadSessionResponse{}, &acp.RequestError{Code: -32002, Message: "Resource not found: session sess-gone"}
+	}
 	f.mu.Lock()
 	f.cwd[p.SessionId] = p.Cwd
 	f.mu.Unlock()
@@ -1521,5 +1524,24 @@ func TestACPToolCallAfterItsPermissionRequest(t *testing.T) {
 	}
 	if tool := turn.tools["c"]; tool.Kind != "edit" || tool.Title != "Edit" {
 		t.Errorf("tool = %+v", tool)
+	}
+}
+
+func TestACPLoadFailsStartsANewSession(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	evs, err := h.run(Turn{ThreadID: "a", Prompt: "hi", SessionID: "sess-gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := acpOf[Notice](evs)
+	if len(n) != 1 || !strings.Contains(n[0].Text, "could not resume") || !strings.Contains(n[0].Text, "sess-gone") {
+		t.Errorf("notices = %v", n)
+	}
+	ss := acpOf[SessionStarted](evs)
+	if len(ss) != 1 || ss[0].ID == "sess-gone" || ss[0].ID != h.event("new")["session"] {
+		t.Errorf("SessionStarted = %v, want the new session", ss)
+	}
+	if !strings.Contains(acpText(evs), "Hello world") {
+		t.Errorf("text = %q", acpText(evs))
 	}
 }
