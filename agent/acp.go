@@ -72,7 +72,11 @@ import (
 //     "edit" tool item with the diff) and terminal (ACPOptions.Terminals, else
 //     an in-process runner without a pty: same output limits, truncation at
 //     a character boundary, kill, release and wait_for_exit), plus terminal
-//     auth.
+//     auth. The SDK handles the agent's requests (permission, fs, terminal)
+//     concurrently with the notifications sent before them, so a request may
+//     be seen before the tool_call it belongs to: the request then starts
+//     the tool item and the late tool_call updates it; a terminal's name is
+//     the running tool call's title when known, else its command line.
 //   - The prompt is Turn.Prompt as one text block, then each image
 //     attachment as an image block when the agent advertises
 //     promptCapabilities.image, then each other attachment as an embedded
