@@ -126,13 +126,20 @@ func (f *fakeACPAgent) Initialize(_ context.Context, p acp.InitializeRequest) (a
 			{Agent: &acp.AuthMethodAgent{Id: "key", Name: "Login with Fake", Description: acp.Ptr("opens a browser")}},
 			{EnvVar: &acp.AuthMethodEnvVarInline{Id: "env", Name: "API key", Type: "env_var", Vars: []acp.AuthEnvVar{{Name: "FAKE_KEY", Secret: true}}}},
 			{Terminal: &acp.AuthMethodTerminalInline{Id: "term", Name: "Terminal login", Type: "terminal", Args: []string{"--login"}, Env: map[string]any{"FAKE_LOGIN": "1"}}},
+			{Agent: &acp.AuthMethodAgent{Id: "wait", Name: "Login that waits"}},
 		}
 	}
 	return resp, nil
 }
 
-func (f *fakeACPAgent) Authenticate(_ context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+func (f *fakeACPAgent) Authenticate(ctx context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
 	f.record(map[string]any{"ev": "authenticate", "method": p.MethodId})
+	if p.MethodId == "wait" {
+		// A browser login nobody finishes: only the client's cancel ends it.
+		<-ctx.Done()
+		f.record(map[string]any{"ev": "authenticate-cancelled"})
+		return acp.AuthenticateResponse{}, ctx.Err()
+	}
 	if p.MethodId != "key" {
 		return acp.AuthenticateResponse{}, acp.NewInvalidParams(map[string]any{"error": "unknown method"})
 	}
@@ -1155,7 +1162,7 @@ func TestACPSignInAgentMethod(t *testing.T) {
 		t.Fatalf("%d sign-in questions, want 1", len(asked))
 	}
 	q := asked[0].Question
-	if q.Kind != QuestionAuth || q.Title != "Sign in to Fake Agent" || len(q.Options) != 3 {
+	if q.Kind != QuestionAuth || q.Title != "Sign in to Fake Agent" || len(q.Options) != 4 {
 		t.Fatalf("question = %+v", q)
 	}
 	if o := q.Options[0]; o.ID != "key" || o.Label != "Login with Fake" || o.Kind != AuthAgent || o.Description != "opens a browser" {
@@ -1544,4 +1551,52 @@ func TestACPLoadFailsStartsANewSession(t *testing.T) {
 	if !strings.Contains(acpText(evs), "Hello world") {
 		t.Errorf("text = %q", acpText(evs))
 	}
+}
+
+func TestACPSignInStops(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_AUTH=1")
+	// Unanswered: cancelling the turn ends it.
+	ctx, cancel := context.WithCancel(context.Background())
+	asked := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		errc <- h.a.Run(ctx, Turn{ThreadID: "a", Prompt: "hi", Dir: h.dir}, func(e Event) {
+			if _, ok := e.(SignIn); ok {
+				close(asked)
+			}
+		})
+	}()
+	select {
+	case <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no SignIn event")
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v, want context.Canceled", err)
+	}
+	// A method that waits: its notice, then esc (cancel) stops it.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		errc <- h.a.Run(ctx, Turn{ThreadID: "a", Prompt: "hi", Dir: h.dir}, func(e Event) {
+			switch e := e.(type) {
+			case SignIn:
+				e.Reply <- Answer{OptionID: "wait"}
+			case Notice:
+				if strings.Contains(e.Text, "esc stops it") {
+					cancel()
+				}
+			}
+		})
+	}()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting sign-in did not stop")
+	}
+	h.waitEvent("authenticate-cancelled")
 }
