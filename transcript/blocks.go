@@ -26,32 +26,37 @@ const (
 	plainLines = 48      // lines of a plain-text block
 )
 
-// blk is one block of a text item's source.
+// blk is one block of a text item's source. It holds no pointer (a huge
+// reply has tens of thousands), so the collector never scans them.
 type blk struct {
 	lo, hi int // source range; trailing blank lines excluded
-	gap    int // blank rows drawn before the block
-	// fence is the fence opening line the block continues (a cut inside a
-	// fenced code block), "" for none; closeFence: the block was cut inside
-	// the fence opened by that line, and is drawn with a closing one.
-	fence      string
-	closeFence string
-	p          *part // its rendered lines, once drawn
+	// fence is where the fence opening line the block continues starts
+	// (a cut inside a fenced code block), plus one; 0 for none.
+	// closeFence: the block was cut inside the fence opened by the line
+	// there (plus one), and is drawn with a closing one.
+	fence, closeFence int32
+	gap               int8 // blank rows drawn before the block
 }
 
-// rendered is the block's render cache, made on first use.
-func (b *blk) rendered() *part {
-	if b.p == nil {
-		b.p = &part{}
+// fenceAt is the fence opening line starting at off-1 in src ("" for off
+// 0).
+func fenceAt(src string, off int32) string {
+	if off <= 0 || int(off-1) >= len(src) {
+		return ""
 	}
-	return b.p
+	l := src[off-1:]
+	if i := strings.IndexByte(l, '\n'); i >= 0 {
+		l = l[:i]
+	}
+	return strings.TrimLeft(l, " \t")
 }
 
 // cut is where a scan left off: the start of the next block and the fence
-// it continues.
+// it continues (an offset plus one, as in blk).
 type cut struct {
 	next  int
-	fence string
-	gap   int
+	fence int32
+	gap   int8
 }
 
 // fenceOpen reports whether line (no newline) opens a fenced code block,
@@ -142,12 +147,12 @@ func skipBlank(src string, pos int) int {
 // fence: the fence it continues). complete is false when the text so far
 // cannot tell where the block ends (then hi is the end of its text); when
 // complete, [lo, hi) is the block and c says where the next one starts.
-func scanMarkdown(src string, lo int, fence string) (hi int, c cut, complete bool) {
+func scanMarkdown(src string, lo int, fence int32) (hi int, c cut, complete bool) {
 	var fc byte
 	var fn int
 	inFence := false
-	if fence != "" {
-		fc, fn, inFence = fenceOpen(fence)
+	if fence != 0 {
+		fc, fn, inFence = fenceOpen(fenceAt(src, fence))
 	}
 	list := false
 	first := true
@@ -244,15 +249,16 @@ func mayContinue(c byte) bool {
 	return c == ' ' || c == '\t' || c == '-' || c == '*' || c == '+' || (c >= '0' && c <= '9')
 }
 
-// fenceLine is the opening line of the fence that is open at pos in the
-// block starting at lo (which itself may continue fence).
-func fenceLine(src string, lo int, fence string, pos int) string {
+// fenceLine is where the opening line of the fence open at pos starts
+// (plus one), in the block starting at lo (which itself may continue
+// fence).
+func fenceLine(src string, lo int, fence int32, pos int) int32 {
 	open := fence
 	var fc byte
 	var fn int
 	in := false
-	if fence != "" {
-		fc, fn, in = fenceOpen(fence)
+	if fence != 0 {
+		fc, fn, in = fenceOpen(fenceAt(src, fence))
 	}
 	for p := lo; p < pos; {
 		nl := strings.IndexByte(src[p:pos], '\n')
@@ -266,7 +272,7 @@ func fenceLine(src string, lo int, fence string, pos int) string {
 				in = false
 			}
 		} else if c, n, ok := fenceOpen(line); ok {
-			fc, fn, in, open = c, n, true, strings.TrimLeft(line, " \t")
+			fc, fn, in, open = c, n, true, int32(p+1)
 		}
 		p = end + 1
 	}

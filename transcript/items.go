@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -31,8 +30,6 @@ type ItemContext struct {
 	Plain bool
 	// NoColor draws with attributes only.
 	NoColor bool
-	// Now is the time elapsed durations of running tools count to.
-	Now time.Time
 	// Looks are the item styles.
 	Looks *ItemLooks
 

@@ -462,8 +462,8 @@ func TestRenderedBlocksBounded(t *testing.T) {
 	}
 	tv := m.textOf(0, 0)
 	kept := 0
-	for k := 0; k < tv.count(); k++ {
-		if p := tv.part(k); p != nil && p.p != nil && p.p.ok {
+	for _, p := range tv.parts {
+		if p.ok {
 			kept++
 		}
 	}

@@ -160,6 +160,7 @@ func (m *Model) textOf(i, it int) *textView {
 	}
 	if iv.tv == nil || iv.mode != mode {
 		iv.tv, iv.mode, iv.tvGen = newTextView(mode, m.replyBytes), mode, iv.gen-1
+		iv.tv.ring = &m.ring
 	}
 	if iv.tvGen != iv.gen {
 		iv.tv.update(iv.it.Text)
@@ -291,7 +292,7 @@ func (m *Model) gap(p ppos) int {
 	if p.k > 0 {
 		if iv.it.Kind == message.ItemText {
 			if b := m.textOf(p.i, p.it).part(p.k); b != nil {
-				return b.gap
+				return int(b.gap)
 			}
 			return 1
 		}
@@ -331,14 +332,15 @@ func (m *Model) plines(p ppos) []string {
 			m.renders++
 			return tv.elis.set([]string{m.sty.status.Render(tv.elision())}, cw, 0)
 		}
-		if ls, ok := b.rendered().get(cw, 0); ok {
+		bp := tv.cache(b)
+		if ls, ok := bp.get(cw, 0); ok {
 			return ls
 		}
 		m.renders++
-		m.ring.add(b.p)
+		m.ring.add(bp)
 		c := m.itemContext(cw)
 		c.Plain = tv.mode == modePlain
-		return b.rendered().set(m.itemReg.Render(chips.Compact, message.Item{Kind: message.ItemText, Text: tv.source(b)}, c), cw, 0)
+		return bp.set(m.itemReg.Render(chips.Compact, message.Item{Kind: message.ItemText, Text: tv.source(b)}, c), cw, 0)
 	case message.ItemThought:
 		if p.k > 0 {
 			tv := m.textOf(p.i, p.it)
@@ -346,12 +348,13 @@ func (m *Model) plines(p ppos) []string {
 			if b == nil {
 				return []string{m.sty.status.Render(tv.elision())}
 			}
-			if ls, ok := b.rendered().get(cw, 0); ok {
+			bp := tv.cache(b)
+			if ls, ok := bp.get(cw, 0); ok {
 				return ls
 			}
 			m.renders++
-			m.ring.add(b.p)
-			return b.rendered().set(m.itemReg.Render(chips.Expanded, message.Item{Kind: message.ItemThought, Text: tv.source(b)}, m.itemContext(cw)), cw, 0)
+			m.ring.add(bp)
+			return bp.set(m.itemReg.Render(chips.Expanded, message.Item{Kind: message.ItemThought, Text: tv.source(b)}, m.itemContext(cw)), cw, 0)
 		}
 		if ls, ok := iv.one.get(cw, iv.gen); ok {
 			return ls
@@ -371,7 +374,7 @@ func (m *Model) plines(p ppos) []string {
 }
 
 func (m *Model) itemContext(w int) ItemContext {
-	return ItemContext{Width: w, NoColor: m.noColor, Now: m.now(), Looks: m.ilooks, md: m.markdown}
+	return ItemContext{Width: w, NoColor: m.noColor, Looks: m.ilooks, md: m.markdown}
 }
 
 // ph is the rows of part p, its gap included.

@@ -21,12 +21,16 @@ import (
 // its cells need). Lines glamour leaves too long (code) are wrapped with
 // their indentation kept.
 
-// maxRenderers bounds the glamour renderers kept (one per width).
-const maxRenderers = 8
+// maxRenderers bounds the glamour renderers kept for table widths.
+const maxRenderers = 16
 
 // glamourFor returns the Markdown renderer for width w, made once per
-// width.
+// width: the one of the content width is kept, those of tables' widths in
+// a small cache.
 func (m *Model) glamourFor(w int) *glamour.TermRenderer {
+	if m.gl != nil && m.glW == w {
+		return m.gl
+	}
 	if r, ok := m.gls[w]; ok {
 		return r
 	}
@@ -58,6 +62,10 @@ func (m *Model) glamourFor(w int) *glamour.TermRenderer {
 	r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(w))
 	if err != nil {
 		return nil
+	}
+	if w == m.contentWidth() {
+		m.gl, m.glW = r, w
+		return r
 	}
 	if m.gls == nil || len(m.gls) >= maxRenderers {
 		m.gls = map[int]*glamour.TermRenderer{}

@@ -1,8 +1,6 @@
 package transcript
 
 import (
-	"time"
-
 	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 
@@ -78,7 +76,6 @@ type Model struct {
 	sty        looks
 	ilooks     *ItemLooks
 	replyBytes int
-	now        func() time.Time
 
 	width, height int
 
@@ -99,7 +96,9 @@ type Model struct {
 
 	pop popover
 
-	// glamour renderers, one per width (glamourFor).
+	// glamour renderers: the content width's, and tables' (glamourFor).
+	gl  *glamour.TermRenderer
+	glW int
 	gls map[int]*glamour.TermRenderer
 
 	// The focused message drawn with its focused chip selected.
@@ -149,15 +148,6 @@ func WithReplyBytes(n int) Option {
 	}
 }
 
-// WithClock sets the clock renderers read (time.Now by default).
-func WithClock(now func() time.Time) Option {
-	return func(m *Model) {
-		if now != nil {
-			m.now = now
-		}
-	}
-}
-
 // WithKeyMap replaces the default keymap.
 func WithKeyMap(k KeyMap) Option {
 	return func(m *Model) { m.Keys = k }
@@ -170,7 +160,7 @@ func New(reg *chips.Registry, opts ...Option) *Model {
 		reg = chips.Default(chips.DefaultTheme())
 	}
 	m := &Model{Keys: DefaultKeyMap(), reg: reg, style: "dark", sel: -1, selIt: -1, chip: -1, follow: true,
-		replyBytes: DefaultReplyBytes, now: time.Now}
+		replyBytes: DefaultReplyBytes}
 	for _, o := range opts {
 		o(m)
 	}
@@ -250,6 +240,7 @@ func (m *Model) SetMessages(msgs []Message) {
 	m.top, m.off, m.follow = ppos{}, 0, true
 	m.pop = popover{}
 	m.sel2 = selection{}
+	m.ring = renderRing{}
 	m.fc.idx = -1
 }
 

@@ -37,6 +37,12 @@ type textView struct {
 	at     cut   // where the open block starts
 	elis   part  // the elision line
 
+	// The rendered lines of the completed blocks drawn so far (keyed by
+	// their range), and of the open block.
+	parts map[[2]int]*part
+	openP part
+	ring  *renderRing // where kept lines are counted (nil: not bounded)
+
 	// gen counts changes of the open block (its render is cached per gen).
 	gen uint64
 }
@@ -57,17 +63,17 @@ func (tv *textView) update(src string) {
 		return
 	}
 	if !tv.extends(src) {
-		*tv = textView{mode: tv.mode, limit: tv.limit, gen: tv.gen + 1}
+		*tv = textView{mode: tv.mode, limit: tv.limit, gen: tv.gen + 1, ring: tv.ring}
 	}
 	tv.src = src
 	tv.gen++
 	for {
 		lo := tv.at.next
-		if tv.mode == modeMarkdown && tv.at.fence == "" {
+		if tv.mode == modeMarkdown && tv.at.fence == 0 {
 			lo = skipBlank(src, lo) // a fence continuation keeps its blank lines
 		}
 		if lo >= len(src) {
-			tv.open = blk{lo: lo, hi: lo}
+			tv.setOpen(blk{lo: lo, hi: lo})
 			break
 		}
 		var hi int
@@ -83,7 +89,7 @@ func (tv *textView) update(src string) {
 			if tv.mode == modeMarkdown {
 				b.hi = trimEndBlank(src, lo, hi)
 			}
-			tv.open = b
+			tv.setOpen(b)
 			break
 		}
 		b.closeFence = c.fence
@@ -122,9 +128,44 @@ func trimEndBlank(src string, lo, hi int) int {
 	return hi
 }
 
+// setOpen makes b the open block; its rendered lines are kept when its
+// range is the same.
+func (tv *textView) setOpen(b blk) {
+	if b.lo != tv.open.lo || b.hi != tv.open.hi || b.fence != tv.open.fence {
+		tv.openP = part{}
+	}
+	tv.open = b
+}
+
+// cache is block b's render cache.
+func (tv *textView) cache(b *blk) *part {
+	if b == &tv.open {
+		return &tv.openP
+	}
+	k := [2]int{b.lo, b.hi}
+	p := tv.parts[k]
+	if p == nil {
+		if tv.parts == nil {
+			tv.parts = map[[2]int]*part{}
+		}
+		p = &part{}
+		tv.parts[k] = p
+	}
+	return p
+}
+
 func (tv *textView) add(b blk) {
-	if tv.blocks == nil && !tv.elided {
-		tv.blocks = make([]blk, 0, min(len(tv.src), tv.limit)/256+4)
+	if b.lo == tv.open.lo && b.hi == tv.open.hi && b.fence == tv.open.fence && b.closeFence == 0 && tv.openP.ok {
+		// The open block completed as it was drawn: keep its lines.
+		p := tv.openP
+		if tv.parts == nil {
+			tv.parts = map[[2]int]*part{}
+		}
+		tv.parts[[2]int{b.lo, b.hi}] = &p
+		tv.openP = part{}
+		if tv.ring != nil {
+			tv.ring.add(&p)
+		}
 	}
 	if tv.elided {
 		tv.tail = append(tv.tail, b)
@@ -154,6 +195,9 @@ func (tv *textView) trimTail() {
 		k++
 	}
 	if k > 0 {
+		for _, b := range tv.tail[:k] {
+			delete(tv.parts, [2]int{b.lo, b.hi})
+		}
 		tv.tail = tv.tail[k:]
 		tv.elis = part{}
 	}
@@ -208,16 +252,16 @@ func (tv *textView) part(k int) *blk {
 // block's fence is closed by the end of the text).
 func (tv *textView) source(b *blk) string {
 	s := tv.src[b.lo:b.hi]
-	if b.fence == "" && b.closeFence == "" {
+	if b.fence == 0 && b.closeFence == 0 {
 		return s
 	}
 	var sb strings.Builder
-	if b.fence != "" {
-		sb.WriteString(b.fence)
+	if b.fence != 0 {
+		sb.WriteString(fenceAt(tv.src, b.fence))
 		sb.WriteByte('\n')
 	}
 	sb.WriteString(strings.TrimRight(s, "\n"))
-	if c, n, ok := fenceOpen(b.closeFence); ok {
+	if c, n, ok := fenceOpen(fenceAt(tv.src, b.closeFence)); ok {
 		sb.WriteString("\n" + strings.Repeat(string(c), n))
 	}
 	return sb.String()
