@@ -56,6 +56,12 @@ type Options struct {
 	// inline_file_bytes, inline_turn_bytes, history_bytes,
 	// thread_context_bytes; zero fields are the defaults).
 	Limits agent.Limits
+	// PrepareRecords, when set, sees a submission's records before the
+	// message is built, on the store worker (it may read files), and
+	// returns the records to send; it must not change the records it is
+	// given (the draft still holds them), only replace them. The UI marks
+	// review comments stale there (review.MarkStale, DESIGN.md 3.5).
+	PrepareRecords func([]contextref.Record) []contextref.Record
 }
 
 // Submission is a draft the user sent: canonical Markdown and its records.
@@ -363,6 +369,9 @@ func (s *Service) store(th *thread, sub Submission, queued bool) {
 		if !queued && th.phase == Storing {
 			s.setPhase(th, Idle)
 		}
+	}
+	if s.opt.PrepareRecords != nil {
+		sub.Records = s.opt.PrepareRecords(sub.Records)
 	}
 	records, dropped := DropExpired(sub.Records, s.expired)
 	msg, err := BuildMessage(th.id, sub.Markdown, records, func(local string) (string, bool) {
