@@ -258,7 +258,10 @@ func opencodeConfig(url string) string {
       "npm": "@ai-sdk/openai-compatible",
       "name": "Fake",
       "options": {"baseURL": "` + url + `/v1", "apiKey": "sk-fake"},
-      "models": {"fake-model": {"name": "Fake Model", "tool_call": true, "limit": {"context": 200000, "output": 8192}}}
+      "models": {
+        "fake-model": {"name": "Fake Model", "tool_call": true, "limit": {"context": 200000, "output": 8192}},
+        "fake-model-2": {"name": "Fake Model 2", "tool_call": true, "limit": {"context": 200000, "output": 8192}}
+      }
     }
   }
 }

@@ -48,6 +48,7 @@ type Report struct {
 	Stop              string              `json:"stop"`
 	ModelError        string              `json:"modelHTTP400"`
 	CancelStreaming   string              `json:"sessionCancelWhileStreaming"`
+	ModelSwitch       string              `json:"modelSwitch"`
 	ModeSwitch        string              `json:"modeSwitch"`
 	LoadReplay        string              `json:"loadReplay"`
 	AttachSeenByModel string              `json:"attachSeenByModel"`
@@ -491,6 +492,69 @@ func runAgent(t *testing.T, a Agent) {
 			t.Errorf("session/set_mode back to %s: %v", sess.Modes.CurrentModeId, err)
 		}
 	})
+	t.Run("model-switch", func(t *testing.T) {
+		// The model picked in the session reaches the model server.
+		mctx, mcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer mcancel()
+		before := ""
+		if ex := lastWith(srv, ""); ex != nil {
+			before = ex.Model
+		}
+		var restore func()
+		if opt := categoryOption(sess.ConfigOptions, "model"); opt != nil && len(selectValues(opt)) > 1 {
+			// Another model, one of the fake provider's when the agent lists
+			// others too (opencode lists its own hosted models).
+			var target acp.SessionConfigValueId
+			for _, v := range selectValues(opt) {
+				if v != opt.CurrentValue && v != "default" && (target == "" || strings.HasPrefix(string(v), "fake/")) {
+					target = v
+				}
+			}
+			set := func(v acp.SessionConfigValueId) error {
+				_, err := p.Conn.SetSessionConfigOption(mctx, acp.SetSessionConfigOptionRequest{ValueId: &acp.SetSessionConfigOptionValueId{
+					SessionId: sid, ConfigId: opt.Id, Value: v,
+				}})
+				return err
+			}
+			for _, v := range selectValues(opt) {
+				rep.Models = append(rep.Models, string(v))
+			}
+			if err := set(target); err != nil {
+				t.Fatalf("session/set_config_option %s=%s: %v", opt.Id, target, err)
+			}
+			rep.ModelSwitch = "set_config_option " + string(opt.Id) + "=" + string(target)
+			restore = func() { _ = set(opt.CurrentValue) }
+		} else if sess.Models != nil && len(sess.Models.AvailableModels) > 1 {
+			var target acp.UnstableModelId
+			for _, m := range sess.Models.AvailableModels {
+				if m.ModelId != sess.Models.CurrentModelId && m.ModelId != "auto" {
+					target = acp.UnstableModelId(m.ModelId)
+					break
+				}
+			}
+			set := func(id acp.UnstableModelId) error {
+				_, err := p.Conn.UnstableSetSessionModel(mctx, acp.UnstableSetSessionModelRequest{SessionId: sid, ModelId: id})
+				return err
+			}
+			if err := set(target); err != nil {
+				t.Fatalf("session/set_model %s: %v", target, err)
+			}
+			rep.ModelSwitch = "session/set_model " + string(target)
+			restore = func() { _ = set(acp.UnstableModelId(sess.Models.CurrentModelId)) }
+		} else {
+			t.Skipf("%s offers one model only", a.Name)
+		}
+		defer restore()
+		prompt(t, acp.TextBlock("Which model? "+MarkModel))
+		ex := lastWith(srv, MarkModel)
+		if ex == nil {
+			t.Fatal("no model request after the switch")
+		}
+		rep.ModelSwitch += fmt.Sprintf(": request model %q, was %q", ex.Model, before)
+		if ex.Model == before {
+			t.Errorf("the model in the request did not change: %s", rep.ModelSwitch)
+		}
+	})
 	t.Run("cancel-streaming", func(t *testing.T) {
 		// ctrl+c while the model is still streaming.
 		pctx, pcancel := context.WithTimeout(ctx, promptTimeout)
@@ -642,8 +706,13 @@ func replayCount(evs []Event) int {
 
 // modeOption is the select config option of category "mode", if any.
 func modeOption(opts []acp.SessionConfigOption) *acp.SessionConfigOptionSelect {
+	return categoryOption(opts, "mode")
+}
+
+// categoryOption is the select config option of a category, if any.
+func categoryOption(opts []acp.SessionConfigOption, category acp.SessionConfigOptionCategory) *acp.SessionConfigOptionSelect {
 	for _, o := range opts {
-		if o.Select != nil && o.Select.Category != nil && *o.Select.Category == "mode" {
+		if o.Select != nil && o.Select.Category != nil && *o.Select.Category == category {
 			return o.Select
 		}
 	}

@@ -38,6 +38,8 @@
 //	attachment name        yes             yes                yes                yes
 //	model answers HTTP 400 yes (error)     yes (error)        yes (error)        yes (error)
 //	mode switch            option+set_mode option+set_mode    set_mode           config option
+//	model switch reaches   yes (option)    yes (option)       yes (set_model)    yes (option)
+//	the model server
 //	session/load           yes             yes                yes (workaround)   yes
 //	client fs + terminals  yes (unused)    yes (unused)       yes (fs used)      yes (fs write)
 //
@@ -203,6 +205,23 @@
 //
 // A client should show message and, when it is only "Internal error",
 // data.message.
+//
+// # Models
+//
+// The model switch reaches the model server for all four (the request's
+// model changes):
+//   - Claude: config option "model", values default, opus, fable, sonnet,
+//     haiku and the configured id; "opus" makes requests for
+//     claude-opus-5-5.
+//   - Codex: config option "model", values gpt-5.5, gpt-5.4, gpt-5.4-mini,
+//     gpt-5.3-codex, gpt-5.2 (from its built-in catalogue, whatever the
+//     provider serves).
+//   - Gemini: `models` with session/set_model (unstable): auto,
+//     gemini-3.1-pro-preview-customtools, …; the configured model
+//     (gemini-2.5-flash) is not among them.
+//   - opencode: config option "model" with provider/model values: its own
+//     hosted "opencode/…" models (free ones, served from the network) come
+//     first, then the configured provider's.
 //
 // All four: protocolVersion 1, loadSession, promptCapabilities image and
 // embeddedContext; an embedded text resource with a file:// URI reaches the

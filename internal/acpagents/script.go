@@ -18,6 +18,7 @@ const (
 	MarkAttach     = "ATTACH-READ"
 	MarkFail       = "MODEL-FAIL" // the model answers HTTP 400
 	MarkHang       = "MODEL-HANG" // the model streams text, then stalls
+	MarkModel      = "MODEL-SWITCHED"
 )
 
 // Reply texts of the fake model.
@@ -31,7 +32,7 @@ const (
 	ReplyAux = "ok"
 )
 
-var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach, MarkFail, MarkHang}
+var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach, MarkFail, MarkHang, MarkModel}
 
 // ReplyHang is the text the stalling model streams before it stalls.
 const ReplyHang = "STALLING after this text"
@@ -98,6 +99,8 @@ func Responder(a Agent, f Files) fakemodel.Responder {
 			return fakemodel.Reply{Text: ReplyPing3}
 		case MarkAttach:
 			return fakemodel.Reply{Text: MarkAttach + ReplyDone}
+		case MarkModel:
+			return fakemodel.Reply{Text: MarkModel + ReplyDone}
 		case MarkHang:
 			return fakemodel.Reply{Text: ReplyHang, Hold: true}
 		case MarkFail:
