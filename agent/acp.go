@@ -380,6 +380,7 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 			delete(a.turns, sid)
 		}
 		a.mu.Unlock()
+		close(turn.over)
 	}()
 	a.flushState(sid, emit)
 

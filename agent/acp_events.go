@@ -17,6 +17,7 @@ import (
 type acpTurn struct {
 	ctx    context.Context
 	notify chan struct{} // cap 1: "something to flush"
+	over   chan struct{} // closed when Run has returned
 
 	mu     sync.Mutex
 	events []Event
@@ -25,7 +26,7 @@ type acpTurn struct {
 }
 
 func newACPTurn(ctx context.Context) *acpTurn {
-	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), tools: map[string]*message.Tool{}}
+	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), over: make(chan struct{}), tools: map[string]*message.Tool{}}
 }
 
 // push queues events; t.mu must be held.
@@ -332,6 +333,9 @@ func (c *acpClient) RequestPermission(ctx context.Context, p acp.RequestPermissi
 	select {
 	case ans = <-reply:
 	case <-t.ctx.Done():
+		return cancelled, nil
+	case <-t.over:
+		// The turn ended (the grace after a cancel ran out) unanswered.
 		return cancelled, nil
 	case <-ctx.Done():
 		return cancelled, nil

@@ -308,6 +308,12 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 		})
 		f.say(ctx, sid, acp.UpdateToolCall("call_1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted)))
 		f.say(ctx, sid, acp.UpdateAgentMessageText("chose "+outcome))
+	case strings.Contains(text, "[ask-and-end]"):
+		// Asks, and ends the prompt without waiting for the answer.
+		go f.ask(context.WithoutCancel(ctx), sid, []acp.PermissionOption{
+			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow once", OptionId: "allow"},
+			{Kind: acp.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: "reject"},
+		})
 	case strings.Contains(text, "[reject-always]"):
 		outcome := f.ask(ctx, sid, []acp.PermissionOption{
 			{Kind: acp.PermissionOptionKindAllowOnce, Name: "Allow once", OptionId: "allow"},
@@ -1599,4 +1605,17 @@ func TestACPSignInStops(t *testing.T) {
 		t.Fatal("the waiting sign-in did not stop")
 	}
 	h.waitEvent("authenticate-cancelled")
+}
+
+func TestACPPermissionLeftOpenByTheTurn(t *testing.T) {
+	// The prompt ended with a question open and nobody answered it: the
+	// agent gets an answer instead of waiting forever.
+	h := newACPHarness(t, ACPOptions{})
+	ctx := context.Background()
+	if err := h.a.Run(ctx, Turn{ThreadID: "a", Prompt: "[ask-and-end]", Dir: h.dir}, func(Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	if e := h.waitEvent("permission"); e["outcome"] != "cancelled" && e["outcome"] != "reject" {
+		t.Errorf("the agent received %v, want cancelled (or reject, if asked after the turn)", e["outcome"])
+	}
 }
