@@ -132,7 +132,7 @@ type Turn struct {
 	ThreadID string
 	Text     string              // canonical Markdown of the user's message
 	Records  []contextref.Record // its context records
-	Prompt   string              // contextref.Project(Text, Records); filled by Prepare
+	Prompt   string              // contextref.ProjectForProvider(Text, Records): the projection, then the assistant citations expanded; filled by Prepare
 	// Attachments are the payloads the message's chips stand for, one per
 	// context id in first-reference order: image/file records' bytes
 	// (pasted-text chips included) and mention snapshots (Kind mention or
@@ -225,7 +225,7 @@ func Prepare(text string, records []contextref.Record, resolve func(attachmentID
 // context id (an id held by two records is skipped, as the projection
 // treats it as missing).
 func PrepareWith(text string, records []contextref.Record, r Resolver) Turn {
-	t := Turn{Text: text, Records: records, Prompt: contextref.Project(text, records)}
+	t := Turn{Text: text, Records: records, Prompt: contextref.ProjectForProvider(text, records)}
 	if !contextref.HasReferences(text) {
 		return t
 	}

@@ -122,7 +122,7 @@ func (s *Service) threadContexts(text string, recs []contextref.Record) []agent.
 			case m.Status == message.StatusQueued:
 			case m.Role == message.RoleUser:
 				text, recs := resolveContext(m.Text, m.Context)
-				tc.Messages = append(tc.Messages, agent.HistoryMessage{Role: "user", Text: contextref.Project(text, recs)})
+				tc.Messages = append(tc.Messages, agent.HistoryMessage{Role: "user", Text: contextref.ProjectForProvider(text, recs)})
 			default:
 				if r := message.ReplyText(m.Items); r != "" {
 					tc.Messages = append(tc.Messages, agent.HistoryMessage{Role: "assistant", Text: r})

@@ -193,7 +193,7 @@ func OpenThread(st *store.Store, cwd, threadID string, newThread bool) (Options,
 			return Options{}, err
 		}
 	}
-	msgs, err := st.MessagesRaw(th.ID)
+	msgs, err := chat.LoadThread(st, th.ID) // a reply whose writer died shows interrupted
 	if err != nil {
 		return Options{}, err
 	}

@@ -472,7 +472,7 @@ func loadThread(st *store.Store, id string) threadOpenedMsg {
 	if err != nil {
 		return threadOpenedMsg{err: err}
 	}
-	msgs, err := st.MessagesRaw(id)
+	msgs, err := chat.LoadThread(st, id)
 	if err != nil {
 		return threadOpenedMsg{err: err}
 	}

@@ -161,7 +161,9 @@ func (a *App) header() string {
 			agentState += " · model " + o.Current
 		}
 	}
-	text := fmt.Sprintf(" chipchat · %s · agent %s%s%s", chips.SanitizeLine(title), chips.SanitizeLine(a.opt.Backend.Name()), chips.SanitizeLine(agentState), status)
+	// The turn's status comes before the agent's name: a long agent
+	// command must not push it off a narrow screen.
+	text := fmt.Sprintf(" chipchat · %s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.opt.Backend.Name()), chips.SanitizeLine(agentState))
 	return headerStyle.Render(chips.Truncate(text, a.width))
 }
 
