@@ -123,6 +123,12 @@ type App struct {
 	pane      *terminal.Pane
 	paneShown bool
 	paneRight bool // split beside the transcript rather than below it
+
+	// the review pane (ui/review.go), the quote comment prompt
+	// (ui/quote.go) and the # picker's thread list (ui/threadref.go)
+	rv      *reviewPane
+	quoting *quotePrompt
+	threads *threadSource
 }
 
 // New builds the app for a thread whose messages and draft were loaded.
@@ -135,8 +141,9 @@ func New(opt Options) *App {
 	edKeys := composer.DefaultKeyMap()
 	appKeys := DefaultAppKeys()
 	_ = ApplyKeys(opt.Config.Keys, &appKeys, &edKeys) // checked by the caller before
+	threads := newThreadSource(opt.Store, opt.Project.ID)
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
-		ProjectRoot: opt.Dir, Home: opt.Home})
+		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threads.list})
 	// tab and shift+tab move between panes, so in the transcript the side
 	// arrows (and h/l) move between chips.
 	trKeys := transcript.DefaultKeyMap()
@@ -147,8 +154,8 @@ func New(opt Options) *App {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
 	svc := chat.New(chat.Options{Store: opt.Store, Assets: opt.Assets, Backend: opt.Backend, ProjectID: opt.Project.ID,
-		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), Limits: opt.Config.Limits.Payload()})
-	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: appKeys,
+		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: markStale(opt.Dir), Limits: opt.Config.Limits.Payload()})
+	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: appKeys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir)}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
@@ -209,6 +216,8 @@ func OpenThread(st *store.Store, cwd, threadID string, newThread bool) (Options,
 // loadThread shows a thread's messages and restores its draft.
 func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 	a.thread = t
+	a.threads.setCurrent(t.ID)
+	a.quoting = nil // a quote of the thread being left
 	a.tr.SetMessages(toTranscript(msgs))
 	a.chat.Adopt(t.ID, msgs)
 	a.phase, a.queue, a.queuePaused = a.chat.Phase(t.ID), nil, false
@@ -317,6 +326,9 @@ func (a *App) notify(text string, isErr bool) tea.Cmd {
 // Update routes a message: overlays first, then app keys, then the focused
 // pane.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := a.paneMsg(msg); ok { // the review pane, quotes, thread chips (ui/review.go)
+		return a, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height

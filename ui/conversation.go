@@ -194,6 +194,11 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 // while a turn runs is queued there; nothing is refused for it.
 func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 	text := strings.TrimSpace(m.Markdown)
+	if args, ok := isReviewCommand(text); ok && len(m.Records) == 0 {
+		// /review [--staged | <branch or commit>] opens the review pane (ui/review.go).
+		a.ed.Draft().Clear()
+		return tea.Batch(a.afterComposer(), a.openReview(args))
+	}
 	switch {
 	case text == "/fork":
 		// /fork: the message to fork from is chosen in the transcript.

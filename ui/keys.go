@@ -36,6 +36,8 @@ type AppKeys struct {
 	TerminalSide key.Binding
 	CopyMode     key.Binding
 	QuickCapture key.Binding
+
+	Review key.Binding
 }
 
 func bind(help string, keys ...string) key.Binding {
@@ -71,5 +73,6 @@ func DefaultAppKeys() AppKeys {
 		TerminalSide: bind("in the terminal: split right / bottom", "alt+s"),
 		CopyMode:     bind("in the terminal: copy mode (v select, y capture)", "ctrl+space", "ctrl+@"),
 		QuickCapture: bind("in the terminal: capture the last command's output", "alt+o"),
+		Review:       bind("review the diff", "alt+g"),
 	}
 }

@@ -34,6 +34,7 @@ func (a *App) layout() {
 	if len(a.ed.Draft().Shelf()) > 0 {
 		h--
 	}
+	a.layoutReview(a.width, max(h, 1)) // the review pane takes the whole area
 	trW, trH, pw, ph := a.paneArea(a.width, max(h, 1))
 	if trW > 0 && trH > 0 {
 		a.tr.SetSize(trW, trH)
@@ -46,6 +47,9 @@ func (a *App) layout() {
 // mainArea draws the transcript and the terminal pane in their area of
 // exactly h lines.
 func (a *App) mainArea(h int) string {
+	if a.rv != nil {
+		return a.reviewView(h)
+	}
 	trW, _, pw, ph := a.paneArea(a.width, h)
 	switch {
 	case pw == 0:
@@ -225,6 +229,9 @@ func (a *App) shelfView() string {
 }
 
 func (a *App) footer() string {
+	if a.quoting != nil && a.ov == overlayNone {
+		return a.quoteFooter()
+	}
 	if a.toast != "" {
 		st := okStyle
 		if a.toastErr {
@@ -246,6 +253,8 @@ func (a *App) footer() string {
 		hints = "enter restore · ctrl+d delete · esc close"
 	case a.ov == overlayAsk:
 		hints = "the agent waits: 1-9 or enter choose · esc dismiss"
+	case a.rv != nil:
+		hints = a.reviewHints()
 	case a.focus == paneTranscript:
 		hints = "↑↓ messages · ←→ chips · enter details · o open · y copy · esc back · tab next pane · F1 keys · ctrl+q quit"
 	case a.focus == paneShelf:

@@ -1,0 +1,277 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/review"
+	"github.com/chipchat/chipchat/transcript"
+)
+
+// The review pane (package review, DESIGN.md section 11) takes the
+// transcript's area while it is open and gets every key but quit (and the
+// agent's questions, which come first): /review typed as a message, or
+// alt+g, opens it on git's diff; c on a selection of a tool call's diff in
+// the transcript opens it on that agent edit with the editor already on the
+// selected lines. Each confirmed comment becomes a review-comment chip at
+// the composer's caret; esc closes the pane (alt+g too, unless the comment
+// editor is open).
+
+// reviewPane is the open pane.
+type reviewPane struct {
+	m *review.Model
+	// want is the selection to comment on once the agent diff is read
+	// (the transcript's rows, by line numbers); nil when none.
+	want *transcript.CommentDiffMsg
+	// comments counts the chips this pane put in the composer.
+	comments int
+}
+
+// reviewOptions adjusts a pane's options before it opens (tests: a fake
+// gh, a fixed id).
+var reviewOptions = func(*review.Options) {}
+
+// isReviewCommand reports whether a submitted message is /review, and its
+// arguments.
+func isReviewCommand(text string) (args string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "/review")
+	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return "", false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+func (a *App) reviewOpts(cmp review.Comparison) review.Options {
+	o := review.Options{ProjectDir: a.opt.Dir, Comparison: cmp}
+	if a.opt.NoColor {
+		th := review.NoColorTheme()
+		o.Theme = &th
+	}
+	reviewOptions(&o)
+	return o
+}
+
+// openReview opens the pane on git's diff ("" the working tree against
+// HEAD, "--staged", a branch or a commit).
+func (a *App) openReview(args string) tea.Cmd {
+	cmp, err := review.ParseArgs(args)
+	if err != nil {
+		return a.notify(err.Error()+" — /review, /review --staged or /review <branch>", true)
+	}
+	return a.showReview(&reviewPane{m: review.New(a.reviewOpts(cmp))})
+}
+
+// reviewAgentDiff opens the pane on the agent edit whose rows the user
+// selected in the transcript, with the comment editor on those rows.
+func (a *App) reviewAgentDiff(cm transcript.CommentDiffMsg) tea.Cmd {
+	m, ok := a.tr.Message(cm.MessageID)
+	if !ok {
+		return a.notify("that reply is gone", true)
+	}
+	var diff *message.ToolContent
+	for _, it := range m.Items {
+		if it.ID != cm.ItemID || it.Tool == nil {
+			continue
+		}
+		for i := range it.Tool.Content {
+			if c := &it.Tool.Content[i]; c.Type == "diff" && c.Path == cm.Path {
+				diff = c
+				break
+			}
+		}
+	}
+	if diff == nil {
+		return a.notify("no diff of "+cm.Path+" in that tool call", true)
+	}
+	pane := review.NewAgent(a.reviewOpts(review.Comparison{}), review.AgentDiff{Path: diff.Path, OldText: diff.OldText, NewText: diff.NewText})
+	want := cm
+	if want.NewText == "" {
+		// Deleted rows only: StartLine/EndLine are old-side numbers.
+		want.StartLine, want.EndLine = 0, 0
+	}
+	if want.OldText == "" {
+		want.OldStart, want.OldEnd = 0, 0
+	}
+	return a.showReview(&reviewPane{m: pane, want: &want})
+}
+
+func (a *App) showReview(p *reviewPane) tea.Cmd {
+	if a.rv != nil {
+		a.closeReview()
+	}
+	a.rv = p
+	a.ed.Blur()
+	a.tr.Blur()
+	a.layout()
+	return p.m.Init()
+}
+
+func (a *App) closeReview() {
+	a.rv = nil
+	a.setFocus(paneComposer)
+	a.layout()
+}
+
+// layoutReview sizes the open pane to the transcript's area.
+func (a *App) layoutReview(w, h int) {
+	if a.rv != nil {
+		a.rv.m.SetSize(w, h)
+	}
+}
+
+// reviewView draws the open pane in the transcript's area of h lines.
+func (a *App) reviewView(h int) string { return fitLines(a.rv.m.View(), h, a.width) }
+
+func (a *App) reviewHints() string {
+	if a.rv.m.Editing() {
+		return "review comment: enter adds its chip to the composer · ctrl+j newline · esc drops it"
+	}
+	n := ""
+	if a.rv.comments > 0 {
+		n = " · " + plural(a.rv.comments, "comment") + " in the composer"
+	}
+	return "review: v select · c comment · esc close" + n
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// insertAtCaret puts a chip at the composer's caret (never over a
+// selection) even while another pane has the keys, followed by a space
+// when what follows is not one.
+func (a *App) insertAtCaret(rec contextref.Record) {
+	d := a.ed.Draft()
+	d.SetCaret(d.Caret(), false)
+	focused := a.ed.Focused()
+	a.ed.Focus()
+	a.ed.InsertContext(rec, "")
+	d.InsertText(" ")
+	if !focused {
+		a.ed.Blur()
+	}
+}
+
+// paneMsg routes what the review pane, the transcript's selection mode and
+// the thread chips need; it reports whether it took msg.
+func (a *App) paneMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case review.CommentMsg:
+		a.insertAtCaret(msg.Record)
+		if a.rv != nil {
+			a.rv.comments++
+		}
+		return tea.Batch(a.afterComposer(), a.notify("review comment "+chips.SanitizeLine(msg.Record.Label)+" added to the composer", false)), true
+	case review.ClosedMsg:
+		if a.rv != nil {
+			a.closeReview()
+		}
+		return nil, true
+	case transcript.CommentDiffMsg:
+		return a.reviewAgentDiff(msg), true
+	case transcript.QuoteMsg:
+		return a.quote(msg), true
+	case transcript.OpenMsg:
+		if t, ok := msg.Record.(*contextref.ThreadRecord); ok {
+			return a.openThreadRef(t), true
+		}
+		return nil, false
+	case threadRefOpenedMsg:
+		return a.threadRefOpened(msg), true
+	}
+	if review.Owns(msg) {
+		if a.rv == nil {
+			return nil, true
+		}
+		var cmd tea.Cmd
+		a.rv.m, cmd = a.rv.m.Update(msg)
+		if w := a.rv.want; w != nil && a.rv.m.Loaded() {
+			a.rv.want = nil
+			c, ok := a.rv.m.CommentOn("", w.StartLine, w.EndLine, w.OldStart, w.OldEnd)
+			if !ok {
+				return tea.Batch(cmd, a.notify("those lines are not in the agent's diff: choose them with v", true)), true
+			}
+			cmd = tea.Batch(cmd, c)
+		}
+		return cmd, true
+	}
+	if a.quoting != nil {
+		if k, ok := msg.(tea.KeyPressMsg); ok && a.ov == overlayNone && !key.Matches(k, a.keys.Quit) {
+			return a.quoteKey(k), true
+		}
+		if p, ok := msg.(tea.PasteMsg); ok && a.ov == overlayNone {
+			a.quoting.paste(p.Content)
+			return nil, true
+		}
+	}
+	if a.rv == nil {
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, a.keys.Review) && a.ov == overlayNone &&
+			a.focus != paneTerminal && !a.ed.PickerOpen() {
+			return a.openReview(""), true
+		}
+		return nil, false
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if a.ov != overlayNone || key.Matches(msg, a.keys.Quit) {
+			return nil, false // the agent's question, or quit, first
+		}
+		if key.Matches(msg, a.keys.Review) && !a.rv.m.Editing() {
+			a.closeReview()
+			return nil, true
+		}
+		var cmd tea.Cmd
+		a.rv.m, cmd = a.rv.m.Update(msg)
+		return cmd, true
+	case tea.PasteMsg:
+		if a.ov != overlayNone {
+			return nil, false
+		}
+		var cmd tea.Cmd
+		a.rv.m, cmd = a.rv.m.Update(msg)
+		return cmd, true
+	case tea.MouseWheelMsg:
+		var cmd tea.Cmd
+		a.rv.m, cmd = a.rv.m.Update(msg)
+		return cmd, true
+	}
+	return nil, false
+}
+
+// markStale is the conversation's PrepareRecords: at send, each
+// review-comment record is replaced by a copy whose sourceStale says
+// whether the file's lines at its range still match its diff
+// (review.MarkStale; DESIGN.md 3.5). It reads files: chat runs it on its
+// store worker, never in Update. A file that cannot be read leaves the
+// record as it was.
+func markStale(projectDir string) func([]contextref.Record) []contextref.Record {
+	return func(recs []contextref.Record) []contextref.Record {
+		var out []contextref.Record
+		for i, r := range recs {
+			rc, ok := r.(*contextref.ReviewCommentRecord)
+			if !ok {
+				continue
+			}
+			if out == nil {
+				out = append([]contextref.Record(nil), recs...)
+			}
+			c := *rc
+			if err := review.MarkStale(projectDir, &c); err == nil {
+				out[i] = &c
+			}
+		}
+		if out == nil {
+			return recs
+		}
+		return out
+	}
+}
