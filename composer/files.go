@@ -15,6 +15,7 @@
 // core.fsmonitor disabled (a repository's config must not make us run its
 // hooks), without optional locks, and with the GIT_DIR-style variables of our
 // own environment removed so that the root alone chooses the repository.
+
 package composer
 
 import (

@@ -1,0 +1,36 @@
+// Package ui is chipchat's application: the whole-screen Bubble Tea model
+// that wires the components to the conversation.
+//
+// It owns: layout (header with the thread, the turn's phase and the
+// agent's mode and model; the transcript or a pane — terminal, review —
+// and overlays in the main area; the queue of messages waiting behind a
+// turn; the image shelf; the composer; the hint bar), focus between panes,
+// the key table and the config file, overlays (help, attach, threads,
+// stash, confirmations, the agent's questions, pickers), toasts, copy and
+// paste through package clipboard, the draft's autosave, and drawing what
+// package chat reports.
+//
+// It holds no conversation state of its own: sending, the turn's phases,
+// the queue, retry, cancel, fork, permissions and quitting belong to
+// chat.Service, which the app calls (Send, Cancel, Retry, Unqueue,
+// AnswerPermission, Quit, …) and listens to (Wait, as chatMsg batches).
+// The UI keeps only what it draws: the open thread's phase, queue and
+// agent info as the last events said, and the prompts open on screen.
+//
+// The draft is the editor's: the app changes it only through
+// composer.Editor and composer.Draft methods.
+//
+// esc closes the innermost open thing — a picker, a popup or prompt
+// (a permission prompt answers the agent's reject option), a selection, a
+// pane's mode (focus goes back to the composer) — and cancels the running
+// turn only when nothing is open; ctrl+c cancels the running turn from
+// anywhere, answering the agent's pending questions cancelled.
+//
+// Update and View do no I/O: the store, the asset store, git, the clipboard
+// and the agent are reached through commands or through chat, whose
+// methods never block on I/O.
+//
+// Imports: every component (composer, chips, transcript, terminal, review,
+// clipboard), chat, and store/assets/agent for their plain types and
+// commands. No component imports ui.
+package ui
