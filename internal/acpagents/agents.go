@@ -28,6 +28,11 @@ type Agent struct {
 	Shell func(command string) []fakemodel.ToolCall
 	// Slash is a harmless agent command the suite sends as "/name".
 	Slash string
+	// EditMode is a mode in which the edit scenario runs without any
+	// permission request: applied when EditModeApplies, else refused (a
+	// planning mode).
+	EditMode        string
+	EditModeApplies bool
 	// StopOnError ends a scripted tool sequence when a step was refused.
 	StopOnError bool
 	// Model is the model id the agent is configured with.
@@ -60,6 +65,7 @@ var Agents = []Agent{
 		Package:  "opencode-ai@1.18.33",
 		Binary:   "opencode",
 		Slash:    "init",
+		EditMode: "plan", // edits are refused while planning
 		Argv:     []string{"opencode", "acp"},
 		Provider: fakemodel.OpenAIChat,
 		Model:    "fake/fake-model",
@@ -95,6 +101,7 @@ var Agents = []Agent{
 		Package:  "@google/gemini-cli@0.61.0",
 		Binary:   "gemini",
 		Slash:    "about",
+		EditMode: "autoEdit", EditModeApplies: true,
 		Argv:     []string{"gemini", "--acp"},
 		Provider: fakemodel.Gemini,
 		Model:    "gemini-2.5-flash",
@@ -129,6 +136,7 @@ var Agents = []Agent{
 		Package:  "@agentclientprotocol/claude-agent-acp@0.101.0",
 		Binary:   "claude-agent-acp",
 		Slash:    "context",
+		EditMode: "acceptEdits", EditModeApplies: true,
 		Argv:     []string{"claude-agent-acp"},
 		Provider: fakemodel.Anthropic,
 		Model:    "claude-sonnet-4-5",
@@ -166,6 +174,7 @@ var Agents = []Agent{
 		Package:  "@zed-industries/codex-acp@0.16.0 @openai/codex@0.171.0",
 		Binary:   "codex-acp",
 		Slash:    "init",
+		EditMode: "auto", EditModeApplies: true,
 		Argv:     []string{"codex-acp"},
 		Provider: fakemodel.OpenAIResponses,
 		Model:    "gpt-5.3-codex",
@@ -244,7 +253,8 @@ enabled = false
 }
 
 // opencodeConfig is opencode.json: a custom OpenAI-compatible provider at
-// the fake server, every edit and command asking first.
+// the fake server; in the build mode (agent) every edit and command asks
+// first, the plan mode keeps its own rules (edits denied).
 func opencodeConfig(url string) string {
 	return `{
   "$schema": "https://opencode.ai/config.json",
@@ -252,7 +262,7 @@ func opencodeConfig(url string) string {
   "small_model": "fake/fake-model",
   "autoupdate": false,
   "share": "disabled",
-  "permission": {"edit": "ask", "bash": "ask", "webfetch": "deny"},
+  "agent": {"build": {"permission": {"edit": "ask", "bash": "ask", "webfetch": "deny"}}},
   "provider": {
     "fake": {
       "npm": "@ai-sdk/openai-compatible",

@@ -49,6 +49,7 @@ type Report struct {
 	ModelError        string              `json:"modelHTTP400"`
 	CancelStreaming   string              `json:"sessionCancelWhileStreaming"`
 	ModelSwitch       string              `json:"modelSwitch"`
+	ModeEffect        string              `json:"modeEffect"`
 	ModeSwitch        string              `json:"modeSwitch"`
 	LoadReplay        string              `json:"loadReplay"`
 	AttachSeenByModel string              `json:"attachSeenByModel"`
@@ -490,6 +491,53 @@ func runAgent(t *testing.T, a Agent) {
 		rep.ModeSwitch += "set_mode " + string(target) + " ok; updates: " + Kinds(client.Events(mk))
 		if _, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: sess.Modes.CurrentModeId}); err != nil {
 			t.Errorf("session/set_mode back to %s: %v", sess.Modes.CurrentModeId, err)
+		}
+	})
+	t.Run("mode-effect", func(t *testing.T) {
+		// The mode reaches the agent: in it the edit needs no permission.
+		if a.EditMode == "" {
+			t.Skipf("no mode chosen for %s", a.Name)
+		}
+		mctx, mcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer mcancel()
+		setMode := func(id string) error {
+			if sess.Modes != nil {
+				_, err := p.Conn.SetSessionMode(mctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: acp.SessionModeId(id)})
+				return err
+			}
+			opt := modeOption(sess.ConfigOptions)
+			if opt == nil {
+				t.Fatalf("%s has neither modes nor a mode option", a.Name)
+			}
+			_, err := p.Conn.SetSessionConfigOption(mctx, acp.SetSessionConfigOptionRequest{ValueId: &acp.SetSessionConfigOptionValueId{
+				SessionId: sid, ConfigId: opt.Id, Value: acp.SessionConfigValueId(id),
+			}})
+			return err
+		}
+		current := rep.CurrentMode
+		if current == "" {
+			current = string(modeOption(sess.ConfigOptions).CurrentValue)
+		}
+		if err := setMode(a.EditMode); err != nil {
+			t.Fatalf("mode %s: %v", a.EditMode, err)
+		}
+		defer func() {
+			if err := setMode(current); err != nil {
+				t.Errorf("mode back to %s: %v", current, err)
+			}
+		}()
+		if err := WriteFile(files.Notes, files.OldLine+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		client.SetDecide(PickKind(acp.PermissionOptionKindRejectOnce))
+		defer client.SetDecide(PickKind(acp.PermissionOptionKindAllowOnce))
+		_, evs := prompt(t, acp.TextBlock("Edit notes.txt in this mode: "+MarkEditAllow))
+		asked := firstPermission(evs) != nil
+		got, _ := os.ReadFile(files.Notes)
+		applied := strings.Contains(string(got), files.AllowLine)
+		rep.ModeEffect = fmt.Sprintf("in %s: permission asked %v, edit applied %v", a.EditMode, asked, applied)
+		if asked || applied != a.EditModeApplies {
+			t.Errorf("%s (want: no permission request, applied %v)", rep.ModeEffect, a.EditModeApplies)
 		}
 	})
 	t.Run("model-switch", func(t *testing.T) {

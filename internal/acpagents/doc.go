@@ -38,6 +38,8 @@
 //	attachment name        yes             yes                yes                yes
 //	model answers HTTP 400 yes (error)     yes (error)        yes (error)        yes (error)
 //	mode switch            option+set_mode option+set_mode    set_mode           config option
+//	mode reaches the agent acceptEdits:    auto: edit         autoEdit: edit     plan: edit
+//	(no permission asked)  edit applied    applied            applied            refused
 //	model switch reaches   yes (option)    yes (option)       yes (set_model)    yes (option)
 //	the model server
 //	session/load           yes             yes                yes (workaround)   yes
@@ -149,8 +151,9 @@
 // opencode: opencode-ai 1.18.33 (a native binary).
 //   - Command `opencode acp`. $XDG_CONFIG_HOME/opencode/opencode.json: a
 //     provider with npm "@ai-sdk/openai-compatible", options.baseURL
-//     <url>/v1, a model with tool_call; permission edit and bash "ask" (they
-//     are allowed without asking by default). Env OPENCODE_DISABLE_* (models
+//     <url>/v1, models with tool_call; agent.build.permission edit and bash
+//     "ask" (allowed without asking by default; set per agent, so that the
+//     plan mode keeps denying edits). Env OPENCODE_DISABLE_* (models
 //     fetch, autoupdate, default plugins, LSP download, Claude Code files).
 //     At every start it still installs @opencode-ai/plugin from the npm
 //     registry (the suite shares one npm_config_cache across runs).
