@@ -9,25 +9,26 @@
 // openai harness would send), exec:<command> (Exec: the prompt and the
 // payload fragments on stdin, attachments in $CHIPCHAT_ATTACHMENTS, the
 // history in $CHIPCHAT_HISTORY, stdout streamed), acp:<command> (ACP over stdio, one agent session per thread,
-// permission and sign-in questions through ACPOptions.Ask/SetAsk) and
+// permission and sign-in questions as Permission and SignIn events) and
 // openai:<base-url>#<model> (Chat Completions streaming, with runtime
 // fragments assembled by package fragment) — choosing one from a spec
-// string (New), and the Runner, the Bubble Tea glue that runs a turn in a
-// goroutine and streams its reply to the program as ChunkMsg/DoneMsg.
+// string (New). A backend answers a turn with typed events (events.go:
+// TextDelta, ThoughtDelta, ToolCall, ToolUpdate, Plan, Permission, SignIn,
+// SessionStarted, Commands, Modes, ConfigOptions, Usage, Notice) and
+// declares what it can do in one Capabilities value.
 //
-// Storing messages is not this package's job: the app persists the user's
-// message before it calls Start, and stores the reply it receives. The
-// persisted message is never rewritten; the projection lives only in Turn.
+// Storing messages and running turns is not this package's job: package
+// chat persists the user's message before it calls Run, folds the events
+// into reply items and stores them. The persisted message is never
+// rewritten; the projection lives only in Turn.
 //
 // Decisions: attachments are the image and file records the text references,
 // in first-reference order, one per context id (an id held by two records is
-// skipped, as the projection treats it as missing). A cancelled turn ends
-// at once: Cancel marks it interrupted and its DoneMsg is delivered without
-// waiting for the backend to return; whatever the backend emits afterwards is
-// dropped, and a user's cancel is not an error (DoneMsg.Err is nil,
-// Interrupted is true). A backend that panics ends its turn with an error.
+// skipped, as the projection treats it as missing). Run returns ctx.Err()
+// promptly when its turn is cancelled (chat records the turn interrupted);
+// a failure with an explanation on the agent's stderr is an *Error.
 //
-// Imports: contextref and fragment, of the project (plus Bubble Tea for the
-// message types, the ACP SDK and openai-go). It must not import ui,
-// composer, transcript, store or assets.
+// Imports: contextref, fragment and message, of the project (plus the ACP
+// SDK and openai-go). It must not import ui, chat, composer, transcript,
+// store or assets.
 package agent
