@@ -121,6 +121,24 @@ type Info struct {
 	Usage    agent.Usage
 }
 
+// fold applies a Modes, ConfigOptions or Commands event (a Modes event
+// without Available changes only the current mode).
+func (in *Info) fold(ev agent.Event) {
+	switch e := ev.(type) {
+	case agent.Commands:
+		in.Commands = append([]agent.Command(nil), e.Commands...)
+	case agent.Modes:
+		if e.Available != nil {
+			in.Modes.Available = append([]agent.Mode(nil), e.Available...)
+		}
+		if e.Current != "" {
+			in.Modes.Current = e.Current
+		}
+	case agent.ConfigOptions:
+		in.Options = append([]agent.ConfigOption(nil), e.Options...)
+	}
+}
+
 // Forked: a fork of a thread was made; the UI opens it.
 type Forked struct {
 	From   string

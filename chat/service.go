@@ -586,19 +586,38 @@ func forkTitle(title string) string {
 	return title + suffix
 }
 
-// SetMode switches the thread's agent session to a mode.
+// SetMode switches the thread's agent session to a mode. Once the backend
+// took it, AgentInfo reports the new state.
 func (s *Service) SetMode(threadID, modeID string) {
-	s.configure(threadID, "mode", func(c agent.Configurer) error { return c.SetMode(context.Background(), threadID, modeID) })
+	s.configure(threadID, "mode", func(c agent.Configurer) error { return c.SetMode(context.Background(), threadID, modeID) },
+		func(in *Info) { in.Modes.Current = modeID })
 }
 
 // SetConfigOption sets one of the session's config options (the model…).
+// Once the backend took it, AgentInfo reports the new state.
 func (s *Service) SetConfigOption(threadID, optionID, value string) {
 	s.configure(threadID, optionID, func(c agent.Configurer) error {
 		return c.SetConfigOption(context.Background(), threadID, optionID, value)
+	}, func(in *Info) {
+		in.Options = append([]agent.ConfigOption(nil), in.Options...) // the UI holds the last Info
+		for i := range in.Options {
+			if in.Options[i].ID == optionID {
+				in.Options[i].Current = value
+			}
+		}
 	})
 }
 
-func (s *Service) configure(threadID, what string, f func(agent.Configurer) error) {
+// sessionStater is a backend that tells its session's state between turns
+// (agent.ACP.SessionState: Modes, ConfigOptions, Commands).
+type sessionStater interface {
+	SessionState(threadID string) []agent.Event
+}
+
+// configure runs f on the backend's goroutine; when it succeeds, the
+// thread's Info takes the change (set), then what the backend reports of
+// its session, and AgentInfo tells the UI between turns.
+func (s *Service) configure(threadID, what string, f func(agent.Configurer) error, set func(*Info)) {
 	c, ok := s.opt.Backend.(agent.Configurer)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -608,11 +627,22 @@ func (s *Service) configure(threadID, what string, f func(agent.Configurer) erro
 	}
 	go func() {
 		err := f(c)
+		var state []agent.Event
+		if ss, ok := s.opt.Backend.(sessionStater); ok && err == nil {
+			state = ss.SessionState(threadID)
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if err != nil {
 			s.emit(Notice{ThreadID: threadID, Text: "could not switch " + what + ": " + err.Error(), Err: true})
+			return
 		}
+		th := s.thread(threadID)
+		set(&th.info)
+		for _, ev := range state {
+			th.info.fold(ev)
+		}
+		s.emit(AgentInfo{ThreadID: threadID, Info: th.info})
 	}()
 }
 

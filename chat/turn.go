@@ -276,19 +276,8 @@ func (t *turn) event(ev agent.Event) {
 				s.mu.Unlock()
 			}
 		})
-	case agent.Commands:
-		t.th.info.Commands = append([]agent.Command(nil), e.Commands...)
-		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
-	case agent.Modes:
-		if e.Available != nil {
-			t.th.info.Modes.Available = append([]agent.Mode(nil), e.Available...)
-		}
-		if e.Current != "" {
-			t.th.info.Modes.Current = e.Current
-		}
-		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
-	case agent.ConfigOptions:
-		t.th.info.Options = append([]agent.ConfigOption(nil), e.Options...)
+	case agent.Commands, agent.Modes, agent.ConfigOptions:
+		t.th.info.fold(e)
 		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
 	case agent.Usage:
 		t.th.info.Usage = e
