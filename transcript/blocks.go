@@ -22,7 +22,7 @@ import "strings"
 // any newline being a boundary.
 
 const (
-	maxBlock   = 8 << 10 // bytes a block grows to before it is cut
+	maxBlock   = 2 << 10 // bytes a block grows to before it is cut (a table: 8×)
 	plainLines = 48      // lines of a plain-text block
 )
 
@@ -156,6 +156,8 @@ func scanMarkdown(src string, lo int, fence int32) (hi int, c cut, complete bool
 	}
 	list := false
 	first := true
+	table := false // the block is a table (its rows are not cut early)
+	lines := 0
 	blankAt := -1 // start of the blank run after content, -1 none
 	pos := lo
 	for pos < len(src) {
@@ -166,8 +168,16 @@ func scanMarkdown(src string, lo int, fence int32) (hi int, c cut, complete bool
 		}
 		line := src[pos:end]
 		terminated := nl >= 0
+		lines++
+		if lines == 2 && !inFence && tableDelim(line) && strings.Contains(src[lo:pos], "|") {
+			table = true
+		}
+		limit := maxBlock
+		if table && strings.Contains(line, "|") {
+			limit = 8 * maxBlock
+		}
 		// A cut of an over-long block, at a line start.
-		if pos-lo >= maxBlock && blankAt < 0 && !first {
+		if pos-lo >= limit && blankAt < 0 && !first {
 			if inFence {
 				return pos, cut{next: pos, fence: fenceLine(src, lo, fence, pos)}, true
 			}

@@ -190,3 +190,18 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// TestBlocksTableKeptWhole: a table longer than maxBlock stays one block
+// (its rows need its header), up to 8×.
+func TestBlocksTableKeptWhole(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| name | value |\n|---|---|\n")
+	for b.Len() < 3*maxBlock {
+		b.WriteString("| some row | with a value |\n")
+	}
+	b.WriteString("\nafter")
+	got := blockTexts(b.String(), modeMarkdown, 97)
+	if len(got) != 2 || got[1] != "after" {
+		t.Fatalf("%d blocks", len(got))
+	}
+}

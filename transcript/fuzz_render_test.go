@@ -3,6 +3,7 @@ package transcript
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -31,8 +32,13 @@ func FuzzRenderItems(f *testing.F) {
 				if ansi.StringWidth(l) > w {
 					t.Fatalf("row of %d columns at width %d: %q", ansi.StringWidth(l), w, l)
 				}
-				if s := ansi.Strip(l); strings.ContainsAny(s, "\x1b\x07\x08\r\x9b") {
-					t.Fatalf("control character reached the view: %q", s)
+				if !utf8.ValidString(l) {
+					t.Fatalf("invalid UTF-8 reached the view: %q", l)
+				}
+				for _, r := range ansi.Strip(l) {
+					if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+						t.Fatalf("control character %U reached the view: %q", r, l)
+					}
 				}
 			}
 		}

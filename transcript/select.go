@@ -329,7 +329,7 @@ func (m *Model) quote(withComment bool) QuoteMsg {
 	}
 	nhi, uhi := b.nhi, b.uhi
 	if uhi-a.ulo > quoteMaxUnits { // one word longer than a quote may be
-		nhi, uhi = cutUnits(s.norm, a.nlo, quoteMaxUnits), a.ulo+quoteMaxUnits
+		nhi = cutUnits(s.norm, a.nlo, quoteMaxUnits)
 		uhi = a.ulo + units(s.norm[a.nlo:nhi])
 	}
 	return QuoteMsg{
