@@ -222,6 +222,7 @@ type ACP struct {
 	closed   bool
 	proc     *acpProc
 	authEnv  []string                 // env the user gave an env-var sign-in
+	authWith string                   // the env-var method to authenticate with once restarted
 	sessions map[string]string        // thread id → session id
 	state    map[string]*acpSession   // session id → what the agent told of it
 	turns    map[string]*acpTurn      // session id → running turn
@@ -553,6 +554,22 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	}
 	p.caps = resp.AgentCapabilities
 	p.authMethods = resp.AuthMethods
+	a.mu.Lock()
+	method := a.authWith
+	a.authWith = ""
+	a.mu.Unlock()
+	if method != "" {
+		// Restarted with the variables of an env-var method: the agent reads
+		// them when told to authenticate with it (Codex).
+		if _, err := p.conn.Authenticate(ctx, acp.AuthenticateRequest{MethodId: method}); err != nil {
+			werr := p.wrapErr("authenticate", err)
+			p.kill()
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, werr
+		}
+	}
 	if resp.AgentInfo != nil {
 		p.agentName = resp.AgentInfo.Name
 		if resp.AgentInfo.Title != nil && *resp.AgentInfo.Title != "" {

@@ -585,6 +585,7 @@ func (a *ACP) authenticate(ctx context.Context, p *acpProc, emit func(Event)) er
 		}
 		a.mu.Lock()
 		a.authEnv = append(a.authEnv, ans.Env...)
+		a.authWith = chosen.ID
 		a.mu.Unlock()
 		a.restart(p)
 		return errACPRestart

@@ -91,9 +91,6 @@ func runFakeACPAgent() {
 	}
 	ag := &fakeACPAgent{log: f, caps: os.Getenv("CHIPCHAT_ACP_CAPS") != "none", needAuth: os.Getenv("CHIPCHAT_ACP_AUTH") == "1",
 		cwd: map[acp.SessionId]string{}}
-	if ag.needAuth && os.Getenv("FAKE_KEY") == "secret" {
-		ag.authed = true
-	}
 	conn := acp.NewAgentSideConnection(ag, os.Stdout, os.Stdin)
 	conn.SetLogger(slog.New(slog.DiscardHandler))
 	ag.conn = conn
@@ -139,6 +136,14 @@ func (f *fakeACPAgent) Authenticate(ctx context.Context, p acp.AuthenticateReque
 		<-ctx.Done()
 		f.record(map[string]any{"ev": "authenticate-cancelled"})
 		return acp.AuthenticateResponse{}, ctx.Err()
+	}
+	if p.MethodId == "env" {
+		// As Codex: the key must be in the process's environment, and
+		// authenticate reads it.
+		if os.Getenv("FAKE_KEY") != "secret" {
+			return acp.AuthenticateResponse{}, acp.NewInternalError(map[string]any{"error": "FAKE_KEY is not set"})
+		}
+		p.MethodId = "key"
 	}
 	if p.MethodId != "key" {
 		return acp.AuthenticateResponse{}, acp.NewInvalidParams(map[string]any{"error": "unknown method"})
@@ -1213,6 +1218,9 @@ func TestACPSignInEnvAndTerminalMethods(t *testing.T) {
 	}
 	if n := len(h.events("initialize")); n != 2 {
 		t.Errorf("%d agent starts, want 2 (restarted with the key)", n)
+	}
+	if e := h.event("authenticate"); e["method"] != "env" {
+		t.Errorf("after the restart, authenticated with %v, want the env method", e["method"])
 	}
 
 	// A terminal method: the UI runs the login, then answers.
