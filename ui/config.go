@@ -169,7 +169,7 @@ func appBindings(app *AppKeys) []namedBinding {
 		{"next_terminal", &app.NextTerminal}, {"prev_terminal", &app.PrevTerminal}, {"zoom_terminal", &app.ZoomTerminal},
 		{"terminal_side", &app.TerminalSide}, {"copy_mode", &app.CopyMode}, {"quick_capture", &app.QuickCapture},
 		{"cut", &app.Cut}, {"paste", &app.Paste}, {"expand_paste", &app.ExpandPaste}, {"stash", &app.Stash},
-		{"stash_list", &app.StashList},
+		{"stash_list", &app.StashList}, {"review", &app.Review},
 	}
 }
 

@@ -282,7 +282,9 @@ func (e *testEnv) agentEdit(path, old, new string) store.Thread {
 // last message.
 func (h *harness) focusTranscriptItem(k int) {
 	h.t.Helper()
-	h.press("tab")
+	if h.app.focus != paneTranscript {
+		h.press("tab")
+	}
 	for i := 0; i < 40; i++ {
 		if _, it := h.app.tr.SelectedItem(); it == k {
 			return
