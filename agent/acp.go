@@ -63,7 +63,8 @@ import (
 //     with a Notice first saying it may wait for a browser and that esc
 //     (cancelling the turn) stops it; an env-var method without values in
 //     the Answer fails naming the variables, with values it restarts the
-//     agent with them; a terminal method is run by the UI
+//     agent with them and authenticates with that method (codex-acp reads
+//     the key then); a terminal method is run by the UI
 //     (QuestionOption.Terminal) and answered once it exited, after which the
 //     session request is retried.
 //   - The client capabilities offered are fs.readTextFile and

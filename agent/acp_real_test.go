@@ -424,3 +424,77 @@ func realFiles(root string) map[string]bool {
 	})
 	return out
 }
+
+// TestACPRealAgentSignIn: Codex without a key or a login asks to sign in;
+// its "Login with ChatGPT" waits for a browser, which the notice says, and
+// cancelling the turn (esc) stops it.
+func TestACPRealAgentSignIn(t *testing.T) {
+	if os.Getenv(acpagents.EnvGate) != "1" {
+		t.Skip("the real-agent suite runs only with " + acpagents.EnvGate + "=1")
+	}
+	ag, err := acpagents.Find("codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ag.Available() {
+		t.Skipf("%s is not installed (npm install -g %s)", ag.Binary, ag.Package)
+	}
+	d, err := acpagents.NewDirs(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The default OpenAI provider and no key: Codex needs a sign-in.
+	if err := os.MkdirAll(d.Home+"/.codex", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	command := "exec env -i"
+	for _, kv := range d.Env([]string{"CODEX_HOME=" + d.Home + "/.codex"}) {
+		command += " " + acpShellQuote(kv)
+	}
+	command += " codex-acp"
+	a, err := NewACP(command, ACPOptions{Dir: d.Project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	turnCtx, stop := context.WithCancel(ctx)
+	var q Question
+	var notice string
+	start := time.Now()
+	err = a.Run(turnCtx, Turn{ThreadID: "x", Prompt: "hi", Dir: d.Project}, func(e Event) {
+		switch e := e.(type) {
+		case SignIn:
+			q = e.Question
+			e.Reply <- Answer{OptionID: "chatgpt"}
+		case Notice:
+			notice = e.Text
+			if strings.Contains(e.Text, "esc") {
+				stop() // the user presses esc while it waits
+			}
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled after esc", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("stopping took %v", d)
+	}
+	kinds := map[string]string{}
+	for _, o := range q.Options {
+		kinds[o.ID] = o.Kind
+		if o.Kind == AuthEnvVar && len(o.EnvVars) == 0 {
+			t.Errorf("env-var method %s names no variable", o.ID)
+		}
+	}
+	if kinds["chatgpt"] != AuthAgent || kinds["openai-api-key"] != AuthEnvVar {
+		t.Errorf("methods = %+v", q.Options)
+	}
+	if !strings.Contains(q.Detail, "OPENAI_API_KEY") {
+		t.Errorf("detail %q does not say which variable to set", q.Detail)
+	}
+	if !strings.Contains(notice, "browser") {
+		t.Errorf("notice %q", notice)
+	}
+}
