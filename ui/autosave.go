@@ -167,8 +167,8 @@ func (r *draftRevs) save(st *store.Store, no uint64, d store.Draft) (store.Draft
 // stored one.
 func (a *App) draftLoaded(threadID string, d *store.Draft) *store.Draft {
 	s := &a.save
+	s.retry = false // a retry was for the thread left (its draft is in unsaved)
 	if u, ok := s.unsaved[threadID]; ok {
-		delete(s.unsaved, threadID)
 		s.retry = true // not on disk: save it again
 		return &u
 	}
@@ -308,14 +308,15 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	switch {
 	case m.err != nil:
+		// Kept until a save of it works, whatever the composer shows next
+		// (a thread switch replaces it right after this save).
+		if s.unsaved == nil {
+			s.unsaved = map[string]store.Draft{}
+		}
+		s.unsaved[m.threadID] = m.draft
 		if current {
 			s.retry = true
 			s.first = s.clock().Add(-saveCeiling) // due at the retry
-		} else {
-			if s.unsaved == nil {
-				s.unsaved = map[string]store.Draft{}
-			}
-			s.unsaved[m.threadID] = m.draft
 		}
 		first := s.failed == nil
 		s.failed = m.err
@@ -329,9 +330,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	case !m.skipped:
-		if !current {
-			delete(s.unsaved, m.threadID)
-		}
+		delete(s.unsaved, m.threadID)
 		if s.failed != nil && len(s.unsaved) == 0 && !s.retry {
 			s.failed = nil
 			cmds = append(cmds, a.notify("draft saved: the store writes again", false))

@@ -171,7 +171,11 @@ func TestAutosaveConflictGoesToStash(t *testing.T) {
 // A store that cannot write (a full disk) loses nothing: the draft stays in
 // the composer, a toast says it is not saved yet, and it is saved once the
 // store writes again.
-func TestAutosaveFailureKeepsDraftAndRetries(t *testing.T) {
+// newFullDiskEnv is a testEnv whose store is on a small tmpfs (root only;
+// skipped elsewhere), and fill, which fills that disk and returns the file
+// to remove to free it.
+func newFullDiskEnv(t *testing.T) (*testEnv, func() string) {
+	t.Helper()
 	mnt := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
@@ -190,29 +194,42 @@ func TestAutosaveFailureKeepsDraftAndRetries(t *testing.T) {
 	if e.project, err = st.Project(store.ProjectKey(e.dir)); err != nil {
 		t.Fatal(err)
 	}
-	h := e.open("")
-	ft := installFakeTimers(h)
-	threadID := h.app.thread.ID
-
-	filler := filepath.Join(mnt, "filler")
-	f, err := os.Create(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := f.Write(make([]byte, 64<<10)); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatal(err)
+	fill := func() string {
+		filler := filepath.Join(mnt, "filler")
+		f, err := os.Create(filler)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for {
+			if _, err := f.Write(make([]byte, 64<<10)); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatal(err)
+				}
+				return filler
 			}
-			break
 		}
 	}
-	f.Close()
+	return e, fill
+}
 
+// bigDraft puts text too large for a full disk's last pages in the
+// composer.
+func bigDraft(h *harness) string {
 	big := strings.Repeat("words that need new pages on disk ", 20000)
 	h.app.ed.Draft().InsertText(big)
 	h.app.ed.SetDraft(h.app.ed.Draft())
 	h.exec(h.app.afterComposer())
+	return big
+}
+
+func TestAutosaveFailureKeepsDraftAndRetries(t *testing.T) {
+	e, fill := newFullDiskEnv(t)
+	h := e.open("")
+	ft := installFakeTimers(h)
+	threadID := h.app.thread.ID
+	filler := fill()
+	big := bigDraft(h)
 	ft.advance(h, time.Second)
 	if !strings.Contains(h.plain(), "draft not saved yet") || !strings.Contains(h.plain(), "disk is full") {
 		t.Fatalf("no toast about the failed save:\n%s", h.plain())
@@ -233,6 +250,42 @@ func TestAutosaveFailureKeepsDraftAndRetries(t *testing.T) {
 	}
 	if !strings.Contains(h.plain(), "draft saved") {
 		t.Fatalf("no toast saying it is saved:\n%s", h.plain())
+	}
+}
+
+// Switching threads while the store cannot write: the draft of the thread
+// left is kept in memory, saved once the store writes again, and shown
+// when that thread is opened again.
+func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
+	e, fill := newFullDiskEnv(t)
+	other := e.newThread("other")
+	h := e.open(e.newThread("first").ID)
+	ft := installFakeTimers(h)
+	first := h.app.thread.ID
+	filler := fill()
+	big := bigDraft(h)
+	h.exec(h.app.switchThread(other.ID))
+	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
+	h.pumpUntil("the failed save", func() bool { return len(h.app.save.unsaved) == 1 })
+	if _, ok := e.draft(first); ok {
+		t.Fatal("a draft on a full disk?")
+	}
+	// Back to the first thread while the disk is still full: the draft is
+	// there.
+	h.exec(h.app.switchThread(first))
+	h.pumpUntil("the first thread", func() bool { return h.app.thread.ID == first })
+	if got := h.app.ed.Draft().Markdown(); got != big {
+		t.Fatalf("the first thread's draft is lost (%d bytes)", len(got))
+	}
+	// Away again, then the disk frees up: the retry saves it.
+	h.exec(h.app.switchThread(other.ID))
+	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
+	h.pumpUntil("the failed save", func() bool { return len(h.app.save.unsaved) == 1 })
+	os.Remove(filler)
+	ft.advance(h, saveRetry)
+	h.pumpUntil("the retry", func() bool { return len(h.app.save.unsaved) == 0 })
+	if d, ok := e.draft(first); !ok || d.Markdown != big {
+		t.Fatalf("the first thread's draft was not saved once the disk had room (ok=%v)", ok)
 	}
 }
 
