@@ -381,11 +381,38 @@ func (a *ACP) set(ctx context.Context, threadID string, s acpSetting) error {
 	sid := a.sessions[threadID]
 	if p == nil || sid == "" || !p.isLive(sid) || p.dead() {
 		a.pending[threadID] = append(a.pending[threadID], s)
+		if st := a.state[sid]; st != nil && sid != "" {
+			st.assume(s) // so that SessionState shows what will be
+		}
 		a.mu.Unlock()
 		return nil
 	}
 	a.mu.Unlock()
 	return a.apply(ctx, p, sid, s)
+}
+
+// assume records s as set; a.mu must be held.
+func (st *acpSession) assume(s acpSetting) {
+	switch {
+	case s.mode:
+		if st.modes == nil {
+			st.modes = &Modes{}
+		}
+		st.modes.Current, st.dirtyModes = s.value, true
+	case s.id == ACPModelOption:
+		if st.models != nil {
+			st.models.CurrentModelId, st.dirtyConfig = acp.ModelId(s.value), true
+		}
+	default:
+		for _, o := range st.config {
+			switch {
+			case o.Select != nil && string(o.Select.Id) == s.id:
+				o.Select.CurrentValue, st.dirtyConfig = acp.SessionConfigValueId(s.value), true
+			case o.Boolean != nil && string(o.Boolean.Id) == s.id:
+				o.Boolean.CurrentValue, st.dirtyConfig = s.value == "true", true
+			}
+		}
+	}
 }
 
 // applyPending applies what was set before the thread had a session.
@@ -413,11 +440,7 @@ func (a *ACP) apply(ctx context.Context, p *acpProc, sid string, s acpSetting) e
 			return p.wrapErr("session/set_mode", err)
 		}
 		a.mu.Lock()
-		st := a.session(sid)
-		if st.modes == nil {
-			st.modes = &Modes{}
-		}
-		st.modes.Current, st.dirtyModes = s.value, true
+		a.session(sid).assume(s)
 		a.mu.Unlock()
 		return nil
 	case s.id == ACPModelOption:
@@ -425,11 +448,7 @@ func (a *ACP) apply(ctx context.Context, p *acpProc, sid string, s acpSetting) e
 			return p.wrapErr("session/set_model", err)
 		}
 		a.mu.Lock()
-		st := a.session(sid)
-		if st.models != nil {
-			st.models.CurrentModelId = acp.ModelId(s.value)
-			st.dirtyConfig = true
-		}
+		a.session(sid).assume(s)
 		a.mu.Unlock()
 		return nil
 	}
@@ -458,6 +477,8 @@ func (a *ACP) apply(ctx context.Context, p *acpProc, sid string, s acpSetting) e
 	st := a.session(sid)
 	if resp.ConfigOptions != nil {
 		st.config = resp.ConfigOptions
+	} else {
+		st.assume(s)
 	}
 	st.dirtyConfig = true
 	a.mu.Unlock()

@@ -1627,3 +1627,48 @@ func TestACPPermissionLeftOpenByTheTurn(t *testing.T) {
 		t.Errorf("the agent received %v, want cancelled (or reject, if asked after the turn)", e["outcome"])
 	}
 }
+
+func TestACPSettingWhileTheAgentIsDown(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	h.mustTurn("a", "hi")
+	if _, err := h.turn("a", "[crash]"); err == nil {
+		t.Fatal("no error from the crash")
+	}
+	// The agent is down: the settings wait for the session, and the state
+	// already shows them.
+	ctx := context.Background()
+	if err := h.a.SetMode(ctx, "a", "plan"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.a.SetConfigOption(ctx, "a", "effort", "high"); err != nil {
+		t.Fatal(err)
+	}
+	var modes Modes
+	var opts ConfigOptions
+	for _, e := range h.a.SessionState("a") {
+		switch e := e.(type) {
+		case Modes:
+			modes = e
+		case ConfigOptions:
+			opts = e
+		}
+	}
+	if modes.Current != "plan" || len(opts.Options) == 0 || opts.Options[0].Current != "high" {
+		t.Errorf("state while down: %+v %+v", modes, opts)
+	}
+	if len(h.events("set-mode")) != 0 {
+		t.Fatal("set_mode sent to a dead agent")
+	}
+	h.a.quietAfter = func(time.Duration) <-chan time.Time {
+		c := make(chan time.Time)
+		close(c)
+		return c
+	}
+	h.mustTurn("a", "hi again")
+	if e := h.event("set-mode"); e["mode"] != "plan" {
+		t.Errorf("set-mode after the restart = %v", e)
+	}
+	if e := h.event("set-config"); !strings.Contains(e["req"].(string), `"value":"high"`) {
+		t.Errorf("set-config after the restart = %v", e)
+	}
+}
