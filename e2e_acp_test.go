@@ -30,7 +30,7 @@ func TestEndToEndRealACPAgent(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Sign in", "Gemini API key", "esc dismiss")
 	s.keys("Escape")
-	s.waitFor("authentication cancelled", "alt+r retries")
+	s.waitFor("sign-in dismissed", "alt+r retries")
 	s.keys("C-q")
 	s.waitFor("EXITED=0")
 	deadline := time.Now().Add(5 * time.Second)
