@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -126,5 +127,48 @@ func TestConfigOpenAIKey(t *testing.T) {
 	c, err := LoadConfig(writeConfig(t, "agent = \"openai:http://localhost:1/v1#m\"\nopenai_api_key = \"sk-from-config\"\n"))
 	if err != nil || c.OpenAIAPIKey != "sk-from-config" {
 		t.Fatalf("%+v %v", c, err)
+	}
+}
+
+// alt+up takes the last queued message back into an empty draft, chips
+// included; with words in the draft it is refused and nothing moves.
+func TestAltUpTakesTheQueuedMessageBack(t *testing.T) {
+	e := newTestEnv(t)
+	e.writeFile("notes.txt", []byte("n\n"))
+	opt := e.options("")
+	opt.Backend = producedBackend{text: "working"}
+	h := e.openWith(opt)
+	threadID := h.app.thread.ID
+	h.typeText("first")
+	h.press("enter")
+	h.pumpUntil("the turn", func() bool { return h.app.phase == chat.Streaming })
+	h.typeText("second ")
+	h.press("@")
+	h.typeText("notes")
+	h.pumpUntil("the file picker", func() bool { return strings.Contains(h.plain(), "1 of 1") })
+	h.press("enter")
+	h.pumpUntil("the chip", func() bool { return len(h.app.ed.Draft().Records()) == 1 })
+	h.press("enter")
+	h.pumpUntil("the queue", func() bool { return len(h.app.queue) == 1 && h.app.ed.Draft().IsEmpty() })
+
+	h.typeText("busy")
+	h.press("alt+up")
+	if !h.app.toastErr || len(h.app.queue) != 1 || h.app.ed.Draft().Markdown() != "busy" {
+		t.Fatalf("alt+up over a draft: toast %q, queue %d, draft %q", h.app.toast, len(h.app.queue), h.app.ed.Draft().Markdown())
+	}
+	h.press("ctrl+c") // clears the draft (the turn first: it is cancelled)
+	h.pumpUntil("idle", func() bool { return !h.app.turnShown() })
+	for !h.app.ed.Draft().IsEmpty() {
+		h.press("ctrl+c")
+	}
+	h.press("alt+up")
+	h.pumpUntil("the message back", func() bool { return strings.HasPrefix(h.app.ed.Draft().Markdown(), "second ") })
+	if len(h.app.ed.Draft().Records()) != 1 || len(h.app.queue) != 0 {
+		t.Fatalf("draft %q with %d records, queue %d", h.app.ed.Draft().Markdown(), len(h.app.ed.Draft().Records()), len(h.app.queue))
+	}
+	for _, m := range e.messages(threadID) {
+		if m.Status == message.StatusQueued {
+			t.Fatal("the queued message is still stored")
+		}
 	}
 }
