@@ -62,6 +62,10 @@ Config file (%s), every setting optional:
   [keys]                          # rebind any key by name, e.g.:
   send = ["enter"]
   newline = ["shift+enter", "ctrl+j"]
+  [[mcp_servers]]                 # for acp: agents, besides chipchat mcp (one table each)
+  name = "files"                  # stdio: command, args, env = { NAME = "value" }
+  command = "npx"                 # http: url, headers = { Authorization = "Bearer …" }
+  args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
 
 Keys (name, default keys, what they do):
 %s
@@ -140,6 +144,54 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// acpParts are what an acp: backend shares with the app: the host of its
+// terminals (tabs of the terminal pane) and chipchat mcp's panes socket.
+type acpParts struct {
+	terms *ui.AgentTerminals
+	panes *ui.PanesServer
+}
+
+// newBackend builds the agent backend of spec. An acp: agent runs in the
+// project directory (the git root of cwd, else cwd), its terminal/*
+// commands in chipchat's terminal pane, and gets chipchat's own MCP server
+// (chipchat mcp, reading dataDir's threads and, through the panes socket,
+// the app's terminals) plus the config's [[mcp_servers]] in every session.
+func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend, acpParts, error) {
+	scheme, command, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	if !strings.EqualFold(scheme, "acp") {
+		backend, err := agent.New(spec)
+		if err != nil {
+			return nil, acpParts{}, err
+		}
+		if o, ok := backend.(*agent.OpenAI); ok && o.APIKey == "" {
+			o.APIKey = cfg.OpenAIAPIKey // $OPENAI_API_KEY still wins when this is empty
+		}
+		return backend, acpParts{}, nil
+	}
+	project := store.ProjectKey(cwd)
+	parts := acpParts{terms: ui.NewAgentTerminals(cfg.Limits.Scrollback)}
+	// Without the socket chipchat mcp still serves threads; its
+	// terminal_read then says no app is reachable.
+	if panes, err := ui.ListenPanes(); err == nil {
+		parts.panes = panes
+	}
+	servers, err := ui.MCPServers(cfg, dataDir, project, parts.panes)
+	if err != nil {
+		if parts.panes != nil {
+			_ = parts.panes.Close()
+		}
+		return nil, acpParts{}, err
+	}
+	a, err := agent.NewACP(strings.TrimSpace(command), agent.ACPOptions{Dir: project, Terminals: parts.terms, MCPServers: servers})
+	if err != nil {
+		if parts.panes != nil {
+			_ = parts.panes.Close()
+		}
+		return nil, acpParts{}, fmt.Errorf("agent %q: %w", spec, err)
+	}
+	return a, parts, nil
+}
+
 // runApp opens the store and runs the terminal UI until the user quits.
 func runApp(f flags) error {
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
@@ -157,18 +209,22 @@ func runApp(f flags) error {
 	if f.agent != "" {
 		spec = f.agent
 	}
-	backend, err := agent.New(spec)
-	if err != nil {
-		return err
-	}
-	if o, ok := backend.(*agent.OpenAI); ok && o.APIKey == "" {
-		o.APIKey = cfg.OpenAIAPIKey // $OPENAI_API_KEY still wins when this is empty
-	}
 	dir := f.dataDir
 	if dir == "" {
 		if dir, err = store.DefaultDir(); err != nil {
 			return err
 		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	backend, acpUI, err := newBackend(spec, cfg, dir, cwd)
+	if err != nil {
+		return err
+	}
+	if acpUI.panes != nil {
+		defer acpUI.panes.Close() // also closed by app.Close; closing twice is harmless
 	}
 	st, err := store.Open(dir)
 	if err != nil {
@@ -183,10 +239,6 @@ func runApp(f flags) error {
 	if err != nil {
 		return err
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
 	home, _ := os.UserHomeDir()
 	opt, err := ui.OpenThread(st, cwd, f.threadID, f.newTh)
 	if err != nil {
@@ -194,6 +246,7 @@ func runApp(f flags) error {
 	}
 	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, cwd, home
 	opt.NoColor = os.Getenv("NO_COLOR") != ""
+	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
 	app := ui.New(opt)
 	defer app.Close() // no shell outlives chipchat, however it ends
 	// Large bracketed pastes are streamed to the asset store before Bubble

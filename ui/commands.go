@@ -1,0 +1,507 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// Slash commands (issue 12 item 4): one table, Commands, that the `/`
+// picker, the send path, F1 and the README (TestREADMEListsCommands) read.
+//
+//   - routeChipchat commands always act on chipchat, whatever the agent
+//     offers under that name.
+//   - routeAgentFirst commands go to the agent when it advertised a command
+//     of that name (available_commands_update): the text `/name args` is
+//     sent as the prompt, as the agent expects. Otherwise chipchat serves
+//     them where the backend can (can), else a toast says it cannot.
+//   - Any other `/word` is the agent's command when it has one, and plain
+//     text otherwise (a message may start with a path).
+//
+// The picker opens while the draft's first word is being typed and starts
+// with "/": it lists chipchat's commands that apply and the agent's, with
+// their descriptions and input hints, filtered by what follows the "/".
+// Picking an agent command writes `/name ` into the draft (its hint shown
+// in the footer) for enter to send; picking one of chipchat's runs it.
+
+type commandRoute int
+
+const (
+	routeChipchat   commandRoute = iota // always chipchat's
+	routeAgentFirst                     // the agent's command of that name, else chipchat's
+)
+
+// slashCommand is one of chipchat's slash commands.
+type slashCommand struct {
+	Name        string
+	Args        string // what may follow, as an input hint ("" none)
+	Description string
+	Route       commandRoute
+	// Backends says which backends chipchat's own version works with
+	// (F1 and the README).
+	Backends string
+	// can says whether chipchat can serve it now (nil: always).
+	can func(a *App) bool
+	run func(a *App, args string) tea.Cmd
+}
+
+// ReviewCommand is the /review hook: the review pane's wiring sets it (to
+// open the pane on the diff args names: "" the working tree, "--staged",
+// or a ref). While it is nil, /review says the pane is not available.
+var ReviewCommand func(a *App, args string) tea.Cmd
+
+// Commands is chipchat's slash-command table, in the order the picker, F1
+// and the README list it (set in init: its commands call back into code
+// that reads it).
+var Commands []slashCommand
+
+func init() { Commands = commandTable() }
+
+func commandTable() []slashCommand {
+	return []slashCommand{
+		{Name: "new", Description: "start a new thread", Backends: "all",
+			run: func(a *App, _ string) tea.Cmd { return a.newThread() }},
+		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all",
+			run: func(a *App, _ string) tea.Cmd {
+				a.setFocus(paneTranscript)
+				return a.notify("choose the message to fork from (↑↓) and press f", false)
+			}},
+		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all",
+			run: func(a *App, _ string) tea.Cmd { return a.openStash() }},
+		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all",
+			can: func(*App) bool { return ReviewCommand != nil },
+			run: func(a *App, args string) tea.Cmd { return ReviewCommand(a, args) }},
+		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: routeAgentFirst,
+			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
+			can:      func(a *App) bool { return a.chat.Capabilities().Compact },
+			run: func(a *App, _ string) tea.Cmd {
+				a.chat.Send(a.thread.ID, chat.Submission{Markdown: agent.CompactCommand, Ref: a.ed.Draft().Version()})
+				return nil
+			}},
+		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)", Route: routeAgentFirst,
+			Backends: "acp: agents that offer modes",
+			can:      func(a *App) bool { return a.chat.Capabilities().Modes },
+			run:      func(a *App, args string) tea.Cmd { return a.modeCommand(scopeModes, args) }},
+		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)", Route: routeAgentFirst,
+			Backends: "acp: agents that offer models",
+			can:      func(a *App) bool { return a.chat.Capabilities().Modes },
+			run:      func(a *App, args string) tea.Cmd { return a.modeCommand(scopeModels, args) }},
+		{Name: "help", Description: "show the keys and these commands (F1)", Backends: "all",
+			run: func(a *App, _ string) tea.Cmd { a.openHelp(); return nil }},
+		{Name: "quit", Description: "quit (a running turn is recorded interrupted)", Backends: "all",
+			run: func(a *App, _ string) tea.Cmd { return a.quit() }},
+	}
+}
+
+// lookupCommand is chipchat's command called name.
+func lookupCommand(name string) (*slashCommand, bool) {
+	for i := range Commands {
+		if Commands[i].Name == name {
+			return &Commands[i], true
+		}
+	}
+	return nil, false
+}
+
+// agentCommand is the agent's command called name.
+func (a *App) agentCommand(name string) (agent.Command, bool) {
+	for _, c := range a.info.Commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return agent.Command{}, false
+}
+
+// splitCommand reads "/name args" (false when text is not a slash command).
+func splitCommand(text string) (name, args string, ok bool) {
+	text = strings.TrimSpace(text)
+	if !strings.HasPrefix(text, "/") || len(text) < 2 {
+		return "", "", false
+	}
+	name, args, _ = strings.Cut(text[1:], " ")
+	if name == "" || strings.ContainsAny(name, "/\n\t") {
+		return "", "", false
+	}
+	return name, strings.TrimSpace(args), true
+}
+
+// runCommand is the send path's part: it runs a slash command chipchat
+// serves and reports true, or reports false when the text is for the
+// agent (its command, or plain text).
+func (a *App) runCommand(text string, withChips bool) (tea.Cmd, bool) {
+	name, args, ok := splitCommand(text)
+	if !ok || withChips {
+		return nil, false
+	}
+	c, ours := lookupCommand(name)
+	if !ours {
+		return nil, false
+	}
+	if c.Route == routeAgentFirst {
+		if _, theirs := a.agentCommand(name); theirs {
+			return nil, false
+		}
+	}
+	a.ed.Reset()
+	if c.can != nil && !c.can(a) {
+		return tea.Batch(a.afterComposer(), a.notify(a.cannotServe(c), true)), true
+	}
+	return tea.Batch(a.afterComposer(), c.run(a, args)), true
+}
+
+// cannotServe says why chipchat cannot run c with this backend.
+func (a *App) cannotServe(c *slashCommand) string {
+	if c.Name == "review" {
+		return "/review: the review pane is not available in this build"
+	}
+	return fmt.Sprintf("/%s: %s cannot serve it (works with %s)", c.Name, chips.SanitizeLine(a.opt.Backend.Name()), c.Backends)
+}
+
+// ---- the `/` picker ----
+
+// pickKind says what the bottom picker lists.
+type pickKind int
+
+const (
+	pickCommands pickKind = iota + 1
+	pickModes
+)
+
+// bottomPicker is a picker drawn over the bottom of the transcript, above
+// the composer: the `/` command picker (its query is the draft's first
+// word) or the modes picker (modes.go; its query is typed into it).
+type bottomPicker struct {
+	kind   pickKind
+	p      *composer.Picker
+	scope  modeScope // pickModes: what it lists
+	values []modeChoice
+}
+
+// acpUI is the app's state for the ACP client's UI: the bottom picker,
+// the agent's terminals, chipchat's MCP server wiring.
+type acpUI struct {
+	pick *bottomPicker
+	// dismissed: esc closed the command picker for the current "/word";
+	// it opens again once the draft no longer starts with one, or at a
+	// bare "/".
+	dismissed bool
+	terms     *AgentTerminals
+	tabs      []agentTab // the agent's tabs in the pane, oldest first (agentterm.go)
+	authSeq   int        // numbers the sign-in tabs
+	mcp       *PanesServer
+}
+
+// commandItems lists what the command picker offers: chipchat's commands
+// that apply (a routeAgentFirst one only when the agent has none of that
+// name and chipchat can serve it), then the agent's.
+func (a *App) commandItems() []composer.PickerItem {
+	var items []composer.PickerItem
+	shadowed := map[string]bool{}
+	for i := range Commands {
+		c := &Commands[i]
+		shadowed[c.Name] = true
+		if c.Route == routeAgentFirst {
+			if _, theirs := a.agentCommand(c.Name); theirs {
+				shadowed[c.Name] = false // listed as the agent's below
+				continue
+			}
+			if c.can != nil && !c.can(a) {
+				continue
+			}
+		}
+		title := "/" + c.Name
+		if c.Args != "" {
+			title += " " + c.Args
+		}
+		items = append(items, composer.PickerItem{Title: title, Detail: c.Description, Value: "c:" + c.Name})
+	}
+	for _, c := range a.info.Commands {
+		if shadowed[c.Name] || c.Name == "" {
+			continue
+		}
+		title := "/" + c.Name
+		if c.InputHint != "" {
+			title += " <" + c.InputHint + ">"
+		}
+		detail := "agent"
+		if c.Description != "" {
+			detail = "agent: " + c.Description
+		}
+		items = append(items, composer.PickerItem{Title: title, Detail: detail, Value: "a:" + c.Name})
+	}
+	return items
+}
+
+// maxCommandWord bounds how far the draft's first word is read.
+const maxCommandWord = 64
+
+// commandQuery is what follows "/" at the draft's start, when the caret is
+// in that first word; ok false when the command picker does not apply.
+// It reads at most maxCommandWord atoms.
+func (a *App) commandQuery() (string, bool) {
+	d := a.ed.Draft()
+	caret := d.Caret()
+	if caret.Line != 0 || caret.Col < 1 || caret.Col > maxCommandWord || a.hasSelection() {
+		return "", false
+	}
+	atoms := d.Line(0)
+	if len(atoms) == 0 || atoms[0] != '/' {
+		return "", false
+	}
+	end := caret.Col
+	for i := 1; i < len(atoms) && i <= maxCommandWord; i++ {
+		r := atoms[i]
+		if r < 0 || r == ' ' || r == '\t' {
+			if i < end {
+				return "", false
+			}
+			break
+		}
+	}
+	if end > len(atoms) {
+		return "", false
+	}
+	return string(atoms[1:end]), true
+}
+
+// syncCommandPicker opens, updates or closes the command picker after the
+// draft or caret changed.
+func (a *App) syncCommandPicker() {
+	if a.acp.pick != nil && a.acp.pick.kind != pickCommands {
+		return
+	}
+	q, ok := a.commandQuery()
+	if !ok || a.focus != paneComposer || a.ov != overlayNone || a.ed.PickerOpen() {
+		if !ok {
+			a.acp.dismissed = false
+		}
+		a.acp.pick = nil
+		return
+	}
+	if q == "" {
+		a.acp.dismissed = false // a "/" typed anew
+	}
+	if a.acp.dismissed {
+		return
+	}
+	if a.acp.pick == nil {
+		a.acp.pick = &bottomPicker{kind: pickCommands, p: composer.NewPicker("/ command")}
+		a.acp.pick.p.SetItems(a.commandItems())
+	}
+	a.acp.pick.p.SetQuery(q)
+}
+
+// refreshCommandItems re-reads the items of an open command picker (the
+// agent's commands changed).
+func (a *App) refreshCommandItems() {
+	if p := a.acp.pick; p != nil && p.kind == pickCommands {
+		p.p.SetItems(a.commandItems())
+	}
+}
+
+// pickerKey handles a key while the bottom picker is open; handled false
+// hands it on (to the composer).
+func (a *App) pickerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	bp := a.acp.pick
+	if bp.kind == pickModes {
+		return a.modesKey(msg), true
+	}
+	switch msg.String() {
+	case "esc":
+		a.acp.pick, a.acp.dismissed = nil, true
+		return nil, true
+	case "up", "ctrl+p":
+		bp.p.Move(-1)
+		return nil, true
+	case "down", "ctrl+n":
+		bp.p.Move(1)
+		return nil, true
+	case "tab", "enter":
+		it, ok := bp.p.Selected()
+		if !ok {
+			// Nothing matches: the text is prose (a path, say).
+			a.acp.pick, a.acp.dismissed = nil, true
+			return nil, false
+		}
+		return a.chooseCommand(it.Value), true
+	}
+	return nil, false
+}
+
+// chooseCommand acts on a picked command: one of chipchat's runs, an
+// agent's is written into the draft for enter to send.
+func (a *App) chooseCommand(value string) tea.Cmd {
+	a.acp.pick = nil
+	kind, name, _ := strings.Cut(value, ":")
+	if kind == "c" {
+		if cmd, ok := a.runCommand("/"+name, false); ok {
+			return cmd
+		}
+	}
+	d := a.ed.Draft()
+	atoms := d.Line(0)
+	end := 1
+	for end < len(atoms) && atoms[end] >= 0 && atoms[end] != ' ' && atoms[end] != '\t' {
+		end++
+	}
+	d.SetCaret(composer.Pos{}, false)
+	d.SetCaret(composer.Pos{Line: 0, Col: end}, true)
+	text := "/" + name
+	if end >= len(atoms) || atoms[end] != ' ' {
+		text += " "
+	}
+	d.InsertText(text)
+	if end < len(atoms) && atoms[end] == ' ' {
+		d.MoveRight(false)
+	}
+	return a.afterComposer()
+}
+
+// commandHint is the footer's line while the draft holds an agent command
+// with an input hint ("" otherwise). It reads only the first word.
+func (a *App) commandHint() string {
+	if len(a.info.Commands) == 0 || a.focus != paneComposer {
+		return ""
+	}
+	atoms := a.ed.Draft().Line(0)
+	if len(atoms) < 2 || atoms[0] != '/' {
+		return ""
+	}
+	n := min(len(atoms), 128)
+	text := make([]rune, 0, n)
+	for _, r := range atoms[:n] {
+		if r < 0 {
+			break
+		}
+		text = append(text, r)
+	}
+	for _, c := range a.info.Commands {
+		if c.InputHint == "" {
+			continue
+		}
+		if p := "/" + c.Name; strings.HasPrefix(string(text), p+" ") || string(text) == p {
+			return chips.SanitizeLine(fmt.Sprintf("/%s <%s> · the agent's command: enter sends it", c.Name, c.InputHint))
+		}
+	}
+	return ""
+}
+
+// pickerRows is how tall the bottom picker is drawn in an area of h rows.
+func (a *App) pickerRows(h int) int {
+	bp := a.acp.pick
+	return min(bp.p.Len()+2, 12, h)
+}
+
+// withPicker draws the open bottom picker over the last rows of the main
+// area (exactly h lines).
+func (a *App) withPicker(area string, h int) string {
+	if a.acp.pick == nil || h < 3 {
+		return area
+	}
+	rows := a.pickerRows(h)
+	box := strings.Split(a.acp.pick.p.View(a.width, rows), "\n")
+	lines := strings.Split(area, "\n")
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	start := len(lines) - len(box)
+	for i, l := range box {
+		lines[start+i] = l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// commandHelp is the command table for F1.
+func commandHelp() []string {
+	lines := []string{"Slash commands (type / at the start of the draft; the agent's own are listed there too):"}
+	for _, c := range Commands {
+		lines = append(lines, "  "+commandLine(c))
+	}
+	return lines
+}
+
+// commandLine is one command as F1 and the README list it.
+func commandLine(c slashCommand) string {
+	name := "/" + c.Name
+	if c.Args != "" {
+		name += " " + c.Args
+	}
+	who := "chipchat"
+	if c.Route == routeAgentFirst {
+		who = "agent first"
+	}
+	return fmt.Sprintf("%-26s %s (%s; %s)", name, c.Description, who, c.Backends)
+}
+
+// CommandsMarkdown is the README's list of the table (README.md, between
+// the commands markers; TestREADMEListsCommands keeps them equal).
+func CommandsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| command | what it does | who serves it | backends |\n| --- | --- | --- | --- |\n")
+	for _, c := range Commands {
+		name := "/" + c.Name
+		if c.Args != "" {
+			name += " " + c.Args
+		}
+		who := "chipchat"
+		if c.Route == routeAgentFirst {
+			who = "the agent's command of that name, else chipchat's"
+		}
+		cell := strings.NewReplacer("|", `\|`)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
+	}
+	return b.String()
+}
+
+// pickerHints is the footer while the bottom picker is open.
+func (a *App) pickerHints() string {
+	if a.acp.pick.kind == pickModes {
+		return "type to filter · ↑↓ choose · enter switch · esc close"
+	}
+	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
+}
+
+// attachmentChecker is a backend with limits on what it sends (the ACP
+// backend: agent.ACP.CheckAttachments).
+type attachmentChecker interface {
+	CheckAttachments([]agent.Attachment) error
+}
+
+// checkAttachments refuses, before anything is stored or sent, a message
+// whose image or file chips are over the backend's limits (issue 12 item
+// 8). It reads only the records' sizes: no I/O.
+func (a *App) checkAttachments(recs []contextref.Record) error {
+	c, ok := a.opt.Backend.(attachmentChecker)
+	if !ok {
+		return nil
+	}
+	var atts []agent.Attachment
+	for _, r := range recs {
+		var ar *contextref.AttachmentRecord
+		switch x := r.(type) {
+		case *contextref.ImageRecord:
+			ar = &x.AttachmentRecord
+		case *contextref.FileRecord:
+			ar = &x.AttachmentRecord
+		default:
+			continue
+		}
+		atts = append(atts, agent.Attachment{ContextID: ar.ContextID, AttachmentID: ar.AttachmentID, Name: ar.Name,
+			MimeType: ar.MimeType, Size: ar.SizeBytes})
+	}
+	if len(atts) == 0 {
+		return nil
+	}
+	if err := c.CheckAttachments(atts); err != nil {
+		return fmt.Errorf("not sent: %w — remove the chip (or send the file some other way)", err)
+	}
+	return nil
+}

@@ -1,0 +1,267 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// acpLike is a fake ACP backend: each turn reports the agent's commands,
+// modes and config options, then answers "got: <prompt>". It switches
+// modes and options (agent.Configurer) and refuses attachments over max.
+type acpLike struct {
+	mu      sync.Mutex
+	prompts []string
+	calls   []string
+	compact bool
+	max     int64
+	signIn  *agent.Question // asked before the first answer when set
+	answers []agent.Answer
+}
+
+func (b *acpLike) Name() string { return "acp:fake" }
+func (b *acpLike) Capabilities() agent.Capabilities {
+	return agent.Capabilities{Sessions: true, Cancel: true, Modes: true, Commands: true, Compact: b.compact, Files: true, Images: true}
+}
+
+var fakeCommands = []agent.Command{
+	{Name: "init", Description: "write an AGENTS.md", InputHint: "what to focus on"},
+	{Name: "review", Description: "the agent's own review"}, // shadowed by chipchat's /review
+	{Name: "compact", Description: "the agent compacts"},
+}
+
+var fakeModes = agent.Modes{Current: "default", Available: []agent.Mode{
+	{ID: "default", Name: "Default", Description: "asks before edits"}, {ID: "plan", Name: "Plan", Description: "read only"}}}
+
+var fakeOptions = []agent.ConfigOption{
+	{ID: "model", Name: "Model", Category: "model", Current: "m1", Values: []agent.ConfigValue{{ID: "m1", Name: "Fast one"}, {ID: "m2", Name: "Big one"}}},
+	{ID: "mode", Name: "Mode", Category: "mode", Current: "default", Values: []agent.ConfigValue{{ID: "default"}, {ID: "plan"}}},
+}
+
+func (b *acpLike) Run(ctx context.Context, t agent.Turn, emit func(agent.Event)) error {
+	b.mu.Lock()
+	b.prompts = append(b.prompts, t.Prompt)
+	q := b.signIn
+	b.signIn = nil
+	b.mu.Unlock()
+	if q != nil {
+		reply := make(chan agent.Answer, 1)
+		emit(agent.SignIn{Question: *q, Reply: reply})
+		select {
+		case ans := <-reply:
+			b.mu.Lock()
+			b.answers = append(b.answers, ans)
+			b.mu.Unlock()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	emit(agent.Commands{Commands: fakeCommands})
+	emit(agent.Modes{Current: fakeModes.Current, Available: fakeModes.Available})
+	emit(agent.ConfigOptions{Options: fakeOptions})
+	emit(agent.TextDelta{Text: "got: " + t.Prompt})
+	return nil
+}
+
+func (b *acpLike) SetMode(_ context.Context, threadID, modeID string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.calls = append(b.calls, "mode="+modeID)
+	return nil
+}
+
+func (b *acpLike) SetConfigOption(_ context.Context, threadID, optionID, value string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.calls = append(b.calls, optionID+"="+value)
+	return nil
+}
+
+func (b *acpLike) CheckAttachments(atts []agent.Attachment) error {
+	return agent.ACPCheckAttachments(atts, b.max)
+}
+
+func (b *acpLike) seen() (prompts, calls []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.prompts...), append([]string(nil), b.calls...)
+}
+
+// openACPLike opens the app on the fake ACP backend and runs one turn, so
+// that the agent's commands, modes and options are known.
+func openACPLike(t *testing.T, b *acpLike) *harness {
+	t.Helper()
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = b
+	h := e.openWith(opt)
+	h.typeText("hello")
+	h.press("enter")
+	h.pumpUntil("the first reply", func() bool {
+		return strings.Contains(h.replyShown(), "got: hello") && len(h.app.info.Commands) > 0 && len(h.app.info.Options) > 0
+	})
+	return h
+}
+
+// `/` opens the picker with chipchat's and the agent's commands; typing
+// filters; picking an agent command writes "/name " with its hint shown,
+// and enter sends "/name args" to the agent as the prompt.
+func TestSlashPickerAgentCommand(t *testing.T) {
+	b := &acpLike{}
+	h := openACPLike(t, b)
+	h.typeText("/")
+	if h.app.acp.pick == nil {
+		t.Fatal("the command picker did not open on /")
+	}
+	screen := h.plain()
+	for _, want := range []string{"/new", "/fork", "/help", "/init <what to focus on>", "agent: write an AGENTS.md", "/compact", "agent: the agent compacts"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the picker lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "the agent's own review") {
+		t.Errorf("the agent's /review is listed though chipchat's acts:\n%s", screen)
+	}
+	h.typeText("ini")
+	if it, ok := h.app.acp.pick.p.Selected(); !ok || it.Value != "a:init" {
+		t.Fatalf("selected %+v after /ini", it)
+	}
+	h.press("enter")
+	if h.app.acp.pick != nil {
+		t.Fatal("the picker stayed open after the pick")
+	}
+	if got := h.app.ed.Draft().Markdown(); got != "/init " {
+		t.Fatalf("draft after the pick %q", got)
+	}
+	if f := h.footer(); !strings.Contains(f, "/init <what to focus on>") {
+		t.Errorf("the footer does not show the hint: %q", f)
+	}
+	h.typeText("tests")
+	h.press("enter")
+	h.pumpUntil("the command's reply", func() bool { return strings.Contains(h.replyShown(), "got: /init tests") })
+	if prompts, _ := b.seen(); prompts[len(prompts)-1] != "/init tests" {
+		t.Fatalf("the agent got %q", prompts)
+	}
+}
+
+// esc closes the picker and leaves the text; a "/" word nothing matches
+// (a path) goes out as text on enter.
+func TestSlashPickerEscAndPaths(t *testing.T) {
+	b := &acpLike{}
+	h := openACPLike(t, b)
+	h.typeText("/ne")
+	h.press("esc")
+	if h.app.acp.pick != nil || h.app.ed.Draft().Markdown() != "/ne" {
+		t.Fatalf("esc: picker %v, draft %q", h.app.acp.pick != nil, h.app.ed.Draft().Markdown())
+	}
+	h.typeText("w")
+	if h.app.acp.pick != nil {
+		t.Fatal("the picker came back before the word ended")
+	}
+	h.press("ctrl+c") // clears the draft
+	h.typeText("/etc/hosts")
+	h.press("enter")
+	h.pumpUntil("the path sent as text", func() bool { return strings.Contains(h.replyShown(), "got: /etc/hosts") })
+}
+
+// chipchat's commands act on chipchat from the picker and when typed:
+// /new opens a new thread, /help the keys with the command table.
+func TestSlashChipchatCommands(t *testing.T) {
+	b := &acpLike{}
+	h := openACPLike(t, b)
+	first := h.app.thread.ID
+	h.typeText("/help")
+	h.press("enter") // picks /help: at once, no send
+	if h.app.ov != overlayHelp {
+		t.Fatalf("/help did not open the help (overlay %v)", h.app.ov)
+	}
+	if s := strings.Join(h.app.help.lines, "\n"); !strings.Contains(s, "Slash commands") || !strings.Contains(s, "/compact") {
+		t.Errorf("F1 lacks the command table")
+	}
+	h.press("esc")
+	if got := h.app.ed.Draft().Markdown(); got != "" {
+		t.Fatalf("the draft kept %q", got)
+	}
+	// typed in full and sent (the picker dismissed first)
+	h.typeText("/new")
+	h.press("esc", "enter")
+	h.pumpUntil("a new thread", func() bool { return h.app.thread.ID != first })
+	prompts, _ := b.seen()
+	for _, p := range prompts {
+		if strings.HasPrefix(p, "/new") || strings.HasPrefix(p, "/help") {
+			t.Fatalf("chipchat's command reached the agent: %q", prompts)
+		}
+	}
+}
+
+// /compact goes to the agent when it has a command of that name; without
+// one, chipchat's serves it where the backend can, else a toast refuses.
+func TestSlashCompactRouting(t *testing.T) {
+	b := &acpLike{}
+	h := openACPLike(t, b)
+	h.typeText("/compact")
+	h.press("esc", "enter")
+	h.pumpUntil("the agent's /compact", func() bool { return strings.Contains(h.replyShown(), "got: /compact") })
+
+	h.app.info.Commands = nil // an agent without /compact, a backend without Compact
+	h.typeText("/compact")
+	if h.app.acp.pick == nil || h.app.acp.pick.p.Len() != 0 {
+		t.Fatalf("chipchat's /compact is offered by a backend that cannot compact")
+	}
+	h.press("esc", "enter")
+	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.toast, "cannot serve it") })
+	if prompts, _ := b.seen(); len(prompts) != 2 {
+		t.Fatalf("the refused /compact was sent: %q", prompts)
+	}
+}
+
+// The README lists the command table as CommandsMarkdown writes it.
+func TestREADMEListsCommands(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, end = "<!-- commands: generated from ui.Commands (TestREADMEListsCommands) -->\n", "<!-- /commands -->"
+	s := string(b)
+	i, j := strings.Index(s, start), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q … %q block; put this between them:\n%s", start, end, CommandsMarkdown())
+	}
+	if got := s[i+len(start) : j]; got != CommandsMarkdown() {
+		t.Fatalf("README.md's command table is stale; put this between the markers:\n%s", CommandsMarkdown())
+	}
+	for _, c := range Commands {
+		if c.Name == "" || c.Description == "" || c.Backends == "" || c.run == nil {
+			t.Errorf("command %+v lacks a name, description, backends or action", c.Name)
+		}
+	}
+}
+
+// A file over the agent's limit is refused with a toast before anything is
+// stored or sent.
+func TestAttachmentOverLimitRefused(t *testing.T) {
+	b := &acpLike{max: 10}
+	h := openACPLike(t, b)
+	img := h.e.attachImage("att_big") // 67 bytes
+	h.app.ed.InsertContext(img, "")
+	h.typeText(" look")
+	before := len(h.e.messages(h.app.thread.ID))
+	h.press("enter")
+	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.toast, "not sent") })
+	if !h.app.toastErr || !strings.Contains(h.app.toast, "shot.png") {
+		t.Fatalf("toast %q", h.app.toast)
+	}
+	h.pumpFor(50 * time.Millisecond)
+	if n := len(h.e.messages(h.app.thread.ID)); n != before {
+		t.Fatalf("the refused message was stored (%d → %d)", before, n)
+	}
+	if !strings.Contains(h.app.ed.Draft().Markdown(), contextref.LinkFor(img)) {
+		t.Fatalf("the draft lost its chip: %q", h.app.ed.Draft().Markdown())
+	}
+}

@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
+)
+
+// alt+m lists the agent's modes and options (the "mode" option left out:
+// the agent has modes); choosing one calls the backend's SetMode, and the
+// header shows the new mode at once (AgentInfo after the switch).
+func TestModesPickerSwitchesMode(t *testing.T) {
+	b := &acpLike{}
+	h := openACPLike(t, b)
+	if hd := strings.Split(h.plain(), "\n")[0]; !strings.Contains(hd, "mode Default") || !strings.Contains(hd, "model Fast one") {
+		t.Fatalf("header %q", hd)
+	}
+	h.press("alt+m")
+	if h.app.acp.pick == nil || h.app.acp.pick.kind != pickModes {
+		t.Fatal("alt+m did not open the modes picker")
+	}
+	screen := h.plain()
+	for _, want := range []string{"● mode Default", "mode Plan", "read only", "Model: Big one", "● Model: Fast one"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the picker lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "Mode: plan") {
+		t.Errorf("the mode option is listed beside the modes:\n%s", screen)
+	}
+	h.typeText("plan")
+	h.press("enter")
+	h.pumpUntil("the new mode in the header", func() bool {
+		return strings.Contains(strings.Split(h.plain(), "\n")[0], "mode Plan")
+	})
+	if _, calls := b.seen(); len(calls) != 1 || calls[0] != "mode=plan" {
+		t.Fatalf("backend calls %q", calls)
+	}
+	if h.app.acp.pick != nil {
+		t.Fatal("the picker stayed open")
+	}
+}
+
+// /model lists only the models and, with an argument naming one, switches
+// at once through SetConfigOption; esc closes the picker.
+func TestModelCommand(t *testing.T) {
+	b := &acpLike{}
+	h := openACPLike(t, b)
+	h.typeText("/model")
+	h.press("esc", "enter")
+	h.pumpUntil("the models picker", func() bool { return h.app.acp.pick != nil })
+	if h.app.acp.pick.kind != pickModes || h.app.acp.pick.p.Total() != 2 {
+		t.Fatalf("/model: picker %+v", h.app.acp.pick)
+	}
+	h.press("esc")
+	if h.app.acp.pick != nil {
+		t.Fatal("esc did not close the modes picker")
+	}
+	h.typeText("/model big one")
+	h.press("enter")
+	h.pumpUntil("the new model in the header", func() bool {
+		return strings.Contains(strings.Split(h.plain(), "\n")[0], "model Big one")
+	})
+	if _, calls := b.seen(); len(calls) != 1 || calls[0] != "model=m2" {
+		t.Fatalf("backend calls %q", calls)
+	}
+	if prompts, _ := b.seen(); len(prompts) != 1 {
+		t.Fatalf("/model reached the agent as a prompt: %q", prompts)
+	}
+}
+
+// An agent with a "mode" config option and no modes has it listed as its
+// modes, and the header names its value.
+func TestModeAsConfigOption(t *testing.T) {
+	info := chat.Info{Options: []agent.ConfigOption{
+		{ID: "mode", Name: "Mode", Current: "build", Values: []agent.ConfigValue{{ID: "build", Name: "Build"}, {ID: "plan", Name: "Plan"}}},
+		{ID: "model", Name: "Model", Category: "model", Current: "x", Values: []agent.ConfigValue{{ID: "x", Name: "X 1"}}},
+	}}
+	cs := modeChoices(info, scopeModes)
+	if len(cs) != 2 || cs[1].option != "mode" || cs[1].value != "plan" || !cs[0].current {
+		t.Fatalf("choices %+v", cs)
+	}
+	if got := agentStatus(info); got != " · mode Build · model X 1" {
+		t.Fatalf("status %q", got)
+	}
+	if got := modeChoices(info, scopeModels); len(got) != 1 || got[0].option != "model" {
+		t.Fatalf("models %+v", got)
+	}
+}
+
+// Without modes the key says so instead of opening an empty picker.
+func TestModesKeyWithoutModes(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.press("alt+m")
+	if h.app.acp.pick != nil || !strings.Contains(h.app.toast, "no modes") {
+		t.Fatalf("picker %v, toast %q", h.app.acp.pick != nil, h.app.toast)
+	}
+	h.pumpFor(10 * time.Millisecond)
+}
