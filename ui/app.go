@@ -64,6 +64,7 @@ const (
 	overlayConfirm
 	overlayStash
 	overlayAsk
+	overlayHistory
 )
 
 // App is chipchat's whole-screen model: transcript above, image shelf and
@@ -75,7 +76,7 @@ type App struct {
 	st     *store.Store
 	assets *assets.Store
 	chat   *chat.Service
-	keys   AppKeys
+	keys   Keys // the key table's bindings (keys.go)
 	reg    *chips.Registry
 	ed     *composer.Editor
 	tr     *transcript.Model
@@ -119,6 +120,10 @@ type App struct {
 
 	askBox *askBox
 
+	hist       history        // the project's earlier prompts (history.go)
+	histSearch *historySearch // ctrl+r
+	shell      shellMode      // ! shell mode (shell.go)
+
 	// the terminal pane
 	pane      *terminal.Pane
 	paneShown bool
@@ -138,24 +143,19 @@ func New(opt Options) *App {
 		th = chips.NoColorTheme()
 	}
 	reg := chips.Default(th)
-	edKeys := composer.DefaultKeyMap()
-	appKeys := DefaultAppKeys()
-	_ = ApplyKeys(opt.Config.Keys, &appKeys, &edKeys) // checked by the caller before
+	keys := DefaultKeys()
+	_ = keys.Apply(opt.Config.Keys) // checked by LoadConfig before
+	edKeys, appKeys := keys.Editor, keys.AppKeys
 	threads := newThreadSource(opt.Store, opt.Project.ID)
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
 		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threads.list})
-	// tab and shift+tab move between panes, so in the transcript the side
-	// arrows (and h/l) move between chips.
-	trKeys := transcript.DefaultKeyMap()
-	trKeys.NextChip = key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next chip"))
-	trKeys.PrevChip = key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous chip"))
-	trOpts := []transcript.Option{transcript.WithKeyMap(trKeys)}
+	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript)}
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
 	svc := chat.New(chat.Options{Store: opt.Store, Assets: opt.Assets, Backend: opt.Backend, ProjectID: opt.Project.ID,
 		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: markStale(opt.Dir), Limits: opt.Config.Limits.Payload()})
-	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: appKeys, threads: threads,
+	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: keys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir)}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
@@ -196,9 +196,7 @@ func OpenThread(st *store.Store, cwd, threadID string, newThread bool) (Options,
 		}
 	}
 	if th.ID == "" {
-		if th, err = st.CreateThread(project.ID); err != nil {
-			return Options{}, err
-		}
+		th = st.NewThread(project.ID) // stored with its first message or draft: --new leaves no empty thread
 	}
 	msgs, err := chat.LoadThread(st, th.ID) // a reply whose writer died shows interrupted
 	if err != nil {
@@ -250,7 +248,7 @@ func toTranscript(msgs []store.Message) []transcript.Message {
 
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
-func (a *App) Init() tea.Cmd { return a.listen() }
+func (a *App) Init() tea.Cmd { return tea.Batch(a.listen(), a.loadHistory()) }
 
 func (a *App) setFocus(p pane) {
 	if p == paneShelf && len(a.ed.Draft().Shelf()) == 0 {
@@ -329,6 +327,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ok := a.paneMsg(msg); ok { // the review pane, quotes, thread chips (ui/review.go)
 		return a, cmd
 	}
+	if cmd, ok := a.habitsMsg(msg); ok { // history and ! shell results (history.go, shell.go)
+		return a, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
@@ -399,7 +400,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case composer.SubmitMsg:
-		return a, a.send(msg)
+		if a.shell.on { // ! shell mode: enter runs the line (shell.go)
+			return a, a.runShell(msg.Markdown)
+		}
+		return a, tea.Batch(a.remember(msg), a.send(msg))
 	case composer.NoticeMsg:
 		return a, a.notify(msg.Text, msg.Err)
 	case transcript.OpenMsg:
@@ -491,12 +495,21 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.askBox.key(a, msg)
 	case overlayStash:
 		return a.stashes.key(a, msg)
+	case overlayHistory:
+		return a.histSearch.key(a, msg)
 	}
 	k := a.keys
 	if a.focus == paneTerminal {
 		return a.terminalKey(msg)
 	}
+	if cmd, ok := a.shellKey(msg); ok { // ! shell mode (shell.go)
+		return cmd
+	}
 	switch {
+	case key.Matches(msg, k.HidePane) && a.pane.Active() != nil:
+		return a.togglePane()
+	case key.Matches(msg, k.HistorySearch) && a.focus == paneComposer && !a.ed.PickerOpen():
+		return a.openHistorySearch()
 	case key.Matches(msg, k.Terminal) && !a.ed.PickerOpen():
 		return a.showTerminal()
 	case key.Matches(msg, k.Interrupt) && a.focus == paneComposer && a.hasSelection():
@@ -557,6 +570,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case paneShelf:
 		return a.shelfKey(msg)
+	}
+	if cmd, ok := a.historyKey(msg); ok { // up/down through earlier prompts (history.go)
+		return cmd
 	}
 	return a.toComposer(msg)
 }

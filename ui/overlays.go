@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -29,32 +30,38 @@ type helpView struct {
 }
 
 func (a *App) openHelp() {
-	lines := []string{"Keys (set any of them in " + ConfigPath() + ", [keys] table)", ""}
-	edKeys := a.ed.Keys
-	lines = append(lines, KeyHelp(&a.keys, &edKeys)...)
-	lines = append(lines, "", "In the transcript:")
-	tk := a.tr.Keys
-	for _, group := range tk.FullHelp() {
-		for _, b := range group {
-			lines = append(lines, fmt.Sprintf("  %-34s %s", strings.Join(b.Keys(), ", "), b.Help().Desc))
-		}
-	}
-	lines = append(lines, "", "In the image shelf: left/right choose, delete or x removes.", "esc, q or F1 closes this.")
+	a.keys.Editor, a.keys.Transcript = a.ed.Keys, a.tr.Keys
+	lines := []string{"Keys (set any of them in " + ConfigPath() + ", [keys] table, by the names below; a key acts only in its scope)", ""}
+	lines = append(lines, a.keys.HelpByScope()...)
+	lines = append(lines, habitsHelp...)
 	a.help = &helpView{lines: lines}
 	a.ov = overlayHelp
 }
 
+// habitsHelp is what F1 says of history, ! and /, and where skills come
+// from.
+var habitsHelp = []string{
+	"History: up on an empty draft (or on its first line) shows the previous prompt of this project with its chips,",
+	"  down the next one and at last the draft you had typed; ctrl+r searches the history by any words.",
+	"! on an empty draft: shell mode. enter runs the line in the project directory in a terminal pane; when it exits,",
+	"  its command line and output become a terminal chip at the caret (esc or ctrl+c kills it and keeps what it printed).",
+	"/ on an empty draft lists the agent's and chipchat's commands; @ a file of the project; $ a skill.",
+	"Skills are read from <project>/.claude/skills, <project>/.codex/skills, <project>/.agents/skills,",
+	"  ~/.claude/skills, ~/.codex/skills and ~/.agents/skills (each skill a directory with a SKILL.md).",
+}
+
 func (h *helpView) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc", "q", "f1", "?", "enter":
+	k := a.keys
+	switch {
+	case key.Matches(msg, k.HelpClose) || key.Matches(msg, k.Help):
 		a.ov = overlayNone
-	case "down", "j", "ctrl+n":
+	case key.Matches(msg, k.HelpDown):
 		h.top++
-	case "up", "k", "ctrl+p":
+	case key.Matches(msg, k.HelpUp):
 		h.top--
-	case "pgdown", "space":
+	case key.Matches(msg, k.HelpPageDown):
 		h.top += 10
-	case "pgup":
+	case key.Matches(msg, k.HelpPageUp):
 		h.top -= 10
 	}
 	h.top = max(0, min(h.top, len(h.lines)-1))
@@ -76,7 +83,7 @@ func (h *helpView) view(width, height int) []string {
 // ---- attach: a path prompt with completion ----
 
 type pathPrompt struct {
-	input   []rune
+	input   field
 	matches []string
 	err     string
 	busy    bool
@@ -93,47 +100,27 @@ func (a *App) openAttach() {
 }
 
 func (p *pathPrompt) paste(s string) {
-	p.input = append(p.input, []rune(strings.TrimSpace(chips.SanitizeLine(s)))...)
+	p.input.insert(strings.TrimSpace(chips.SanitizeLine(s)))
 }
 
 func (p *pathPrompt) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc", "ctrl+c":
+	k := a.keys
+	switch {
+	case key.Matches(msg, k.AttachCancel):
 		a.ov = overlayNone
 		return nil
-	case "enter":
-		path := strings.TrimSpace(string(p.input))
+	case key.Matches(msg, k.AttachChoose):
+		path := strings.TrimSpace(p.input.String())
 		if path == "" || p.busy {
 			return nil
 		}
 		p.busy = true
 		return a.attachFile(expandPath(path, a.opt.Dir, a.opt.Home))
-	case "tab":
-		input, dir, home := string(p.input), a.opt.Dir, a.opt.Home
+	case key.Matches(msg, k.AttachComplete):
+		input, dir, home := p.input.String(), a.opt.Dir, a.opt.Home
 		return func() tea.Msg { return completionMsg{input, completePath(input, dir, home)} }
-	case "backspace", "ctrl+h":
-		if len(p.input) > 0 {
-			p.input = p.input[:len(p.input)-1]
-		}
-	case "ctrl+u":
-		p.input = nil
-	case "ctrl+w":
-		i := len(p.input)
-		for i > 0 && p.input[i-1] == '/' {
-			i--
-		}
-		for i > 0 && p.input[i-1] != '/' {
-			i--
-		}
-		p.input = p.input[:i]
 	default:
-		if msg.Text != "" {
-			for _, r := range msg.Text {
-				if unicode.IsPrint(r) {
-					p.input = append(p.input, r)
-				}
-			}
-		}
+		p.input.key(&a.keys, msg)
 	}
 	p.matches, p.err = nil, ""
 	return nil
@@ -142,7 +129,7 @@ func (p *pathPrompt) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 // complete applies a completion result: one match completes it, several
 // complete their common prefix and are listed.
 func (p *pathPrompt) complete(m completionMsg) {
-	if string(p.input) != m.input {
+	if p.input.String() != m.input {
 		return
 	}
 	p.matches = m.matches
@@ -150,10 +137,10 @@ func (p *pathPrompt) complete(m completionMsg) {
 	case 0:
 		p.err = "no such file"
 	case 1:
-		p.input = []rune(m.matches[0])
+		p.input.set(m.matches[0])
 		p.matches = nil
 	default:
-		p.input = []rune(commonPrefix(m.matches))
+		p.input.set(commonPrefix(m.matches))
 	}
 }
 
@@ -203,7 +190,7 @@ func completePath(input, dir, home string) []string {
 }
 
 func (p *pathPrompt) view(width int) []string {
-	lines := []string{"Attach a file (tab completes, enter attaches, esc cancels):", "> " + chips.SanitizeLine(string(p.input)) + "█"}
+	lines := []string{"Attach a file:", p.input.view("> ", width)}
 	if p.busy {
 		lines = append(lines, "storing…")
 	}
@@ -319,28 +306,25 @@ func openPath(p, name string) tea.Msg {
 // switcher and the stash list.
 type filterList struct {
 	picker *composer.Picker
-	query  []rune
+	field  field
 }
 
 // key moves the selection or edits the filter; it reports whether the key
 // was one of those.
-func (f *filterList) key(msg tea.KeyPressMsg) bool {
-	switch msg.String() {
-	case "down", "ctrl+n":
+func (f *filterList) key(k *Keys, msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, k.ListNext):
 		f.picker.Move(1)
-	case "up", "ctrl+p":
+	case key.Matches(msg, k.ListPrev):
 		f.picker.Move(-1)
-	case "backspace", "ctrl+h":
-		if len(f.query) > 0 {
-			f.query = f.query[:len(f.query)-1]
-			f.picker.SetQuery(string(f.query))
-		}
 	default:
-		if msg.Text == "" {
+		before := f.field.String()
+		if !f.field.key(k, msg) {
 			return false
 		}
-		f.query = append(f.query, []rune(msg.Text)...)
-		f.picker.SetQuery(string(f.query))
+		if q := f.field.String(); q != before {
+			f.picker.SetQuery(q)
+		}
 	}
 	return true
 }
@@ -348,7 +332,8 @@ func (f *filterList) key(msg tea.KeyPressMsg) bool {
 type threadSwitcher struct {
 	filterList
 	threads  []store.Thread
-	renaming []rune
+	current  string // the open thread, marked in the list
+	renaming field
 	rename   string // id of the thread being renamed
 }
 
@@ -356,13 +341,13 @@ func (a *App) newThread() tea.Cmd {
 	save := a.saveDraft()
 	st, project := a.st, a.opt.Project.ID
 	return tea.Sequence(save, func() tea.Msg {
-		t, err := st.CreateThread(project)
-		return threadOpenedMsg{thread: t, err: err}
+		// stored with its first message or draft (store.NewThread)
+		return threadOpenedMsg{thread: st.NewThread(project)}
 	}, a.notify("new thread", false))
 }
 
 func (a *App) openThreads() tea.Cmd {
-	a.switcher = &threadSwitcher{filterList: filterList{picker: composer.NewPicker("threads")}}
+	a.switcher = &threadSwitcher{filterList: filterList{picker: composer.NewPicker("threads")}, current: a.thread.ID}
 	a.switcher.picker.SetLoading(true)
 	a.ov = overlayThreads
 	return a.listThreads()
@@ -382,78 +367,113 @@ func (s *threadSwitcher) setThreads(ts []store.Thread, err error) {
 		s.picker.SetError(err)
 		return
 	}
-	items := make([]composer.PickerItem, len(ts))
-	for i, t := range ts {
-		title := t.Title
-		if title == "" {
-			title = "(empty thread)"
-		}
-		items[i] = composer.PickerItem{Title: title, Detail: t.Updated.Format("2006-01-02 15:04"), Value: t.ID}
+	items := make([]composer.PickerItem, 0, len(ts)+1)
+	listed := false
+	for _, t := range ts {
+		listed = listed || t.ID == s.current
+		items = append(items, threadItem(t, t.ID == s.current))
+	}
+	if !listed && s.current != "" {
+		// the open thread has no message or draft yet: not stored, still here
+		items = append([]composer.PickerItem{threadItem(store.Thread{ID: s.current}, true)}, items...)
 	}
 	s.picker.SetItems(items)
-	s.picker.SetQuery(string(s.query))
+	s.picker.SetQuery(s.field.String())
+}
+
+// threadItem is a thread's row: "● " marks the open one; the detail holds
+// the id and the time.
+func threadItem(t store.Thread, current bool) composer.PickerItem {
+	title := chips.SanitizeLine(t.Title)
+	if title == "" {
+		title = "(new thread)"
+	}
+	mark := "  "
+	if current {
+		mark = "● "
+	}
+	detail := t.ID
+	if !t.Updated.IsZero() {
+		detail += " · " + t.Updated.Format("2006-01-02 15:04")
+	}
+	if current {
+		detail += " · open"
+	}
+	return composer.PickerItem{Title: mark + title, Detail: detail, Value: t.ID}
+}
+
+// title is thread id's title as stored ("" for none).
+func (s *threadSwitcher) title(id string) string {
+	for _, t := range s.threads {
+		if t.ID == id {
+			return chips.SanitizeLine(t.Title)
+		}
+	}
+	return ""
 }
 
 func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
+	k := a.keys
 	if s.rename != "" {
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, k.RenameCancel):
 			s.rename = ""
-		case "enter":
-			id, title, st := s.rename, strings.TrimSpace(string(s.renaming)), a.st
+		case key.Matches(msg, k.RenameSave):
+			id, title, st := s.rename, strings.TrimSpace(s.renaming.String()), a.st
 			s.rename = ""
 			return func() tea.Msg {
 				return threadChangedMsg{err: st.RenameThread(id, title), reload: true, what: "renamed"}
 			}
-		case "backspace", "ctrl+h":
-			if len(s.renaming) > 0 {
-				s.renaming = s.renaming[:len(s.renaming)-1]
-			}
 		default:
-			if msg.Text != "" {
-				s.renaming = append(s.renaming, []rune(chips.SanitizeLine(msg.Text))...)
-			}
+			s.renaming.key(&a.keys, msg)
 		}
 		return nil
 	}
 	item, ok := s.picker.Selected()
-	switch msg.String() {
-	case "esc", "ctrl+l":
+	switch {
+	case key.Matches(msg, k.ThreadsClose) || key.Matches(msg, k.Threads):
 		a.ov = overlayNone
-	case "enter":
+	case key.Matches(msg, k.ThreadsOpen):
 		if ok {
 			a.ov = overlayNone
 			return a.switchThread(item.Value)
 		}
-	case "ctrl+r":
+	case key.Matches(msg, k.ThreadsRename):
 		if ok {
-			s.rename, s.renaming = item.Value, []rune(chips.SanitizeLine(item.Title))
+			s.rename = item.Value
+			s.renaming.set(s.title(item.Value))
 		}
-	case "ctrl+d", "delete":
+	case key.Matches(msg, k.ThreadsDelete):
 		if ok {
 			if a.chat.Phase(item.Value) != chat.Idle {
 				return a.notify("a turn is running in that thread: cancel it first (esc in the thread)", true)
 			}
-			id, title := item.Value, item.Title
+			id, title := item.Value, s.title(item.Value)
+			if title == "" {
+				title = "(new thread)"
+			}
 			a.askConfirm(fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(title, 40)), func() tea.Cmd {
 				st := a.st
 				return func() tea.Msg { return threadChangedMsg{err: st.DeleteThread(id), reload: true, what: "deleted:" + id} }
 			}, overlayThreads)
 		}
 	default:
-		s.filterList.key(msg)
+		s.filterList.key(&a.keys, msg)
 	}
 	return nil
 }
 
-func (s *threadSwitcher) view(width, height int) []string {
-	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
+func (s *threadSwitcher) view(k *Keys, width, height int) []string {
+	lines := strings.Split(s.picker.View(width, max(3, height-3)), "\n")
 	if s.rename != "" {
-		lines = append(lines, chips.Truncate(chips.SanitizeLine("New title: "+string(s.renaming))+"█", width))
-	} else {
-		lines = append(lines, chips.Truncate("type to filter · enter open · ctrl+r rename · ctrl+d delete · esc close", width))
+		lines = append(lines, s.renaming.view("New title: ", width))
+		return append(lines, chips.Truncate(joinHints(hint(k.RenameSave, "save"), hint(k.RenameCancel, "cancel"), hint(k.FieldClear, "clear")), width))
 	}
-	return lines
+	if q := s.field.String(); q != "" {
+		lines = append(lines, s.field.view("filter: ", width))
+	}
+	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.ThreadsOpen, "open"), hint(k.ThreadsRename, "rename"),
+		hint(k.ThreadsDelete, "delete"), hint(k.ThreadsClose, "close")), width))
 }
 
 // switchThread saves the draft of this thread and opens another.
@@ -501,8 +521,7 @@ func (a *App) threadChanged(m threadChangedMsg) tea.Cmd {
 				if err == nil && len(ts) > 0 {
 					return loadThread(st, ts[0].ID)
 				}
-				t, err := st.CreateThread(project)
-				return threadOpenedMsg{thread: t, err: err}
+				return threadOpenedMsg{thread: st.NewThread(project)}
 			})
 		}
 	} else if m.what != "" {
@@ -531,11 +550,11 @@ func (a *App) askConfirm(text string, yes func() tea.Cmd, after overlay) {
 }
 
 func (c *confirmBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "y", "Y", "enter":
+	switch {
+	case key.Matches(msg, a.keys.ConfirmYes):
 		a.ov = c.after
 		return c.yes()
-	case "n", "N", "esc", "ctrl+c":
+	case key.Matches(msg, a.keys.ConfirmNo):
 		a.ov = c.after
 	}
 	return nil
@@ -550,12 +569,13 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	a.shelfSel = max(0, min(a.shelfSel, len(shelf)-1))
-	switch msg.String() {
-	case "left", "h":
+	k := a.keys
+	switch {
+	case key.Matches(msg, k.ShelfLeft):
 		a.shelfSel = max(0, a.shelfSel-1)
-	case "right", "l":
+	case key.Matches(msg, k.ShelfRight):
 		a.shelfSel = min(len(shelf)-1, a.shelfSel+1)
-	case "delete", "backspace", "x":
+	case key.Matches(msg, k.ShelfRemove):
 		id := shelf[a.shelfSel]
 		d := a.ed.Draft()
 		name := id
@@ -579,14 +599,12 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 			a.setFocus(paneComposer)
 		}
 		return a.afterComposer()
-	case "o", "enter":
+	case key.Matches(msg, k.ShelfOpen):
 		if r, ok := a.ed.Draft().Record(shelf[a.shelfSel]); ok {
 			return a.open(r)
 		}
-	default:
-		if key.Matches(msg, a.keys.Cancel) {
-			a.setFocus(paneComposer)
-		}
+	case key.Matches(msg, k.Cancel):
+		a.setFocus(paneComposer)
 	}
 	return nil
 }
@@ -597,4 +615,102 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 func (a *App) fork(upTo string) tea.Cmd {
 	a.chat.Fork(a.thread.ID, upTo)
 	return nil
+}
+
+// ---- one-line fields ----
+
+// field is a one-line text field with a caret: the attach path, the
+// rename field, a list's filter. Its editing keys are the table's field_*
+// rows (the composer's habits: ctrl+a/ctrl+e, ctrl+u, ctrl+w, ctrl+k).
+type field struct {
+	r   []rune
+	pos int
+}
+
+func (f *field) String() string { return string(f.r) }
+
+func (f *field) set(s string) {
+	f.r = []rune(s)
+	f.pos = len(f.r)
+}
+
+func (f *field) insert(s string) {
+	var in []rune
+	for _, r := range s {
+		if unicode.IsPrint(r) {
+			in = append(in, r)
+		}
+	}
+	f.r = append(f.r[:f.pos], append(in, f.r[f.pos:]...)...)
+	f.pos += len(in)
+}
+
+// wordStart is where the word (or path part) before i starts.
+func (f *field) wordStart(i int) int {
+	sep := func(r rune) bool { return r == ' ' || r == '/' }
+	for i > 0 && sep(f.r[i-1]) {
+		i--
+	}
+	for i > 0 && !sep(f.r[i-1]) {
+		i--
+	}
+	return i
+}
+
+// key edits the field; it reports whether the key was an editing key or
+// typed text.
+func (f *field) key(k *Keys, msg tea.KeyPressMsg) bool {
+	f.pos = max(0, min(f.pos, len(f.r)))
+	switch {
+	case key.Matches(msg, k.FieldLeft):
+		f.pos = max(0, f.pos-1)
+	case key.Matches(msg, k.FieldRight):
+		f.pos = min(len(f.r), f.pos+1)
+	case key.Matches(msg, k.FieldStart):
+		f.pos = 0
+	case key.Matches(msg, k.FieldEnd):
+		f.pos = len(f.r)
+	case key.Matches(msg, k.FieldDeleteBack):
+		if f.pos > 0 {
+			f.r = append(f.r[:f.pos-1], f.r[f.pos:]...)
+			f.pos--
+		}
+	case key.Matches(msg, k.FieldDeleteFwd):
+		if f.pos < len(f.r) {
+			f.r = append(f.r[:f.pos], f.r[f.pos+1:]...)
+		}
+	case key.Matches(msg, k.FieldDeleteWord):
+		i := f.wordStart(f.pos)
+		f.r = append(f.r[:i], f.r[f.pos:]...)
+		f.pos = i
+	case key.Matches(msg, k.FieldClear):
+		f.r = slices.Clone(f.r[f.pos:])
+		f.pos = 0
+	case key.Matches(msg, k.FieldKillEnd):
+		f.r = f.r[:f.pos]
+	default:
+		if msg.Text == "" || msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {
+			return false
+		}
+		f.insert(chips.SanitizeLine(msg.Text))
+	}
+	return true
+}
+
+// view draws prefix and the field with a block caret, cut to width around
+// the caret.
+func (f *field) view(prefix string, width int) string {
+	pos := max(0, min(f.pos, len(f.r)))
+	before, after := chips.SanitizeLine(string(f.r[:pos])), chips.SanitizeLine(string(f.r[pos:]))
+	room := width - ansi.StringWidth(prefix) - 1
+	if w := ansi.StringWidth(before); w > room {
+		before = "…" + ansi.TruncateLeft(before, w-room+1, "")
+	}
+	caret := "█"
+	if after != "" {
+		r := []rune(after)
+		caret = focusStyle.Render(string(r[0]))
+		after = string(r[1:])
+	}
+	return ansi.Truncate(prefix+before+caret+after, width, "…")
 }

@@ -121,15 +121,15 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 		t.Error("typing did not clear the match list")
 	}
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return string(h.app.attach.input) == "shot-b.png" })
+	h.pumpUntil("the completion", func() bool { return h.app.attach.input.String() == "shot-b.png" })
 
 	// A directory completes with a slash, and its entries then.
 	h.press("ctrl+u")
 	h.typeText("su")
 	h.press("tab")
-	h.pumpUntil("the directory", func() bool { return string(h.app.attach.input) == "sub/" })
+	h.pumpUntil("the directory", func() bool { return h.app.attach.input.String() == "sub/" })
 	h.press("tab")
-	h.pumpUntil("the file inside", func() bool { return string(h.app.attach.input) == "sub/inner.txt" })
+	h.pumpUntil("the file inside", func() bool { return h.app.attach.input.String() == "sub/inner.txt" })
 
 	// No match says so.
 	h.press("ctrl+u")
@@ -581,13 +581,20 @@ func TestCtrlNStartsThread(t *testing.T) {
 	h.typeText("half a thought")
 	h.press("ctrl+n")
 	h.pumpUntil("a new thread", func() bool { return h.app.thread.ID != beta.ID })
+	// Issue 15: the new thread is stored with its first draft or message,
+	// so ctrl+n and leaving leaves no empty thread behind.
 	ts, err := e.st.Threads(e.project.ID)
-	if err != nil || len(ts) != 3 {
-		t.Fatalf("threads = %d, %v", len(ts), err)
+	if err != nil || len(ts) != 2 {
+		t.Fatalf("threads = %d, %v (the new one is not stored before it has a draft)", len(ts), err)
 	}
 	if !h.app.ed.Draft().IsEmpty() {
 		t.Errorf("the new thread's draft = %q", h.app.ed.Draft().Markdown())
 	}
+	h.typeText("x")
+	h.pumpUntil("the new thread stored with its draft", func() bool {
+		ts, _ := e.st.Threads(e.project.ID)
+		return len(ts) == 3
+	})
 	scr := h.plain()
 	if !strings.Contains(strings.SplitN(scr, "\n", 2)[0], "New thread") || strings.Contains(scr, "beta message") {
 		t.Errorf("screen after ctrl+n:\n%s", scr)
@@ -696,13 +703,12 @@ func TestDeletingTheOpenThreadMovesToAnother(t *testing.T) {
 	if !strings.Contains(h.plain(), "alpha message") {
 		t.Errorf("screen:\n%s", h.plain())
 	}
-	// The last thread going leaves a new empty one.
+	// The last thread going leaves a new one, stored once it has a draft.
 	h.openSwitcher()
 	h.press("ctrl+d", "y")
 	h.pumpUntil("a new thread", func() bool { return h.app.thread.ID != alpha.ID && h.app.thread.ID != "" })
-	ts, _ := e.st.Threads(e.project.ID)
-	if len(ts) != 1 || ts[0].ID != h.app.thread.ID {
-		t.Errorf("threads = %+v", ts)
+	if ts, _ := e.st.Threads(e.project.ID); len(ts) != 0 {
+		t.Errorf("threads = %+v, want none stored before a draft", ts)
 	}
 	// Typing in it saves to a thread that exists.
 	h.press("esc")
@@ -768,7 +774,7 @@ func TestHostileFileNameNeverReachesScreen(t *testing.T) {
 	h.press("ctrl+o")
 	h.typeText("ev")
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return string(h.app.attach.input) == name })
+	h.pumpUntil("the completion", func() bool { return h.app.attach.input.String() == name })
 	checkNoControls(t, "completed prompt", h.view())
 	h.press("enter")
 	h.pumpUntil("the attachment", func() bool { return h.app.ov == overlayNone })

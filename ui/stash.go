@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chips"
@@ -36,6 +37,7 @@ type stashDroppedMsg struct{ err error }
 type stashList struct {
 	filterList
 	entries []store.StashEntry
+	keys    *Keys
 }
 
 func (a *App) stash() tea.Cmd {
@@ -62,7 +64,7 @@ func (a *App) stashed(m stashedMsg) tea.Cmd {
 }
 
 func (a *App) openStash() tea.Cmd {
-	a.stashes = &stashList{filterList: filterList{picker: composer.NewPicker("stash")}}
+	a.stashes = &stashList{filterList: filterList{picker: composer.NewPicker("stash")}, keys: &a.keys}
 	a.stashes.picker.SetLoading(true)
 	a.ov = overlayStash
 	return a.listStash()
@@ -98,7 +100,7 @@ func (s *stashList) set(es []store.StashEntry, err error) {
 	}
 	s.picker.SetItems(items)
 	s.picker.SetLoading(false)
-	s.picker.SetQuery(string(s.query))
+	s.picker.SetQuery(s.field.String())
 }
 
 func (s *stashList) entry(id string) (store.StashEntry, bool) {
@@ -113,28 +115,32 @@ func (s *stashList) entry(id string) (store.StashEntry, bool) {
 func (s *stashList) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	item, ok := s.picker.Selected()
 	switch {
-	case msg.String() == "esc" || msg.String() == a.keys.StashList.Help().Key:
+	case key.Matches(msg, a.keys.StashClose) || key.Matches(msg, a.keys.StashList):
 		a.ov = overlayNone
-	case msg.String() == "enter":
+	case key.Matches(msg, a.keys.StashRestore):
 		if e, found := s.entry(item.Value); ok && found {
 			a.ov = overlayNone
 			a.setFocus(paneComposer)
 			return a.restoreStash(e)
 		}
-	case msg.String() == "ctrl+d" || msg.String() == "delete":
+	case key.Matches(msg, a.keys.StashDelete):
 		if e, found := s.entry(item.Value); ok && found {
 			st := a.st
 			return tea.Sequence(func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }, a.listStash())
 		}
 	default:
-		s.filterList.key(msg)
+		s.filterList.key(&a.keys, msg)
 	}
 	return nil
 }
 
 func (s *stashList) view(width, height int) []string {
 	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
-	return append(lines, chips.Truncate("type to filter · enter restore · ctrl+d delete · esc close", width))
+	k := s.keys
+	if q := s.field.String(); q != "" {
+		lines = append(lines, s.field.view("filter: ", width))
+	}
+	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close")), width))
 }
 
 // restoreStash imports an entry at the caret, then drops it from the stash.

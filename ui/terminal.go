@@ -27,6 +27,10 @@ func (a *App) terminalKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Terminal) && !a.pane.InCopyMode():
 		a.setFocus(paneComposer)
 		return nil
+	case key.Matches(msg, k.HidePane) && !a.pane.InCopyMode():
+		return a.togglePane()
+	case key.Matches(msg, k.CloseTerminal) && !a.pane.InCopyMode():
+		return a.closeTerminal()
 	case key.Matches(msg, k.NewTerminal):
 		return a.pane.NewTerminal()
 	case key.Matches(msg, k.NextTerminal):
@@ -52,6 +56,40 @@ func (a *App) terminalKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	a.pane, cmd = a.pane.Update(msg)
 	return cmd
+}
+
+// togglePane is alt+h: hide the pane (its shells keep running; focus goes
+// to the composer) or show it again.
+func (a *App) togglePane() tea.Cmd {
+	if a.paneShown {
+		a.paneShown = false
+		if a.focus == paneTerminal {
+			a.setFocus(paneComposer)
+		}
+		a.layout()
+		return a.notify("terminal pane hidden — "+a.keys.HidePane.Help().Key+" shows it", false)
+	}
+	return a.showTerminal()
+}
+
+// closeTerminal is alt+w: the shown terminal's shell ends and its tab
+// goes; the last one closes the pane.
+func (a *App) closeTerminal() tea.Cmd {
+	t := a.pane.Active()
+	if t == nil {
+		return nil
+	}
+	if a.shell.run == t {
+		return a.notify("a ! command runs there: "+a.keys.ShellKill.Help().Key+" in the composer kills it", true)
+	}
+	label := t.Label
+	a.pane.CloseActive()
+	if a.pane.Active() == nil {
+		a.paneShown = false
+		a.setFocus(paneComposer)
+	}
+	a.layout()
+	return a.notify("closed "+label, false)
 }
 
 // captured puts a terminal excerpt's chip at the composer's caret, focuses

@@ -182,13 +182,15 @@ func (a *App) overlayView(h int) string {
 	case overlayAttach:
 		lines = a.attach.view(w)
 	case overlayThreads:
-		lines = a.switcher.view(w, h)
+		lines = a.switcher.view(&a.keys, w, h)
 	case overlayConfirm:
 		lines = []string{chips.Truncate(a.confirm.text, w)}
 	case overlayStash:
 		lines = a.stashes.view(w, h)
 	case overlayAsk:
 		lines = a.askBox.view(w, h)
+	case overlayHistory:
+		lines = a.histSearch.view(&a.keys, w, h)
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -241,34 +243,14 @@ func (a *App) footer() string {
 	}
 	var hints string
 	switch {
-	case a.ov == overlayHelp:
-		hints = "↑↓ scroll · esc close"
-	case a.ov == overlayAttach:
-		hints = "tab complete · enter attach · esc cancel"
-	case a.ov == overlayThreads:
-		hints = "enter open · ctrl+r rename · ctrl+d delete · esc close"
-	case a.ov == overlayConfirm:
-		hints = "y yes · n no"
-	case a.ov == overlayStash:
-		hints = "enter restore · ctrl+d delete · esc close"
-	case a.ov == overlayAsk:
-		hints = "the agent waits: 1-9 or enter choose · esc dismiss"
+	case a.ov != overlayNone && a.overlayHints() != "": // the keys actually bound (keys.go)
+		hints = a.overlayHints()
 	case a.rv != nil:
 		hints = a.reviewHints()
-	case a.focus == paneTranscript:
-		hints = "↑↓ messages · ←→ chips · enter details · o open · y copy · esc back · tab next pane · F1 keys · ctrl+q quit"
-	case a.focus == paneShelf:
-		hints = "←→ choose · x remove · o open · esc back"
-	case a.focus == paneTerminal && a.pane.InCopyMode():
-		hints = "copy mode: ↑↓/jk move · v select lines · y capture · esc leave"
-	case a.focus == paneTerminal:
-		hints = "keys go to the shell · ctrl+space copy mode · alt+o capture last output · ctrl+t composer · alt+n new · alt+z zoom · alt+s side"
-	case a.turnShown():
-		hints = "enter queue · esc cancel turn · ctrl+j newline · tab transcript · F1 keys · ctrl+q quit"
 	default:
-		hints = "enter send · ctrl+j newline · @ file · $ skill · ctrl+o attach · ctrl+t terminal · tab transcript · ctrl+n new · ctrl+l threads · F1 keys · ctrl+q quit"
+		hints = a.paneHints() // the keys actually bound (keys.go)
 	}
-	return hintStyle.Render(ansi.Truncate(" "+hints, a.width, "…"))
+	return hintStyle.Render(fitHints(hints, hint(a.keys.Help, "keys"), a.width))
 }
 
 // modeName is the name the agent gives a mode id.
