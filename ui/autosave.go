@@ -34,7 +34,9 @@ import (
 // again with the others, and is what the thread shows when it is opened
 // again.
 //
-// Quit and signals save at once (finishQuit and Close call saveDraft).
+// Quit and signals save at once (finishQuit calls saveAndQuit, Close
+// saveDraft). A quit whose save fails does not quit: a toast says the
+// draft is not saved and why, and the next quit goes through.
 
 const (
 	saveQuiet   = 80 * time.Millisecond
@@ -55,6 +57,8 @@ type draftSavedMsg struct {
 	res      store.DraftSave
 	skipped  bool // a newer save of the thread was written first
 	err      error
+	// quitStopped: this was the save of a quit, which it stopped.
+	quitStopped bool
 }
 
 // autosave is the App's draft-save state. Its zero value works: the clock
@@ -76,7 +80,10 @@ type autosave struct {
 	cost    time.Duration // what its serialization took on the UI goroutine
 
 	unsaved map[string]store.Draft // drafts of other threads whose save failed
-	revs    *draftRevs
+	// quitBlocked: a quit stopped because the draft could not be saved; the
+	// next quit goes through whatever the save does.
+	quitBlocked bool
+	revs        *draftRevs
 }
 
 func (s *autosave) clock() time.Time {
@@ -306,6 +313,10 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
+	if m.quitStopped {
+		s.quitBlocked = true
+		cmds = append(cmds, a.notify("not quitting: the draft is not saved ("+causeWords(m.err)+") — quit again to leave without it", true))
+	}
 	switch {
 	case m.err != nil:
 		// Kept until a save of it works, whatever the composer shows next
@@ -320,7 +331,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		}
 		first := s.failed == nil
 		s.failed = m.err
-		if first || current {
+		if (first || current) && !m.quitStopped {
 			cmds = append(cmds, a.notify(notSavedNote(m.err), true))
 		}
 		if !s.armed {
@@ -352,10 +363,31 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 // notSavedNote is the toast of a failed save: the cause first (the screen
 // may cut the end), then that nothing is lost.
 func notSavedNote(err error) string {
-	why := err.Error()
+	return "draft not saved yet: " + causeWords(err) + " — it stays in the composer and is saved when the store writes again"
+}
+
+// causeWords is a store error's cause and file, else the error.
+func causeWords(err error) string {
 	var ioe *store.IOError
 	if errors.As(err, &ioe) {
-		why = ioe.Cause.String() + " (" + ioe.Path + ")"
+		return ioe.Cause.String() + " (" + ioe.Path + ")"
 	}
-	return "draft not saved yet: " + why + " — it stays in the composer and is saved when the store writes again"
+	return err.Error()
+}
+
+// saveAndQuit saves the draft and then quits, in one command: when the save
+// fails, the quit stops (the draft stays in the composer and a toast says
+// so) unless a quit was stopped before; then, before quitting, done runs.
+func (a *App) saveAndQuit(done func()) tea.Cmd {
+	save := a.saveDraft()
+	force := a.save.quitBlocked
+	return func() tea.Msg {
+		m, _ := save().(draftSavedMsg)
+		if m.err != nil && !force {
+			m.quitStopped = true
+			return m
+		}
+		done()
+		return tea.QuitMsg{}
+	}
 }

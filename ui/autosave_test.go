@@ -289,6 +289,31 @@ func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
 	}
 }
 
+// Quitting while the draft cannot be saved does not quit at once: a toast
+// says so, the draft stays; the next quit goes through.
+func TestQuitWithUnsavableDraftStopsOnce(t *testing.T) {
+	e, fill := newFullDiskEnv(t)
+	h := e.open("")
+	installFakeTimers(h)
+	filler := fill()
+	big := bigDraft(h)
+	h.press("ctrl+q")
+	h.pumpUntil("the stopped quit", func() bool { return strings.Contains(h.app.toast, "not quitting") })
+	if h.quit {
+		t.Fatal("quit with the draft unsaved")
+	}
+	if !strings.Contains(h.app.toast, "disk is full") || h.app.ed.Draft().Markdown() != big {
+		t.Fatalf("toast %q; draft kept: %v", h.app.toast, h.app.ed.Draft().Markdown() == big)
+	}
+	// Room again: the second quit saves and quits.
+	os.Remove(filler)
+	h.press("ctrl+q")
+	h.pumpUntil("quit", h.sawQuit)
+	if d, ok := e.draft(h.app.thread.ID); !ok || d.Markdown != big {
+		t.Fatal("the draft was not saved by the second quit")
+	}
+}
+
 // BenchmarkAutosaveSerialize is the work one save does on the UI
 // goroutine: the draft's canonical Markdown and records. It runs once per
 // save (at most one per saveQuiet while typing), never per key.

@@ -259,6 +259,9 @@ func (a *App) cancelTurn() tea.Cmd {
 // quit asks the conversation to stop every turn (recorded interrupted, with
 // what the agent wrote); QuitReady saves the draft and exits.
 func (a *App) quit() tea.Cmd {
+	if a.save.quitBlocked {
+		return a.finishQuit() // the turns stopped at the first quit; its save failed
+	}
 	a.chat.Quit()
 	return nil
 }
@@ -266,7 +269,7 @@ func (a *App) quit() tea.Cmd {
 // finishQuit saves the draft and exits.
 func (a *App) finishQuit() tea.Cmd {
 	pane := a.pane
-	return tea.Sequence(a.saveDraft(), func() tea.Msg { pane.CloseAll(); return nil }, tea.Quit)
+	return a.saveAndQuit(pane.CloseAll) // a failed save stops the quit once (autosave.go)
 }
 
 // queueView is the queue under the transcript: one line per queued
