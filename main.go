@@ -14,6 +14,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -37,6 +39,7 @@ Usage:
                             serve chipchat's read-only MCP tools over stdio
                             (t3_thread_read, terminal_read; agents start it)
   chipchat help             print this help (also -h, --help)
+  chipchat --version        print the version
 
 Flags:
 `
@@ -113,6 +116,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			printUsage(stdout)
+			return 0
+		case "version", "-version", "--version":
+			fmt.Fprintln(stdout, "chipchat "+versionString())
 			return 0
 		case "codec":
 			return runCodec(args[1:], stdin, stdout, stderr)
@@ -201,10 +207,6 @@ func runApp(f flags) error {
 	if err != nil {
 		return err
 	}
-	appKeys, edKeys := ui.DefaultAppKeys(), composer.DefaultKeyMap()
-	if err := ui.ApplyKeys(cfg.Keys, &appKeys, &edKeys); err != nil {
-		return fmt.Errorf("config %s: %w", cfg.Path, err)
-	}
 	spec := cfg.Agent
 	if f.agent != "" {
 		spec = f.agent
@@ -240,11 +242,15 @@ func runApp(f flags) error {
 		return err
 	}
 	home, _ := os.UserHomeDir()
-	opt, err := ui.OpenThread(st, cwd, f.threadID, f.newTh)
+	// The project directory is the git root of the start directory, else
+	// the start directory, everywhere: threads, @ files, skills, the
+	// terminal pane and ! commands.
+	project := projectDir(cwd)
+	opt, err := ui.OpenThread(st, project, f.threadID, f.newTh)
 	if err != nil {
 		return err
 	}
-	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, cwd, home
+	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, project, home
 	opt.NoColor = os.Getenv("NO_COLOR") != ""
 	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
 	app := ui.New(opt)
@@ -259,4 +265,44 @@ func runApp(f flags) error {
 		return nil
 	}
 	return err
+}
+
+// projectDir is the project directory of the start directory cwd: its git
+// root, else cwd itself (store.ProjectKey).
+func projectDir(cwd string) string { return store.ProjectKey(cwd) }
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3";
+// else the module version or the VCS revision the binary was built from.
+var version = ""
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version)"
+	}
+	v := info.Main.Version
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+dirty"
+			}
+		}
+	}
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		v += " (" + rev + modified + ")"
+	}
+	return v + " " + runtime.Version()
 }

@@ -1,8 +1,10 @@
 // Skill discovery for the `$` skill picker.
 //
 // A skill is a folder holding a SKILL.md file. ListSkills scans, in this
-// order, <project>/.agents/skills, <home>/.agents/skills,
-// <project>/.codex/skills and <project>/.claude/skills, one level deep
+// order (SkillDirs), <project>/.agents/skills, <home>/.agents/skills,
+// <project>/.codex/skills, <project>/.claude/skills, <home>/.codex/skills
+// and <home>/.claude/skills (where Codex and Claude Code users keep
+// theirs), one level deep
 // (<dir>/<folder>/SKILL.md; a symlinked folder is followed since skills are
 // commonly linked in). The name comes from the YAML front matter's `name:`
 // (the block between a leading `---` line and the next `---` or `...` line;
@@ -59,11 +61,9 @@ const skillsMaxRead = 64 << 10
 // name is at most 255 units); a longer one falls back to the folder name.
 const skillsMaxName = 255
 
-// ListSkills lists the skills under the project root and the home directory
-// (either may be empty to skip its folders). Missing folders and unreadable
-// files are skipped; an error is returned only when nothing was found and a
-// skills folder that exists could not be listed.
-func ListSkills(projectRoot, home string) ([]Skill, error) {
+// SkillDirs are the folders ListSkills scans, in its order (an empty
+// projectRoot or home skips its folders).
+func SkillDirs(projectRoot, home string) []string {
 	var dirs []string
 	if projectRoot != "" {
 		dirs = append(dirs, filepath.Join(projectRoot, ".agents", "skills"))
@@ -76,6 +76,20 @@ func ListSkills(projectRoot, home string) ([]Skill, error) {
 			filepath.Join(projectRoot, ".codex", "skills"),
 			filepath.Join(projectRoot, ".claude", "skills"))
 	}
+	if home != "" {
+		dirs = append(dirs,
+			filepath.Join(home, ".codex", "skills"),
+			filepath.Join(home, ".claude", "skills"))
+	}
+	return dirs
+}
+
+// ListSkills lists the skills under the project root and the home directory
+// (either may be empty to skip its folders). Missing folders and unreadable
+// files are skipped; an error is returned only when nothing was found and a
+// skills folder that exists could not be listed.
+func ListSkills(projectRoot, home string) ([]Skill, error) {
+	dirs := SkillDirs(projectRoot, home)
 	seen := map[string]bool{}
 	var skills []Skill
 	var errs []error

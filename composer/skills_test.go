@@ -136,3 +136,31 @@ func TestSkillsFrontMatter(t *testing.T) {
 		}
 	}
 }
+
+// Issue 15: skills kept where Codex and Claude Code users keep theirs,
+// ~/.codex/skills and ~/.claude/skills, are listed (after the project's).
+func TestListSkillsHomeCodexAndClaude(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	skillsTestWrite(t, filepath.Join(home, ".codex", "skills", "review", "SKILL.md"), "---\nname: codex-review\ndescription: from codex\n---\n")
+	skillsTestWrite(t, filepath.Join(home, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: claude-deploy\n---\n")
+	// the project's own skill of a name wins over the home one
+	skillsTestWrite(t, filepath.Join(root, ".claude", "skills", "r", "SKILL.md"), "---\nname: codex-review\ndescription: the project's\n---\n")
+	skills, err := ListSkills(root, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range skills {
+		got[s.Name] = s.Description
+	}
+	if _, ok := got["claude-deploy"]; !ok || len(got) != 2 {
+		t.Fatalf("skills = %+v", skills)
+	}
+	if got["codex-review"] != "the project's" {
+		t.Errorf("codex-review = %q, want the project's", got["codex-review"])
+	}
+	dirs := SkillDirs(root, home)
+	if want := filepath.Join(home, ".claude", "skills"); dirs[len(dirs)-1] != want {
+		t.Errorf("SkillDirs = %v", dirs)
+	}
+}
