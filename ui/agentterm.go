@@ -122,7 +122,11 @@ func (h *AgentTerminals) Start(spec agent.TerminalSpec) (agent.Terminal, error) 
 	h.mu.Lock()
 	sb := h.scrollback
 	h.mu.Unlock()
-	t := terminal.NewTerminal(agentTabPrefix+spec.ID, tabLabel("agent: ", spec.Name), 80, 24, sb)
+	name := spec.Name
+	if strings.TrimSpace(name) == "" {
+		name = strings.Join(append([]string{spec.Command}, spec.Args...), " ")
+	}
+	t := terminal.NewTerminal(agentTabPrefix+spec.ID, tabLabel("agent: ", name), 80, 24, sb)
 	t.Env = append([]string(nil), spec.Env...)
 	t.NoRestart = true
 	if err := t.Start(spec.Dir, commandArgv(spec.Command, spec.Args)...); err != nil {
@@ -274,6 +278,7 @@ func (a *App) listenAgentTerminals() tea.Cmd {
 // acpMsg handles the messages of the agent's terminals and of a terminal
 // sign-in.
 func (a *App) acpMsg(msg tea.Msg) (tea.Cmd, bool) {
+	a.syncPanesIfChanged() // the user's own terminals, for chipchat mcp (mcp.go)
 	switch m := msg.(type) {
 	case agentTermAdded:
 		cmd := a.pane.Add(m.t)

@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/mcpserver"
+	"github.com/chipchat/chipchat/terminal"
 )
 
 // MCP servers (issue 12 item 6): the config's [[mcp_servers]] and
@@ -102,8 +104,9 @@ func MCPServers(cfg Config, dataDir, projectKey string, panes *PanesServer) ([]a
 // PanesServer is the app's end of chipchat mcp's panes socket: the
 // listener and the list of terminals it reads.
 type PanesServer struct {
-	srv   *mcpserver.PaneServer
-	terms mcpserver.Terminals
+	srv    *mcpserver.PaneServer
+	terms  mcpserver.Terminals
+	synced []*terminal.Terminal // what terms holds (the UI goroutine's copy)
 }
 
 // ListenPanes starts the panes socket at mcpserver.SocketPath (I/O: call
@@ -132,7 +135,17 @@ func (p *PanesServer) Close() error { return p.srv.Close() }
 // goroutine, after a tab opens or closes).
 func (a *App) syncPanes() {
 	if a.acp.mcp != nil {
-		a.acp.mcp.terms.Set(a.pane.Terminals())
+		a.acp.mcp.synced = slices.Clone(a.pane.Terminals())
+		a.acp.mcp.terms.Set(a.acp.mcp.synced)
+	}
+}
+
+// syncPanesIfChanged is syncPanes when the pane's tabs changed since (the
+// user opened or closed a terminal): called at each message, it costs a
+// comparison of the few tabs.
+func (a *App) syncPanesIfChanged() {
+	if a.acp.mcp != nil && !slices.Equal(a.acp.mcp.synced, a.pane.Terminals()) {
+		a.syncPanes()
 	}
 }
 
