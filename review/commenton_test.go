@@ -71,3 +71,44 @@ func TestCommentOn(t *testing.T) {
 		t.Fatal("not loaded")
 	}
 }
+
+// Any range: no panic; when CommentOn finds lines, the editor is open on
+// lines of one hunk that the range names, and enter makes a valid record.
+func FuzzCommentOn(f *testing.F) {
+	f.Add(12, 13, 12, 12)
+	f.Add(0, 0, 2, 2)
+	f.Add(-5, 100, 0, -1)
+	f.Add(1, 1<<40, 1, 1<<40)
+	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\n"
+	new := "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nL\nL2\nm\nn\n"
+	f.Fuzz(func(t *testing.T, nf, nt, of, ot int) {
+		m := NewAgent(Options{NoPullRequest: true, NewID: func() string { return "ctx_1" }}, AgentDiff{Path: "x.txt", OldText: &old, NewText: new})
+		m.SetSize(80, 20)
+		run(m, m.Init())
+		_, ok := m.CommentOn("", nf, nt, of, ot)
+		if !ok {
+			if m.Editing() {
+				t.Fatal("editing without a match")
+			}
+			return
+		}
+		from, to := m.selection()
+		a, b := m.doc.rows[from], m.doc.rows[to]
+		if a.file != b.file || a.hunk != b.hunk || a.kind != rowLine || b.kind != rowLine {
+			t.Fatalf("rows %v %v", a, b)
+		}
+		h := m.doc.diff.Files[a.file].Hunks[a.hunk]
+		for _, r := range []row{a, b} {
+			l := h.Lines[r.line]
+			inNew := l.Kind != LineDeleted && nf > 0 && l.New >= nf && l.New <= nt
+			inOld := l.Kind != LineAdded && of > 0 && l.Old >= of && l.Old <= ot
+			if !inNew && !inOld {
+				t.Fatalf("line %+v is not in the range", l)
+			}
+		}
+		typeText(m, "x")
+		if msgs := press(m, "enter"); len(msgs) != 1 {
+			t.Fatalf("%#v", msgs)
+		}
+	})
+}
