@@ -45,6 +45,9 @@
 // per comment; several comments can be written in one pass) and
 // ClosedMsg. Its own command results are unexported; Owns(msg) tells the
 // parent which messages to route to Update.
+// The parent may also call CommentOn, once the diff is loaded, to open the
+// editor on lines chosen elsewhere (the app: a selection the user made on
+// an agent's diff item in the transcript).
 //
 // Decisions where the design is silent:
 //
