@@ -52,10 +52,10 @@ type slashCommand struct {
 	run func(a *App, args string) tea.Cmd
 }
 
-// ReviewCommand is the /review hook: the review pane's wiring sets it (to
-// open the pane on the diff args names: "" the working tree, "--staged",
-// or a ref). While it is nil, /review says the pane is not available.
-var ReviewCommand func(a *App, args string) tea.Cmd
+// ReviewCommand is the /review hook: it opens the review pane on the diff
+// args names ("" the working tree, "--staged", or a ref; ui/review.go).
+// While it is nil, /review says the pane is not available.
+var ReviewCommand = func(a *App, args string) tea.Cmd { return a.openReview(args) }
 
 // Commands is chipchat's slash-command table, in the order the picker, F1
 // and the README list it (set in init: its commands call back into code
