@@ -161,3 +161,18 @@ func (a *App) shellDone(m shellDoneMsg) tea.Cmd {
 	cmd := a.captured(rec)
 	return tea.Batch(cmd, a.notify("! "+a.shell.cmdline+code+" → chip", false))
 }
+
+// composerRows is how tall the composer may grow: limits.composer_rows,
+// and never so tall that the header, one transcript row, the rule and the
+// hint bar fall off a short screen (the caret line stays visible).
+func (a *App) composerRows() int {
+	rows := a.opt.Config.Limits.ComposerRows
+	if rows <= 0 {
+		rows = DefaultConfig().Limits.ComposerRows
+	}
+	room := a.height - 4 - len(a.queueView(a.width)) // header, a transcript row, rule, hint bar
+	if len(a.ed.Draft().Shelf()) > 0 {
+		room--
+	}
+	return max(1, min(rows, room))
+}

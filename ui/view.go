@@ -29,7 +29,8 @@ var (
 // layout gives the transcript what the composer, shelf, header and footer
 // leave.
 func (a *App) layout() {
-	a.ed.SetWidth(a.width)
+	a.ed.SetWidth(a.width - a.shellGutter()) // the "! " prompt of shell mode (shell.go)
+	a.ed.SetMaxHeight(a.composerRows())      // never more than the screen leaves (shell.go)
 	h := a.height - 1 /* header */ - 1 /* rule */ - a.ed.Height() - 1 /* footer */ - len(a.queueView(a.width))
 	if len(a.ed.Draft().Shelf()) > 0 {
 		h--
@@ -129,7 +130,7 @@ func (a *App) render() string {
 		b.WriteString(ruleStyle.Render(rule))
 	}
 	b.WriteByte('\n')
-	b.WriteString(a.ed.View())
+	b.WriteString(a.composerView()) // behind the "! " prompt in shell mode (shell.go)
 	b.WriteByte('\n')
 	b.WriteString(a.footer())
 	return b.String()
