@@ -314,9 +314,11 @@ func scanPlain(src string, lo int) (hi int, c cut, complete bool) {
 	return pos, cut{next: pos}, true
 }
 
-// runeStart moves i back to the start of the UTF-8 sequence it is in.
+// runeStart moves i back to the start of the UTF-8 sequence it is in (at
+// most three bytes: further back the bytes are not UTF-8, and any place
+// will do).
 func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && s[i]&0xc0 == 0x80 {
+	for k := 0; k < 3 && i > 0 && i < len(s) && s[i]&0xc0 == 0x80; k++ {
 		i--
 	}
 	return i

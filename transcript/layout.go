@@ -121,19 +121,30 @@ func (m *Model) replyMode(i int) int {
 	if e.modeSet {
 		return e.mode
 	}
-	var first string
+	// The reply's first plainProbe bytes: its text items, joined.
+	n := 0
 	for _, iv := range m.views(i) {
 		if iv.it.Kind == message.ItemText {
-			first = iv.it.Text
-			break
+			n += len(iv.it.Text) + 2
 		}
 	}
-	if len(first) < plainProbe && !final(e.msg.Status) {
+	if n < plainProbe && !final(e.msg.Status) {
 		return modePlain
+	}
+	var probe strings.Builder
+	for _, iv := range m.views(i) {
+		if iv.it.Kind != message.ItemText || probe.Len() >= plainProbe {
+			continue
+		}
+		if probe.Len() > 0 {
+			probe.WriteString("\n\n")
+		}
+		t := iv.it.Text
+		probe.WriteString(t[:runeStart(t, min(len(t), max(0, plainProbe-probe.Len())))])
 	}
 	e.modeSet = true
 	e.mode = modePlain
-	if looksLikeMarkdown(first[:runeStart(first, min(len(first), plainProbe))]) {
+	if looksLikeMarkdown(probe.String()) {
 		e.mode = modeMarkdown
 	}
 	return e.mode
