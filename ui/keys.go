@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/transcript"
 )
 
@@ -47,6 +48,8 @@ const (
 	ScopeHistory    Scope = "history"    // the prompt history search
 	ScopeAsk        Scope = "ask"        // the agent's question or permission request
 	ScopeConfirm    Scope = "confirm"    // a yes/no question
+	ScopeReview     Scope = "review"     // the review pane (ui/review.go)
+	ScopeComment    Scope = "comment"    // the review pane's comment editor
 )
 
 // scopes lists every scope in help order, with the heading F1 shows.
@@ -72,6 +75,8 @@ var scopes = []struct {
 	{ScopeHistory, "In the history search (ctrl+r)"},
 	{ScopeAsk, "When the agent asks"},
 	{ScopeConfirm, "In a yes/no question"},
+	{ScopeReview, "In the review pane (alt+g, /review)"},
+	{ScopeComment, "In the review pane's comment editor"},
 }
 
 // within are the concrete places a scope's keys act in.
@@ -206,6 +211,7 @@ type Keys struct {
 	OverlayKeys
 	Editor     composer.KeyMap
 	Transcript transcript.KeyMap
+	ReviewPane review.KeyMap
 }
 
 // KeyDef is one row of the key table.
@@ -239,6 +245,9 @@ func ed(f func(*composer.KeyMap) *key.Binding) func(*Keys) *key.Binding {
 func tr(f func(*transcript.KeyMap) *key.Binding) func(*Keys) *key.Binding {
 	return func(k *Keys) *key.Binding { return f(&k.Transcript) }
 }
+func rv(f func(*review.KeyMap) *key.Binding) func(*Keys) *key.Binding {
+	return func(k *Keys) *key.Binding { return f(&k.ReviewPane) }
+}
 
 var (
 	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory)
@@ -265,7 +274,7 @@ var keyTable = []KeyDef{
 	yield(row("stash_list", sc(ScopeMain), ks("ctrl+alt+s"), "list the stash: restore or delete an entry", app(func(k *AppKeys) *key.Binding { return &k.StashList }))),
 	yield(row("history_search", sc(ScopeComposer), ks("ctrl+r"), "search the project's earlier prompts (up/down on the first line step through them)", app(func(k *AppKeys) *key.Binding { return &k.HistorySearch }))),
 	yield(row("modes", sc(ScopeMain), ks("alt+m"), "switch the agent's mode or model (also /mode, /model)", app(func(k *AppKeys) *key.Binding { return &k.Modes }))),
-	yield(row("review", sc(ScopeMain), ks("alt+g"), "review the diff: v selects lines, c comments, each comment a chip (/review --staged, /review main)", app(func(k *AppKeys) *key.Binding { return &k.Review }))),
+	yield(row("review", sc(ScopeMain, ScopeReview), ks("alt+g"), "review the diff: v selects lines, c comments, each comment a chip (/review --staged, /review main); in the pane: close it", app(func(k *AppKeys) *key.Binding { return &k.Review }))),
 
 	row("terminal", sc(ScopeMain, ScopeTerminal), ks("ctrl+t"), "terminal pane: open it / back to the composer", app(func(k *AppKeys) *key.Binding { return &k.Terminal })),
 	yield(row("hide_pane", sc(ScopeMain, ScopeTerminal), ks("alt+h"), "hide or show the terminal pane", app(func(k *AppKeys) *key.Binding { return &k.HidePane }))),
@@ -385,6 +394,25 @@ var keyTable = []KeyDef{
 
 	row("confirm_yes", sc(ScopeConfirm), ks("y", "Y", "enter"), "yes", ov(func(k *OverlayKeys) *key.Binding { return &k.ConfirmYes })),
 	row("confirm_no", sc(ScopeConfirm), ks("n", "N", "esc", "ctrl+c"), "no", ov(func(k *OverlayKeys) *key.Binding { return &k.ConfirmNo })),
+
+	// The review pane's keys (package review's KeyMap), its defaults.
+	row("review_down", sc(ScopeReview), ks("j", "down"), "next line", rv(func(k *review.KeyMap) *key.Binding { return &k.Down })),
+	row("review_up", sc(ScopeReview), ks("k", "up"), "previous line", rv(func(k *review.KeyMap) *key.Binding { return &k.Up })),
+	row("review_page_down", sc(ScopeReview), ks("pgdown", "ctrl+d", "space"), "page down", rv(func(k *review.KeyMap) *key.Binding { return &k.PageDown })),
+	row("review_page_up", sc(ScopeReview), ks("pgup", "ctrl+u"), "page up", rv(func(k *review.KeyMap) *key.Binding { return &k.PageUp })),
+	row("review_top", sc(ScopeReview), ks("g", "home"), "first line", rv(func(k *review.KeyMap) *key.Binding { return &k.Top })),
+	row("review_bottom", sc(ScopeReview), ks("G", "end"), "last line", rv(func(k *review.KeyMap) *key.Binding { return &k.Bottom })),
+	row("review_next_hunk", sc(ScopeReview), ks("]"), "next hunk", rv(func(k *review.KeyMap) *key.Binding { return &k.NextHunk })),
+	row("review_prev_hunk", sc(ScopeReview), ks("["), "previous hunk", rv(func(k *review.KeyMap) *key.Binding { return &k.PrevHunk })),
+	row("review_next_file", sc(ScopeReview), ks("}"), "next file", rv(func(k *review.KeyMap) *key.Binding { return &k.NextFile })),
+	row("review_prev_file", sc(ScopeReview), ks("{"), "previous file", rv(func(k *review.KeyMap) *key.Binding { return &k.PrevFile })),
+	row("review_select", sc(ScopeReview), ks("v", "V"), "select lines (again: drop the selection)", rv(func(k *review.KeyMap) *key.Binding { return &k.Select })),
+	row("review_comment", sc(ScopeReview), ks("c"), "comment on the selection or the line", rv(func(k *review.KeyMap) *key.Binding { return &k.Comment })),
+	row("review_close", sc(ScopeReview), ks("esc", "q"), "drop the selection, else close the pane", rv(func(k *review.KeyMap) *key.Binding { return &k.Close })),
+	row("review_reload", sc(ScopeReview), ks("r"), "read the diff again", rv(func(k *review.KeyMap) *key.Binding { return &k.Reload })),
+	row("review_confirm", sc(ScopeComment), ks("enter"), "add the comment: its chip goes to the composer", rv(func(k *review.KeyMap) *key.Binding { return &k.Confirm })),
+	row("review_newline", sc(ScopeComment), ks("ctrl+j", "shift+enter"), "new line in the comment", rv(func(k *review.KeyMap) *key.Binding { return &k.Newline })),
+	row("review_cancel", sc(ScopeComment), ks("esc"), "drop the comment", rv(func(k *review.KeyMap) *key.Binding { return &k.Cancel })),
 }
 
 func bindKeys(help string, keys []string) key.Binding {

@@ -48,7 +48,7 @@ func isReviewCommand(text string) (args string, ok bool) {
 }
 
 func (a *App) reviewOpts(cmp review.Comparison) review.Options {
-	o := review.Options{ProjectDir: a.opt.Dir, Comparison: cmp}
+	o := review.Options{ProjectDir: a.opt.Dir, Comparison: cmp, KeyMap: a.keys.ReviewPane}
 	if a.opt.NoColor {
 		th := review.NoColorTheme()
 		o.Theme = &th

@@ -47,7 +47,7 @@ func TestScreenReviewPaneInApp(t *testing.T) {
 				t.Fatalf("footer %q", last)
 			}
 			rule := rowOfPrefix(rows, "────")
-			if rule < 0 || rule != size.h-3 || !strings.Contains(rows[rule-1], "j/k move") {
+			if rule < 0 || rule != size.h-3 || !strings.Contains(rows[rule-1], "j next line · ] next hunk · } next file · v select") {
 				t.Fatalf("the pane ends above the composer's rule (row %d):\n%s", rule, text)
 			}
 			s.Send(vtscreen.Key("j"))

@@ -351,3 +351,39 @@ func TestReviewCommentStaleAtSend(t *testing.T) {
 		t.Fatalf("projection:\n%s", r)
 	}
 }
+
+// The pane's keys come from the app's key table: the config rebinds them
+// (here c → m) and F1 lists them under the pane.
+func TestReviewKeysFromConfig(t *testing.T) {
+	withReviewOptions(t, "")
+	e := newTestEnv(t)
+	e.gitInit(map[string]string{"a.txt": "one\n"})
+	e.writeFile("a.txt", []byte("two\n"))
+	opt := e.options("")
+	opt.Config.Keys = map[string][]string{"review_comment": {"m"}}
+	h := e.openWith(opt)
+	h.press("alt+g")
+	h.pumpUntil("the pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.press("j", "c")
+	if h.app.rv.m.Editing() {
+		t.Fatal("c is no longer the comment key")
+	}
+	h.press("m")
+	if !h.app.rv.m.Editing() {
+		t.Fatal("m opens the editor")
+	}
+	help := strings.Join(commandHelpLines(t, h), "\n")
+	for _, want := range []string{"In the review pane (alt+g, /review)", "comment on the selection or the line", "In the review pane's comment editor", "drop the comment"} {
+		if !strings.Contains(help, want) {
+			t.Fatalf("F1 lacks %q:\n%s", want, help)
+		}
+	}
+}
+
+// commandHelpLines is what F1 shows, every page of it.
+func commandHelpLines(t *testing.T, h *harness) []string {
+	t.Helper()
+	h.app.openHelp()
+	defer func() { h.app.ov = overlayNone }()
+	return h.app.help.view(200, 10000)
+}
