@@ -177,7 +177,11 @@ func (a *App) copySelection(cut bool) tea.Cmd {
 // copyMessage is the transcript's y.
 func (a *App) copyMessage(m transcript.CopyMsg) tea.Cmd {
 	src := contextref.FragmentSource{ThreadID: a.thread.ID, MessageID: m.MessageID}
-	return a.copyText(m.Markdown, m.Records, src, "the message")
+	what := "the message"
+	if a.tr.PopoverOpen() {
+		what = "the chip" // y in a chip's details copies the chip alone
+	}
+	return a.copyText(m.Markdown, m.Records, src, what)
 }
 
 // paste handles a bracketed paste (or the text ctrl+v read) in the
@@ -269,12 +273,13 @@ func (a *App) pastedFile(m pastedFileMsg) tea.Cmd {
 	if m.err != nil {
 		return a.notify("paste not kept: "+m.err.Error(), true)
 	}
+	a.spaceBeforeChip()
 	a.ed.InsertContext(m.rec, "")
 	name := m.rec.RecordBase().Label
-	hint := ""
-	if m.rec.RecordBase().Kind == contextref.KindFile {
-		hint = " — " + a.keys.ExpandPaste.Help().Key + " beside it expands it"
+	if m.rec.RecordBase().Kind != contextref.KindFile {
+		return tea.Batch(a.afterComposer(), a.notify("pasted image kept as "+name, false))
 	}
+	hint := " — " + a.keys.ExpandPaste.Help().Key + " beside it expands it"
 	return tea.Batch(a.afterComposer(), a.notify("long paste kept as "+name+hint, false))
 }
 

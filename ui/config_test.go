@@ -229,18 +229,17 @@ func TestKeyConfigRefusals(t *testing.T) {
 // --help and F1 list every row.
 func TestKeyTable(t *testing.T) {
 	k := DefaultKeys()
+	// every key.Binding of every key struct Keys holds
 	fields := map[*key.Binding]string{}
-	for b, n := range keyBindingFields(&k.AppKeys) {
-		fields[b] = "AppKeys." + n
-	}
-	for b, n := range keyBindingFields(&k.OverlayKeys) {
-		fields[b] = "OverlayKeys." + n
-	}
-	for b, n := range keyBindingFields(&k.Editor) {
-		fields[b] = "composer.KeyMap." + n
-	}
-	for b, n := range keyBindingFields(&k.Transcript) {
-		fields[b] = "transcript.KeyMap." + n
+	kv := reflect.ValueOf(&k).Elem()
+	for i := 0; i < kv.NumField(); i++ {
+		f := kv.Field(i)
+		if f.Kind() != reflect.Struct {
+			continue
+		}
+		for b, n := range keyBindingFields(f.Addr().Interface()) {
+			fields[b] = kv.Type().Field(i).Name + "." + n
+		}
 	}
 	known := map[Scope]bool{}
 	for _, s := range scopes {

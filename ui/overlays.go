@@ -250,6 +250,7 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 		att.Base = contextref.NewBase(contextref.KindFile, m.localID, m.asset.Name)
 		rec = &contextref.FileRecord{AttachmentRecord: att}
 	}
+	a.spaceBeforeChip()
 	a.ed.InsertContext(rec, "")
 	return tea.Batch(a.afterComposer(), a.notify("attached "+m.asset.Name+" ("+assets.HumanSize(m.asset.Size)+")", false))
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -98,10 +99,30 @@ func (a *App) captured(rec *contextref.TerminalRecord) tea.Cmd {
 	a.setFocus(paneComposer)
 	d := a.ed.Draft()
 	d.SetCaret(d.Caret(), false) // at the caret: never over a selection
+	a.spaceBeforeChip()
 	a.ed.InsertContext(rec, "")
 	st, id, at := a.st, rec.ContextID, time.Now()
 	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{st.NoteExcerpt(id, at)} },
 		a.notify("captured "+rec.Label, false))
+}
+
+// spaceBeforeChip keeps a chip about to go in at the caret from gluing to
+// the word before it ("see [notes.txt]", not "see[notes.txt]", and a title
+// "see notes.txt"): a space goes in first unless the caret is at a line's
+// start or after white space.
+func (a *App) spaceBeforeChip() {
+	if !a.ed.Focused() {
+		return // InsertContext appends after a separating space
+	}
+	d := a.ed.Draft()
+	if _, _, sel := d.Selection(); sel {
+		return
+	}
+	c := d.Caret()
+	line := d.Line(c.Line)
+	if c.Col > 0 && c.Col <= len(line) && !unicode.IsSpace(line[c.Col-1]) {
+		d.InsertText(" ")
+	}
 }
 
 // paneArea splits the transcript's area between the transcript and the

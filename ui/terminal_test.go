@@ -44,7 +44,8 @@ func TestCapturedExcerptGoesToTheCaretAndExpires(t *testing.T) {
 	if h.app.focus != paneComposer {
 		t.Fatal("a capture focuses the composer")
 	}
-	if got := h.app.ed.Draft().Markdown(); got != "before[Terminal 1 lines 1-2](t3-context://v1/terminal/ex1) after" {
+	// issue 15: a space keeps the chip off the word before the caret
+	if got := h.app.ed.Draft().Markdown(); got != "before [Terminal 1 lines 1-2](t3-context://v1/terminal/ex1) after" {
 		t.Fatalf("the chip goes at the caret: %q", got)
 	}
 	h.pumpUntil("the capture time", func() bool {
