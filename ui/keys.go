@@ -50,6 +50,7 @@ const (
 	ScopeConfirm    Scope = "confirm"    // a yes/no question
 	ScopeReview     Scope = "review"     // the review pane (ui/review.go)
 	ScopeComment    Scope = "comment"    // the review pane's comment editor
+	ScopeQuote      Scope = "quote"      // the comment prompt of a quote (Q; ui/quote.go)
 )
 
 // scopes lists every scope in help order, with the heading F1 shows.
@@ -77,6 +78,7 @@ var scopes = []struct {
 	{ScopeConfirm, "In a yes/no question"},
 	{ScopeReview, "In the review pane (alt+g, /review)"},
 	{ScopeComment, "In the review pane's comment editor"},
+	{ScopeQuote, "In a quote's comment prompt (Q in a transcript selection)"},
 }
 
 // within are the concrete places a scope's keys act in.
@@ -203,6 +205,9 @@ type OverlayKeys struct {
 
 	ConfirmYes key.Binding
 	ConfirmNo  key.Binding
+
+	QuoteInsert key.Binding
+	QuoteDrop   key.Binding
 }
 
 // Keys is every binding of the app, built from keyTable.
@@ -250,7 +255,7 @@ func rv(f func(*review.KeyMap) *key.Binding) func(*Keys) *key.Binding {
 }
 
 var (
-	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory)
+	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory, ScopeQuote)
 	lists  = sc(ScopeThreads, ScopeStash, ScopeHistory)
 )
 
@@ -361,7 +366,7 @@ var keyTable = []KeyDef{
 	row("field_start", fields, ks("home", "ctrl+a"), "start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldStart })),
 	row("field_end", fields, ks("end", "ctrl+e"), "end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldEnd })),
 	row("field_delete_back", fields, ks("backspace", "ctrl+h"), "delete back", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteBack })),
-	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
+	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
 	row("field_delete_word", fields, ks("ctrl+w", "alt+backspace"), "delete the word (or path part) before the caret", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteWord })),
 	row("field_clear", fields, ks("ctrl+u"), "delete to the start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldClear })),
 	row("field_kill_end", fields, ks("ctrl+k"), "delete to the end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldKillEnd })),
@@ -394,6 +399,8 @@ var keyTable = []KeyDef{
 
 	row("confirm_yes", sc(ScopeConfirm), ks("y", "Y", "enter"), "yes", ov(func(k *OverlayKeys) *key.Binding { return &k.ConfirmYes })),
 	row("confirm_no", sc(ScopeConfirm), ks("n", "N", "esc", "ctrl+c"), "no", ov(func(k *OverlayKeys) *key.Binding { return &k.ConfirmNo })),
+	row("quote_insert", sc(ScopeQuote), ks("enter"), "put the quote with the comment at the composer's caret (blank: no comment)", ov(func(k *OverlayKeys) *key.Binding { return &k.QuoteInsert })),
+	row("quote_drop", sc(ScopeQuote), ks("esc"), "drop the quote", ov(func(k *OverlayKeys) *key.Binding { return &k.QuoteDrop })),
 
 	// The review pane's keys (package review's KeyMap), its defaults.
 	row("review_down", sc(ScopeReview), ks("j", "down"), "next line", rv(func(k *review.KeyMap) *key.Binding { return &k.Down })),

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -18,28 +19,36 @@ import (
 // the footer row: enter inserts the quote with it (a blank comment: none),
 // esc drops the quote.
 
-// quotePrompt is the comment being written for a quote.
+// quotePrompt is the comment being written for a quote: a one-line field
+// with the table's field_* keys.
 type quotePrompt struct {
-	c    *contextref.Citation
-	text []rune
+	c *contextref.Citation
+	f field
 }
 
 // maxQuoteComment is the contract's bound on a comment, in UTF-16 units.
 const maxQuoteComment = contextref.MaxCitationTextLen
 
 func (p *quotePrompt) paste(s string) {
-	p.add(strings.Join(strings.Fields(chips.SanitizeLine(s)), " "))
+	p.f.insert(strings.Join(strings.Fields(chips.SanitizeLine(s)), " "))
+	p.bound()
 }
 
-func (p *quotePrompt) add(s string) {
-	n := contextref.UTF16Len(string(p.text))
-	for _, r := range s {
-		u := contextref.UTF16Len(string(r))
-		if n+u > maxQuoteComment {
-			return
-		}
-		p.text, n = append(p.text, r), n+u
+// bound cuts the comment to the contract's length.
+func (p *quotePrompt) bound() {
+	if contextref.UTF16Len(string(p.f.r)) <= maxQuoteComment {
+		return
 	}
+	n, cut := 0, 0
+	for i, r := range p.f.r {
+		n += contextref.UTF16Len(string(r))
+		if n > maxQuoteComment {
+			cut = i
+			break
+		}
+	}
+	p.f.r = p.f.r[:cut]
+	p.f.pos = min(p.f.pos, cut)
 }
 
 // citation is the quote's citation as the contract writes it, checked by
@@ -78,36 +87,25 @@ func (a *App) insertCitation(c *contextref.Citation) tea.Cmd {
 // quoteKey is a key while the comment prompt is open.
 func (a *App) quoteKey(msg tea.KeyPressMsg) tea.Cmd {
 	p := a.quoting
-	switch msg.String() {
-	case "esc":
+	switch {
+	case key.Matches(msg, a.keys.QuoteDrop):
 		a.quoting = nil
 		return a.notify("quote dropped", false)
-	case "enter":
+	case key.Matches(msg, a.keys.QuoteInsert):
 		a.quoting = nil
-		return a.insertCitation(p.c.WithComment(string(p.text)))
-	case "backspace", "ctrl+h":
-		if len(p.text) > 0 {
-			p.text = p.text[:len(p.text)-1]
-		}
-	case "ctrl+u":
-		p.text = nil
-	default:
-		if msg.Text != "" {
-			p.add(chips.SanitizeLine(msg.Text))
-		}
+		return a.insertCitation(p.c.WithComment(p.f.String()))
+	}
+	if p.f.key(&a.keys, msg) {
+		p.bound()
 	}
 	return nil
 }
 
-// quoteFooter is the prompt, on the footer row: the end of the comment
-// stays in view.
+// quoteFooter is the prompt, on the footer row: the field keeps its caret
+// in view.
 func (a *App) quoteFooter() string {
 	head := " Comment on “" + chips.Truncate(chips.SanitizeLine(contextref.CitationChipLabel(a.quoting.c)), 24) + "”: "
-	tail := "█  enter quote · esc drop"
-	room := a.width - ansi.StringWidth(head) - ansi.StringWidth(tail)
-	text := chips.SanitizeLine(string(a.quoting.text))
-	if w := ansi.StringWidth(text); room > 0 && w > room {
-		text = "…" + ansi.TruncateLeft(text, w-room+1, "")
-	}
-	return chips.Truncate(head+text+tail, a.width)
+	tail := "  " + joinHints(hint(a.keys.QuoteInsert, "quote"), hint(a.keys.QuoteDrop, "drop"))
+	w := max(a.width-ansi.StringWidth(tail), ansi.StringWidth(head)+4)
+	return chips.Truncate(a.quoting.f.view(head, w)+tail, a.width)
 }

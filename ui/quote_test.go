@@ -89,14 +89,17 @@ func TestQuoteWithComment(t *testing.T) {
 	if f := h.footer(); !strings.Contains(f, "not so sure█") {
 		t.Fatalf("footer %q", f)
 	}
+	// The field's keys are the table's: ctrl+a goes to the start.
+	h.press("ctrl+a")
+	h.typeText("I am ")
 	h.press("enter")
 	h.pumpUntil("the quote chip", func() bool { return len(h.citations()) == 1 })
 	c := h.citations()[0]
-	if c.Comment == nil || *c.Comment != "not so sure" || c.Text != "First point here." {
+	if c.Comment == nil || *c.Comment != "I am not so sure" || c.Text != "First point here." {
 		t.Fatalf("citation %+v", c)
 	}
 	// The chip shows the comment.
-	if scr := h.plain(); !strings.Contains(scr, "❝ not so sure") {
+	if scr := h.plain(); !strings.Contains(scr, "❝ I am not so sure") {
 		t.Fatalf("chip:\n%s", scr)
 	}
 	// Q then esc: nothing is inserted.
