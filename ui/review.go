@@ -129,14 +129,15 @@ func (a *App) layoutReview(w, h int) {
 func (a *App) reviewView(h int) string { return fitLines(a.rv.m.View(), h, a.width) }
 
 func (a *App) reviewHints() string {
+	k := a.keys.ReviewPane
 	if a.rv.m.Editing() {
-		return "review comment: enter adds its chip to the composer · ctrl+j newline · esc drops it"
+		return "review comment: " + joinHints(hint(k.Confirm, "adds its chip to the composer"), hint(k.Newline, "newline"), hint(k.Cancel, "drops it"))
 	}
 	n := ""
 	if a.rv.comments > 0 {
 		n = " · " + plural(a.rv.comments, "comment") + " in the composer"
 	}
-	return "review: v select · c comment · esc close" + n
+	return "review: " + joinHints(hint(k.Select, "select"), hint(k.Comment, "comment"), hint(k.Close, "close")) + n
 }
 
 func plural(n int, what string) string {
