@@ -297,6 +297,9 @@ func scanPlain(src string, lo int) (hi int, c cut, complete bool) {
 		nl := strings.IndexByte(src[pos:], '\n')
 		if nl < 0 {
 			if len(src)-lo >= maxBlock {
+				if n > 0 { // as when the line ends: cut before it
+					return pos, cut{next: pos}, true
+				}
 				e := runeStart(src, lo+maxBlock)
 				return e, cut{next: e}, true
 			}

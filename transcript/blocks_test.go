@@ -125,7 +125,7 @@ func checkIncremental(t *testing.T, src string, mode int, chunks []int) {
 	whole := blockTexts(src, mode)
 	got := blockTexts(src, mode, chunks...)
 	if strings.Join(got, "\x00") != strings.Join(whole, "\x00") {
-		t.Fatalf("chunks %v of %q:\n got %q\nwant %q", chunks, src, got, whole)
+		t.Fatalf("chunks %v of %d bytes (%.80q…): %d blocks, want %d", chunks, len(src), src, len(got), len(whole))
 	}
 	tv := newTextView(mode, 1<<30)
 	tv.update(src)
