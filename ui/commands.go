@@ -366,7 +366,7 @@ func (a *App) chooseCommand(value string) tea.Cmd {
 }
 
 // commandHint is the footer's line while the draft holds an agent command
-// with an input hint ("" otherwise). It reads only the first word.
+// (with its input hint; "" otherwise). It reads only the first word.
 func (a *App) commandHint() string {
 	if len(a.info.Commands) == 0 || a.focus != paneComposer {
 		return ""
@@ -384,11 +384,15 @@ func (a *App) commandHint() string {
 		text = append(text, r)
 	}
 	for _, c := range a.info.Commands {
-		if c.InputHint == "" {
-			continue
+		if _, ours := lookupCommand(c.Name); ours && c.Name != "compact" && c.Name != "mode" && c.Name != "model" {
+			continue // chipchat's acts
 		}
 		if p := "/" + c.Name; strings.HasPrefix(string(text), p+" ") || string(text) == p {
-			return chips.SanitizeLine(fmt.Sprintf("/%s <%s> · the agent's command: enter sends it", c.Name, c.InputHint))
+			line := "/" + c.Name
+			if c.InputHint != "" {
+				line += " <" + c.InputHint + ">"
+			}
+			return chips.SanitizeLine(line + " · the agent's command: enter sends it")
 		}
 	}
 	return ""

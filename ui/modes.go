@@ -63,7 +63,20 @@ func modeChoices(info chat.Info, scope modeScope) []modeChoice {
 			out = append(out, modeChoice{mode: true, value: m.ID, label: "mode " + name, current: m.ID == info.Modes.Current})
 		}
 	}
+	// The mode option first (the modes' place), then the others in the
+	// agent's order.
+	opts := make([]agent.ConfigOption, 0, len(info.Options))
 	for _, o := range info.Options {
+		if isModeOption(o) {
+			opts = append(opts, o)
+		}
+	}
+	for _, o := range info.Options {
+		if !isModeOption(o) {
+			opts = append(opts, o)
+		}
+	}
+	for _, o := range opts {
 		isMode, isModel := isModeOption(o), o.Category == "model"
 		switch {
 		case isMode && hasModes:
@@ -114,7 +127,7 @@ func modeItems(info chat.Info, cs []modeChoice) []composer.PickerItem {
 		title := "  " + c.label
 		if c.current {
 			title = "● " + c.label
-			detail = strings.TrimSpace("current · " + detail)
+			detail = strings.TrimSuffix("current · "+detail, " · ")
 		}
 		items[i] = composer.PickerItem{Title: title, Detail: detail, Value: strconv.Itoa(i)}
 	}

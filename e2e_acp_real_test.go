@@ -1,0 +1,350 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipchat/chipchat/internal/acpagents"
+	"github.com/chipchat/chipchat/internal/fakemodel"
+	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/store"
+)
+
+// TestEndToEndRealAgentsUI drives the chipchat binary in tmux, as a user
+// would, against the four real ACP agents of internal/acpagents (installed
+// from npm by .ci/run), each talking to a fake model server on 127.0.0.1.
+// It runs only with CHIPCHAT_REAL_AGENTS=1; an agent that is not installed
+// is skipped by name. The agent-level suite (agent/acp_real_test.go) checks
+// the protocol; this one checks what the screen shows and what the keys do.
+//
+// Scenarios, in order, in one thread per agent:
+//
+//	scenario                          claude  codex  gemini  opencode
+//	two turns with history            yes     yes    yes     yes
+//	edit: its diff on screen during   yes     yes    yes     yes
+//	  the permission prompt
+//	enter allows once (the edit is    yes     yes    yes     yes
+//	  made, no new file in the
+//	  project: no permanent rule)
+//	agent slash command from `/`      yes     yes    yes     yes   (/context, /init, /about, /init)
+//	mode switch with alt+m            yes     yes    yes     yes   (modes; opencode: its "mode" option)
+//	restart, resume, no replayed      yes     yes    yes     yes
+//	  text in the new reply
+func TestEndToEndRealAgentsUI(t *testing.T) {
+	if os.Getenv(acpagents.EnvGate) != "1" {
+		t.Skip("the real-agent suite runs only with " + acpagents.EnvGate + "=1 (.ci/run installs the agents from npm and sets it)")
+	}
+	bin := chipchatBinary(t)
+	for _, ag := range acpagents.Agents {
+		t.Run(ag.Name, func(t *testing.T) {
+			t.Parallel()
+			if !ag.Available() {
+				t.Skipf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package)
+			}
+			runRealAgentUI(t, bin, ag)
+		})
+	}
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=/.,:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// as is s reporting to t (a subtest).
+func (s *tmuxSession) as(t *testing.T) *tmuxSession {
+	return &tmuxSession{t: t, socket: s.socket, name: s.name}
+}
+
+// waitWithin polls the screen until every want is on it, for at most d.
+func (s *tmuxSession) waitWithin(d time.Duration, want ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		scr := s.screen()
+		ok := true
+		for _, w := range want {
+			ok = ok && strings.Contains(scr, w)
+		}
+		if ok {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q:\n%s", want, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitIdle polls until the header shows no running turn.
+func (s *tmuxSession) waitIdle(d time.Duration) string {
+	s.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		scr := s.screen()
+		head, _, _ := strings.Cut(scr, "\n")
+		if !strings.Contains(head, "replying") && !strings.Contains(head, "starting") && !strings.Contains(head, "sending") && !strings.Contains(head, "stopping") {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the turn never ended:\n%s", scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// projectFiles lists the regular files under root, relative.
+func projectFiles(root string) map[string]bool {
+	out := map[string]bool{}
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[rel] = true
+		return nil
+	})
+	return out
+}
+
+var (
+	headerMode = regexp.MustCompile(`· mode ([^·\n]+)`)
+	modeRow    = regexp.MustCompile(`(?i)\bmode\b`) // a mode's row ("mode Plan", "Session Mode: plan"), not a model's
+)
+
+func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
+	d, err := acpagents.NewDirs(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := acpagents.DefaultFiles(d.Project)
+	if err := acpagents.WriteFile(files.Notes, files.OldLine+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := acpagents.WriteFile(filepath.Join(d.Project, "README.md"), "# test project\n"); err != nil {
+		t.Fatal(err)
+	}
+	srv := fakemodel.New(ag.Provider, acpagents.Responder(ag, files))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("model requests:\n%s", srv.Summary())
+		}
+	})
+	extra, err := ag.Setup(d, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentCmd := "exec env -i"
+	for _, kv := range d.Env(extra) {
+		agentCmd += " " + shellQuote(kv)
+	}
+	for _, arg := range ag.Argv {
+		agentCmd += " " + shellQuote(arg)
+	}
+	ui := filepath.Join(d.Root, "ui") // chipchat's own home, apart from the agent's
+	data := filepath.Join(ui, "data")
+	second := filepath.Join(d.Root, "second-run")
+	run := func() string {
+		return shellQuote(bin) + " --data-dir " + shellQuote(data) + " --agent " + shellQuote("acp:"+agentCmd)
+	}
+	command := "cd " + shellQuote(d.Project) + " && export HOME=" + shellQuote(ui) + " XDG_CONFIG_HOME=" + shellQuote(ui+"/config") +
+		" XDG_RUNTIME_DIR=" + shellQuote(ui+"/run") + " XDG_STATE_HOME=" + shellQuote(ui+"/state") + " TERM=xterm-256color; mkdir -p \"$XDG_RUNTIME_DIR\"; " +
+		run() + "; echo EXITED1=$?; while [ ! -e " + shellQuote(second) + " ]; do sleep 0.1; done; " + run() + "; echo EXITED2=$?; sleep 600"
+	s := startTmuxSize(t, command, 140, 50)
+	const turn = 3 * time.Minute
+	s.waitWithin(time.Minute, "agent acp:", "enter send")
+
+	// Two turns with history.
+	s.text("Please answer " + acpagents.MarkPing1)
+	s.keys("Enter")
+	s.waitWithin(turn, acpagents.ReplyPing1)
+	s.waitIdle(turn)
+	s.text("And now " + acpagents.MarkPing2)
+	s.keys("Enter")
+	s.waitWithin(turn, acpagents.ReplyPing2)
+	s.waitIdle(turn)
+
+	top := s
+	t.Run("edit-diff-allow-once", func(t *testing.T) {
+		s := top.as(t)
+		before := projectFiles(d.Project)
+		s.text("Edit notes.txt: " + acpagents.MarkEditAllow)
+		s.keys("Enter")
+		scr := s.waitWithin(turn, "The agent asks", "allow once")
+		if !strings.Contains(scr, files.AllowLine) || !strings.Contains(scr, files.OldLine) {
+			t.Errorf("the edit's diff is not on screen during the prompt:\n%s", scr)
+		}
+		if i := strings.Index(scr, "> "); i < 0 || !strings.Contains(scr[i:min(len(scr), i+120)], "(allow once)") {
+			t.Errorf("the highlighted option is not the allow-once one:\n%s", scr)
+		}
+		s.keys("Enter")
+		deadline := time.Now().Add(turn)
+		for {
+			b, _ := os.ReadFile(files.Notes)
+			if strings.Contains(string(b), files.AllowLine) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("notes.txt never got the allowed edit: %q\n%s", b, s.screen())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		s.waitIdle(turn)
+		for f := range projectFiles(d.Project) {
+			if !before[f] {
+				t.Errorf("allowing once left a new file in the project (a permanent rule?): %s", f)
+			}
+		}
+	})
+
+	t.Run("slash-command-picked", func(t *testing.T) {
+		s := top.as(t)
+		s.waitIdle(turn)
+		s.text("/" + ag.Slash[:2])
+		scr := s.waitWithin(30*time.Second, "─ / command "+ag.Slash[:2]) // the picker's title and query
+		if !strings.Contains(scr, "/"+ag.Slash) {
+			// Codex tells its commands late: one more turn brings them.
+			t.Logf("/%s is not listed yet:\n%s", ag.Slash, scr)
+			s.keys("C-c")
+			s.text("Please answer " + acpagents.MarkPing1)
+			s.keys("Enter")
+			s.waitIdle(turn)
+			s.text("/" + ag.Slash[:2])
+			s.waitWithin(30*time.Second, "─ / command "+ag.Slash[:2], "/"+ag.Slash)
+		}
+		s.text(ag.Slash[2:])
+		s.keys("Enter") // picks: "/<name> " in the draft
+		s.waitWithin(10*time.Second, "the agent's command: enter sends it")
+		n := len(srv.Exchanges())
+		s.keys("Enter")
+		s.waitWithin(turn, "/"+ag.Slash, "Write a message") // sent: the draft is empty
+		s.waitIdle(turn)
+		if scr := s.screen(); strings.Contains(scr, "alt+r retries") {
+			t.Fatalf("the agent's command failed:\n%s", scr)
+		}
+		t.Logf("/%s: %d more model requests", ag.Slash, len(srv.Exchanges())-n)
+	})
+
+	t.Run("mode-switch-alt-m", func(t *testing.T) {
+		s := top.as(t)
+		s.waitIdle(turn)
+		head, _, _ := strings.Cut(s.screen(), "\n")
+		m := headerMode.FindStringSubmatch(head)
+		if m == nil {
+			t.Fatalf("the header shows no mode: %q", head)
+		}
+		was := strings.TrimSpace(m[1])
+		s.keys("M-m")
+		scr := s.waitWithin(10*time.Second, "mode · model")
+		// Go down to the first mode that is not the current one.
+		var rows []string // the picker's rows, in order
+		in := false
+		for _, l := range strings.Split(scr, "\n") {
+			switch {
+			case strings.Contains(l, "╭─ mode · model"):
+				in = true
+			case strings.Contains(l, "╰"):
+				in = false
+			case in && strings.HasPrefix(strings.TrimSpace(l), "│"):
+				rows = append(rows, l)
+			}
+		}
+		down := -1
+		for i, r := range rows {
+			if modeRow.MatchString(r) && !strings.Contains(r, "●") {
+				down = i
+				break
+			}
+		}
+		if down < 0 {
+			t.Fatalf("no other mode in the picker:\n%s", scr)
+		}
+		for i := 0; i < down; i++ {
+			s.keys("Down")
+		}
+		s.keys("Enter")
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			scr := s.screen()
+			if strings.Contains(scr, "could not switch") {
+				t.Fatalf("the switch failed:\n%s", scr)
+			}
+			head, _, _ := strings.Cut(scr, "\n")
+			if m := headerMode.FindStringSubmatch(head); m != nil && strings.TrimSpace(m[1]) != was {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the header still shows mode %q:\n%s", was, scr)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+
+	t.Run("restart-resume", func(t *testing.T) {
+		s := top.as(t)
+		s.waitIdle(turn)
+		s.keys("C-q")
+		s.waitWithin(30*time.Second, "EXITED1=0")
+		if ag.BeforeLoad != nil {
+			if err := ag.BeforeLoad(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(second, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s.waitWithin(time.Minute, "agent acp:", acpagents.ReplyPing2)
+		s.text("After the restart " + acpagents.MarkPing3)
+		s.keys("Enter")
+		s.waitWithin(turn, acpagents.ReplyPing3)
+		s.waitIdle(turn)
+		st, err := store.OpenReadOnly(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		reply := lastReply(t, st, d.Project)
+		if !strings.Contains(reply, acpagents.ReplyPing3) {
+			t.Fatalf("the new reply %q lacks %q", reply, acpagents.ReplyPing3)
+		}
+		for _, old := range []string{acpagents.ReplyPing1, acpagents.ReplyPing2, acpagents.ReplyDone} {
+			if strings.Contains(reply, old) {
+				t.Errorf("replayed text %q in the new reply %q", old, reply)
+			}
+		}
+	})
+	s.keys("C-q")
+	s.waitWithin(30*time.Second, "EXITED2=0")
+}
+
+// lastReply is the text of the newest reply of the newest thread.
+func lastReply(t *testing.T, st *store.Store, project string) string {
+	t.Helper()
+	p, err := st.Project(store.ProjectKey(project))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := st.Threads(p.ID)
+	if err != nil || len(ts) == 0 {
+		t.Fatalf("threads %v %v", ts, err)
+	}
+	msgs, err := st.Messages(ts[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == message.RoleAssistant {
+			return message.ReplyText(msgs[i].Items)
+		}
+	}
+	t.Fatal("no reply")
+	return ""
+}
