@@ -13,8 +13,9 @@ import "strings"
 // so fences nested in list items count), and in a list when the next
 // non-blank line is indented or another list item. A line indented four
 // columns after a blank line continues the block too (indented code or a
-// continuation paragraph). A block longer than maxBlock bytes is cut at a
-// line boundary so the open block stays small; a cut inside a fence carries
+// continuation paragraph). A block longer than maxBlock bytes (a table:
+// eight times that) is cut at a line boundary, and a line longer than
+// maxBlock at a space, so the open block stays small; a cut inside a fence carries
 // the fence's opening line into the next block, which is rendered inside
 // the same fence (and the cut block with a closing fence).
 //
