@@ -400,8 +400,11 @@ func (s *Service) store(th *thread, sub Submission, queued bool) {
 		s.emit(Notice{ThreadID: th.id, Text: "the @ mentions' contents were not saved: " + err.Error(), Err: true})
 		s.mu.Unlock()
 	}
-	// The message is on disk: its draft is gone there too.
-	derr := s.st.SaveDraft(store.Draft{ThreadID: th.id})
+	// The message is on disk: so is no longer its draft. Only a draft that
+	// holds exactly the sent text is cleared (another process's draft of
+	// this thread, or words typed since, stay); the UI's own save of the
+	// emptied composer does the rest.
+	derr := s.st.ClearSentDraft(th.id, msg.Text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	th.stored(sub.Ref)

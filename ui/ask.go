@@ -80,8 +80,11 @@ func newAskBox(p pendingAsk) *askBox {
 func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	opts := b.options()
 	answer := func(id, outcome string) tea.Cmd {
+		var then tea.Cmd
 		if b.ask.permission != nil {
 			a.chat.AnswerPermission(b.ask.id, agent.PermissionAnswer{OptionID: id, Outcome: outcome})
+		} else if cmd, ok := a.signInChosen(b.ask.id, id, b.ask.signIn); ok {
+			then = cmd // a terminal method: its login runs first (agentterm.go)
 		} else {
 			a.chat.AnswerSignIn(b.ask.id, id)
 		}
@@ -95,7 +98,7 @@ func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 		a.askBox = nil
 		a.ov = overlayNone
 		a.showAsk()
-		return nil
+		return then
 	}
 	switch s := msg.String(); {
 	case key.Matches(msg, a.keys.Interrupt):

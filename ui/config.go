@@ -45,7 +45,8 @@ type Config struct {
 	OpenAIAPIKey string              `toml:"openai_api_key"`
 	Limits       Limits              `toml:"limits"`
 	Keys         map[string][]string `toml:"keys"`
-	Path         string              `toml:"-"` // the file it came from, when any
+	MCPServers   []MCPServerConfig   `toml:"mcp_servers"` // [[mcp_servers]], for acp: agents (mcp.go)
+	Path         string              `toml:"-"`           // the file it came from, when any
 }
 
 // Limits bound what the app accepts.
@@ -129,6 +130,9 @@ func LoadConfig(path string) (Config, error) {
 	c.Path = path
 	if err := ValidateConfig(c); err != nil {
 		return DefaultConfig(), err // limits out of range, key names no key has (configcheck.go)
+	}
+	if err := checkMCPServers(c.MCPServers); err != nil {
+		return DefaultConfig(), fmt.Errorf("config %s: %w", path, err)
 	}
 	if k := DefaultKeys(); true {
 		if err := k.Apply(c.Keys); err != nil {

@@ -99,6 +99,7 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 		a.now = e.Started
 		a.layout()
 	case chat.ItemChanged:
+		a.renameAgentTerminals(e.Item) // a tab named after its tool call (agentterm.go)
 		if a.here(e.ThreadID) {
 			a.tr.SetItem(e.ReplyID, e.Index, e.Item)
 		}
@@ -157,6 +158,7 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 	case chat.AgentInfo:
 		if a.here(e.ThreadID) {
 			a.info = e.Info
+			a.agentInfoChanged() // the / and modes pickers (agentterm.go)
 		}
 	case chat.Forked:
 		st, id := a.st, e.Thread.ID
@@ -194,36 +196,22 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 // while a turn runs is queued there; nothing is refused for it.
 func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 	text := strings.TrimSpace(m.Markdown)
-	if args, ok := isReviewCommand(text); ok && len(m.Records) == 0 {
-		// /review [--staged | <branch or commit>] opens the review pane (ui/review.go).
-		a.ed.Draft().Clear()
-		return tea.Batch(a.afterComposer(), a.openReview(args))
+	// chipchat's slash commands (/new, /fork, /compact when the agent has
+	// none, …: the table in commands.go); the agent's go to it as text.
+	if cmd, ok := a.runCommand(text, len(m.Records) > 0); ok {
+		return cmd
 	}
-	switch {
-	case text == "/fork":
-		// /fork: the message to fork from is chosen in the transcript.
-		a.ed.Draft().Clear()
-		a.setFocus(paneTranscript)
-		return tea.Batch(a.afterComposer(), a.notify("choose the message to fork from (↑↓) and press f", false))
-	case text == "" && len(m.Records) == 0 && len(a.queue) > 0:
+	if text == "" && len(m.Records) == 0 && len(a.queue) > 0 {
 		// enter on an empty composer sends the next queued message.
 		if a.chat.SendNext(a.thread.ID) {
 			return nil
 		}
-	case chat.IsCompact(m.Markdown) && !a.chat.Capabilities().Compact && !a.agentHasCommand("compact"):
-		return a.notify(a.opt.Backend.Name()+" cannot compact a thread", true)
+	}
+	if err := a.checkAttachments(m.Records); err != nil { // over the agent's limits (commands.go)
+		return a.notify(err.Error(), true)
 	}
 	a.chat.Send(a.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: a.ed.Draft().Version()})
 	return nil
-}
-
-func (a *App) agentHasCommand(name string) bool {
-	for _, c := range a.info.Commands {
-		if c.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // retry is alt+r: ask again for the message whose turn failed.

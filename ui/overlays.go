@@ -34,6 +34,7 @@ func (a *App) openHelp() {
 	lines := []string{"Keys (set any of them in " + ConfigPath() + ", [keys] table, by the names below; a key acts only in its scope)", ""}
 	lines = append(lines, a.keys.HelpByScope()...)
 	lines = append(lines, habitsHelp...)
+	lines = append(append(lines, ""), commandHelp()...) // the slash-command table (commands.go)
 	a.help = &helpView{lines: lines}
 	a.ov = overlayHelp
 }

@@ -112,7 +112,7 @@ func (a *App) render() string {
 	if a.ov != overlayNone {
 		b.WriteString(a.overlayView(trH))
 	} else {
-		b.WriteString(a.mainArea(trH))
+		b.WriteString(a.withPicker(a.mainArea(trH), trH)) // the / and modes pickers (commands.go)
 	}
 	b.WriteByte('\n')
 	for _, l := range queue {
@@ -157,15 +157,7 @@ func (a *App) header() string {
 			status = " · alt+r asks again"
 		}
 	}
-	agentState := ""
-	if m := a.info.Modes.Current; m != "" {
-		agentState += " · mode " + modeName(a.info.Modes, m)
-	}
-	for _, o := range a.info.Options {
-		if o.Category == "model" && o.Current != "" {
-			agentState += " · model " + o.Current
-		}
-	}
+	agentState := agentStatus(a.info) // " · mode X · model Y" (modes.go)
 	// The turn's status comes before the agent's name: a long agent
 	// command must not push it off a narrow screen.
 	text := fmt.Sprintf(" chipchat · %s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.opt.Backend.Name()), chips.SanitizeLine(agentState))
@@ -248,6 +240,10 @@ func (a *App) footer() string {
 		hints = a.overlayHints()
 	case a.rv != nil:
 		hints = a.reviewHints()
+	case a.acp.pick != nil && a.focus == paneComposer:
+		hints = a.pickerHints()
+	case a.commandHint() != "":
+		hints = a.commandHint()
 	default:
 		hints = a.paneHints() // the keys actually bound (keys.go)
 	}
