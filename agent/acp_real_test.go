@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -302,6 +303,12 @@ func (r *realACP) turn(t *testing.T, sessionID, prompt string, atts ...Attachmen
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
+	// A turn must end with its context; if it does not, say where it hangs.
+	watchdog := time.AfterFunc(170*time.Second, func() {
+		buf := make([]byte, 1<<20)
+		t.Errorf("turn %q still running 20s after its deadline:\n%s", prompt, buf[:runtime.Stack(buf, true)])
+	})
+	defer watchdog.Stop()
 	var evs []Event
 	err := r.a.Run(ctx, Turn{ThreadID: "main", Prompt: prompt, Dir: r.d.Project, SessionID: sessionID, Attachments: atts}, func(e Event) {
 		evs = append(evs, e)
