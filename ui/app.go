@@ -425,6 +425,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.notify(msg.Text, msg.Err)
 	case transcript.OpenMsg:
 		return a, a.open(msg.Record)
+	case transcript.PagerMsg:
+		return a, a.page(msg)
+	case pagerFileMsg:
+		return a, a.runPager(msg)
+	case pagerDoneMsg:
+		if msg.err != nil {
+			return a, a.notify("pager: "+msg.err.Error(), true)
+		}
+		return a, nil
 	case transcript.ForkMsg:
 		return a, a.fork(msg.MessageID)
 	case transcript.CopyMsg:
