@@ -17,6 +17,16 @@
 // The UI keeps only what it draws: the open thread's phase, queue and
 // agent info as the last events said, and the prompts open on screen.
 //
+// The ACP client's UI (issue 12): one slash-command table (commands.go)
+// feeds the `/` picker, the send path, F1 and the README; the modes and
+// models picker (modes.go: alt+m, /mode, /model) calls chat's SetMode and
+// SetConfigOption; an agent's terminals are tabs of the terminal pane
+// (agentterm.go: AgentTerminals, the agent.TerminalHost, hands started
+// terminals to the app through a channel), as is a terminal sign-in's
+// login; mcp.go reads [[mcp_servers]], gives every session chipchat mcp
+// and keeps the panes socket's list of terminals current. Attachments
+// over the backend's limit are refused before sending.
+//
 // The draft is the editor's: the app changes it only through
 // composer.Editor and composer.Draft methods.
 //
@@ -31,6 +41,7 @@
 // methods never block on I/O.
 //
 // Imports: every component (composer, chips, transcript, terminal, review,
-// clipboard), chat, and store/assets/agent for their plain types and
-// commands. No component imports ui.
+// clipboard), chat, mcpserver (the panes socket and chipchat mcp's spec),
+// and store/assets/agent for their plain types and commands. No component
+// imports ui.
 package ui
