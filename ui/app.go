@@ -44,6 +44,12 @@ type Options struct {
 	// under the user's state dir.
 	Clipboard *clipboard.Clipboard
 	Registry  *clipboard.Registry
+	// AgentTerminals runs an ACP agent's terminal/* commands as tabs of
+	// the terminal pane (main passes the same value in agent.ACPOptions);
+	// Panes is chipchat mcp's panes socket (ListenPanes). Either may be
+	// nil.
+	AgentTerminals *AgentTerminals
+	Panes          *PanesServer
 }
 
 type pane int
@@ -120,6 +126,7 @@ type App struct {
 	spin int
 
 	askBox *askBox
+	acp    acpUI // the / and modes pickers, the agent's terminals, chipchat mcp (commands.go)
 
 	hist       history        // the project's earlier prompts (history.go)
 	histSearch *historySearch // ctrl+r
@@ -160,6 +167,7 @@ func New(opt Options) *App {
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir)}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
+	a.acp.terms, a.acp.mcp = opt.AgentTerminals, opt.Panes
 	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
 	a.hist.entries = opt.History // up works from the first frame (history.go)
 	a.loadThread(opt.Thread, opt.Messages, opt.Draft)
@@ -253,7 +261,7 @@ func toTranscript(msgs []store.Message) []transcript.Message {
 
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
-func (a *App) Init() tea.Cmd { return tea.Batch(a.listen(), a.loadHistory()) }
+func (a *App) Init() tea.Cmd { return tea.Batch(a.listen(), a.loadHistory(), a.listenAgentTerminals()) }
 
 func (a *App) setFocus(p pane) {
 	if p == paneShelf && len(a.ed.Draft().Shelf()) == 0 {
@@ -290,6 +298,7 @@ func (a *App) Close() {
 	if c, ok := a.opt.Backend.(io.Closer); ok {
 		_ = c.Close()
 	}
+	a.closeACP() // the panes socket of chipchat mcp (mcp.go)
 }
 
 // ---- messages of the app's own ----
@@ -333,6 +342,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, cmd
 	}
 	if cmd, ok := a.habitsMsg(msg); ok { // history and ! shell results (history.go, shell.go)
+		return a, cmd
+	}
+	if cmd, ok := a.acpMsg(msg); ok { // the agent's terminals and sign-in (agentterm.go)
 		return a, cmd
 	}
 	switch msg := msg.(type) {
@@ -413,6 +425,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.notify(msg.Text, msg.Err)
 	case transcript.OpenMsg:
 		return a, a.open(msg.Record)
+	case transcript.PagerMsg:
+		return a, a.page(msg)
+	case pagerFileMsg:
+		return a, a.runPager(msg)
+	case pagerDoneMsg:
+		if msg.err != nil {
+			return a, a.notify("pager: "+msg.err.Error(), true)
+		}
+		return a, nil
 	case transcript.ForkMsg:
 		return a, a.fork(msg.MessageID)
 	case transcript.CopyMsg:
@@ -477,6 +498,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (a *App) toComposer(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	a.ed, cmd = a.ed.Update(msg)
+	a.syncCommandPicker()
 	return tea.Batch(cmd, a.afterComposer())
 }
 
@@ -510,6 +532,12 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := a.shellKey(msg); ok { // ! shell mode (shell.go)
 		return cmd
 	}
+	if a.acp.pick != nil && a.focus == paneComposer { // the / and modes pickers (commands.go, modes.go)
+		if cmd, ok := a.pickerKey(msg); ok {
+			return cmd
+		}
+		defer a.syncCommandPicker() // ctrl+c, undo…: the picker follows the draft
+	}
 	switch {
 	case key.Matches(msg, k.HidePane) && a.pane.Active() != nil:
 		return a.togglePane()
@@ -517,6 +545,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.openHistorySearch()
 	case key.Matches(msg, k.Terminal) && !a.ed.PickerOpen():
 		return a.showTerminal()
+	case key.Matches(msg, k.Modes) && !a.ed.PickerOpen():
+		return a.openModes(scopeAll, "")
 	case key.Matches(msg, k.Interrupt) && a.focus == paneComposer && a.hasSelection():
 		return a.copySelection(false)
 	case key.Matches(msg, k.Cut) && a.focus == paneComposer && a.hasSelection():
