@@ -117,6 +117,8 @@ func projectFiles(root string) map[string]bool {
 var (
 	headerMode = regexp.MustCompile(`· mode ([^·\n]+)`)
 	modeRow    = regexp.MustCompile(`(?i)\bmode\b`) // a mode's row ("mode Plan", "Session Mode: plan"), not a model's
+	// the prompt's highlighted option, an allow once ("> 2. Allow  (allow once)")
+	highlighted = regexp.MustCompile(`(?m)^\s*> \d\. .*\(allow once\)`)
 )
 
 func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
@@ -182,7 +184,7 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 		if !strings.Contains(scr, files.AllowLine) || !strings.Contains(scr, files.OldLine) {
 			t.Errorf("the edit's diff is not on screen during the prompt:\n%s", scr)
 		}
-		if i := strings.Index(scr, "> "); i < 0 || !strings.Contains(scr[i:min(len(scr), i+120)], "(allow once)") {
+		if !highlighted.MatchString(scr) {
 			t.Errorf("the highlighted option is not the allow-once one:\n%s", scr)
 		}
 		s.keys("Enter")
@@ -301,7 +303,7 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 		if err := os.WriteFile(second, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s.waitWithin(time.Minute, "agent acp:", acpagents.ReplyPing2)
+		s.waitWithin(time.Minute, "agent acp:", "Write a message")
 		s.text("After the restart " + acpagents.MarkPing3)
 		s.keys("Enter")
 		s.waitWithin(turn, acpagents.ReplyPing3)
