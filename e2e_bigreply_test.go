@@ -64,3 +64,23 @@ echo "THE VERY END OF THE REPLY"
 		t.Errorf("a key after the reply took %v to appear", d)
 	}
 }
+
+// An exec: agent that writes plain text keeps its single newlines: "chunk
+// 1" and "chunk 2" stay two lines (decided once, from the reply's start).
+func TestEndToEndExecPlainTextKeepsLines(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	writeFile(t, filepath.Join(proj, "README"), "x\n")
+	script := filepath.Join(root, "agent.sh")
+	writeFile(t, script, "printf 'first chunk\\nsecond chunk\\n'\n")
+	config := fmt.Sprintf("agent = %q\n", "exec:sh "+script)
+	a := startChipchat(t, proj, filepath.Join(root, "home"), filepath.Join(root, "data"), config)
+	a.text("go")
+	a.keys("Enter")
+	scr := a.waitFor("second chunk")
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, "first chunk") && strings.Contains(l, "second chunk") {
+			t.Fatalf("the two lines were merged into one:\n%s", scr)
+		}
+	}
+}

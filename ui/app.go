@@ -229,7 +229,7 @@ func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 	a.thread = t
 	a.threads.setCurrent(t.ID)
 	a.quoting = nil // a quote of the thread being left
-	a.tr.SetMessages(toTranscript(msgs))
+	a.tr.SetMessages(toTranscript(msgs, a.plainReplies()))
 	a.chat.Adopt(t.ID, msgs)
 	a.phase, a.queue, a.queuePaused = a.chat.Phase(t.ID), nil, false
 	a.info = a.chat.Info(t.ID)
@@ -247,14 +247,15 @@ func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 
 // toTranscript converts stored messages. A context still raw (MessagesRaw)
 // is handed over raw: the transcript decodes it when it first needs it.
-func toTranscript(msgs []store.Message) []transcript.Message {
+func toTranscript(msgs []store.Message, plain bool) []transcript.Message {
 	out := make([]transcript.Message, 0, len(msgs))
 	for i := range msgs {
 		m := &msgs[i]
 		if m.Status == message.StatusQueued {
 			continue // shown under the transcript, from the queue
 		}
-		out = append(out, transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status, Items: m.Items})
+		out = append(out, transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status, Items: m.Items,
+			PlainText: plain && m.Role == message.RoleAssistant})
 	}
 	return out
 }
@@ -566,7 +567,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		msg.String() == "?" && a.focus == paneComposer && a.ed.Draft().IsEmpty():
 		a.openHelp()
 		return nil
-	case key.Matches(msg, k.Cancel) && !a.ed.PickerOpen() && !a.tr.PopoverOpen():
+	case key.Matches(msg, k.Cancel) && !a.ed.PickerOpen() && !a.tr.PopoverOpen() && !a.tr.SelectionActive():
 		// esc closes the innermost open thing (DESIGN.md section 9): a
 		// selection, then a pane's mode (focus goes back to the
 		// composer); only when nothing is open does it cancel the turn.

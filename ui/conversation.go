@@ -95,7 +95,7 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 		if !a.here(e.ThreadID) {
 			return nil
 		}
-		a.tr.Append(transcript.Message{ID: e.Reply.ID, Role: message.RoleAssistant, Status: message.StatusStreaming})
+		a.tr.Append(transcript.Message{ID: e.Reply.ID, Role: message.RoleAssistant, Status: message.StatusStreaming, PlainText: a.plainReplies()})
 		a.now = e.Started
 		a.layout()
 	case chat.ItemChanged:
