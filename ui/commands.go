@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
@@ -311,20 +312,26 @@ func (a *App) refreshCommandItems() {
 // hands it on (to the composer).
 func (a *App) pickerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	bp := a.acp.pick
+	if key.Matches(msg, a.keys.Interrupt) {
+		// ctrl+c cancels the turn (or clears the draft) from anywhere.
+		a.acp.pick = nil
+		return nil, false
+	}
 	if bp.kind == pickModes {
 		return a.modesKey(msg), true
 	}
-	switch msg.String() {
-	case "esc":
+	k := a.ed.Keys // the composer's picker keys, as the config binds them
+	switch {
+	case key.Matches(msg, k.PickerClose):
 		a.acp.pick, a.acp.dismissed = nil, true
 		return nil, true
-	case "up", "ctrl+p":
+	case key.Matches(msg, k.PickerPrev):
 		bp.p.Move(-1)
 		return nil, true
-	case "down", "ctrl+n":
+	case key.Matches(msg, k.PickerNext):
 		bp.p.Move(1)
 		return nil, true
-	case "tab", "enter":
+	case key.Matches(msg, k.PickerChoose):
 		it, ok := bp.p.Selected()
 		if !ok {
 			// Nothing matches: the text is prose (a path, say).

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
@@ -199,14 +200,15 @@ func (a *App) applyMode(c modeChoice) tea.Cmd {
 // up/down move, enter switches, esc closes.
 func (a *App) modesKey(msg tea.KeyPressMsg) tea.Cmd {
 	bp := a.acp.pick
-	switch s := msg.String(); s {
-	case "esc":
+	k := a.ed.Keys // the composer's picker keys, as the config binds them
+	switch s := msg.String(); {
+	case key.Matches(msg, k.PickerClose):
 		a.acp.pick = nil
-	case "up", "ctrl+p":
+	case key.Matches(msg, k.PickerPrev):
 		bp.p.Move(-1)
-	case "down", "ctrl+n", "tab":
+	case key.Matches(msg, k.PickerNext) || s == "tab":
 		bp.p.Move(1)
-	case "enter":
+	case s == "enter" || key.Matches(msg, k.PickerChoose):
 		it, ok := bp.p.Selected()
 		if !ok {
 			return nil
@@ -216,7 +218,7 @@ func (a *App) modesKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return a.applyMode(bp.values[i])
-	case "backspace":
+	case s == "backspace":
 		q := []rune(bp.p.Query())
 		if len(q) > 0 {
 			bp.p.SetQuery(string(q[:len(q)-1]))

@@ -101,3 +101,19 @@ func TestModesKeyWithoutModes(t *testing.T) {
 	}
 	h.pumpFor(10 * time.Millisecond)
 }
+
+// ctrl+c acts from the open picker too: the picker closes and the draft
+// is cleared, as ctrl+c does anywhere.
+func TestModesPickerCtrlC(t *testing.T) {
+	b := &acpLike{}
+	h := openACPLike(t, b)
+	h.typeText("draft")
+	h.press("alt+m")
+	if h.app.acp.pick == nil {
+		t.Fatal("alt+m did not open the picker")
+	}
+	h.press("ctrl+c")
+	if h.app.acp.pick != nil || h.app.ed.Draft().Markdown() != "" {
+		t.Fatalf("after ctrl+c: picker %v, draft %q", h.app.acp.pick != nil, h.app.ed.Draft().Markdown())
+	}
+}
