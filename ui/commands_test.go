@@ -23,6 +23,7 @@ type acpLike struct {
 	max     int64
 	signIn  *agent.Question // asked before the first answer when set
 	answers []agent.Answer
+	fail    error // the turn's error after the sign-in
 }
 
 func (b *acpLike) Name() string { return "acp:fake" }
@@ -58,6 +59,16 @@ func (b *acpLike) Run(ctx context.Context, t agent.Turn, emit func(agent.Event))
 			b.mu.Lock()
 			b.answers = append(b.answers, ans)
 			b.mu.Unlock()
+			if ans.OptionID == "browser" {
+				// As the ACP backend does for an agent method: say it may
+				// wait, then wait (here: until esc cancels the turn).
+				emit(agent.Notice{Text: "signing in with Browser: the agent may be waiting for you to finish in a browser; esc stops it"})
+				<-ctx.Done()
+				return ctx.Err()
+			}
+			if b.fail != nil {
+				return b.fail
+			}
 		case <-ctx.Done():
 			return ctx.Err()
 		}
