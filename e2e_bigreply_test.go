@@ -36,6 +36,16 @@ echo "THE VERY END OF THE REPLY"
 	pid := a.pid()
 	a.text("write a lot")
 	a.keys("Enter")
+	// While it streams, typed keys are drawn at once.
+	a.waitFor("Section ")
+	typed := time.Now()
+	a.text("kqj")
+	a.waitFor("kqj")
+	during := time.Since(typed)
+	t.Logf("keys typed during the stream appeared after %v", during)
+	if during > time.Second {
+		t.Errorf("keys typed during the stream took %v to appear", during)
+	}
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
 		scr := a.screen()
@@ -55,7 +65,7 @@ echo "THE VERY END OF THE REPLY"
 	}
 	start := time.Now()
 	a.text("zqx")
-	a.waitFor("zqx")
+	a.waitFor("kqjzqx")
 	d := time.Since(start)
 	t.Logf("typed keys appeared after %v", d)
 	// 100 ms is the goal (measured: about 60 ms, tmux's own polling
