@@ -112,15 +112,15 @@ func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 			return answer(id, "rejected")
 		}
 		return answer("", "cancelled")
-	case s == "up" || s == "k":
+	case key.Matches(msg, a.keys.AskUp):
 		b.sel = max(0, b.sel-1)
-	case s == "down" || s == "j":
+	case key.Matches(msg, a.keys.AskDown):
 		b.sel = min(len(opts)-1, b.sel+1)
-	case s == "pgdown" || s == "ctrl+d":
+	case key.Matches(msg, a.keys.AskPageDown):
 		b.scroll += 5
-	case s == "pgup" || s == "ctrl+u":
+	case key.Matches(msg, a.keys.AskPageUp):
 		b.scroll = max(0, b.scroll-5)
-	case s == "enter" && len(opts) > 0:
+	case key.Matches(msg, a.keys.AskChoose) && len(opts) > 0:
 		return answer(opts[b.sel].ID, "selected")
 	case len(s) == 1 && s[0] >= '1' && s[0] <= '9' && int(s[0]-'1') < len(opts):
 		return answer(opts[s[0]-'1'].ID, "selected")
