@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/contextref"
 )
 
@@ -115,7 +116,8 @@ func openACPLike(t *testing.T, b *acpLike) *harness {
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the first reply", func() bool {
-		return strings.Contains(h.replyShown(), "got: hello") && len(h.app.info.Commands) > 0 && len(h.app.info.Options) > 0
+		return strings.Contains(h.replyShown(), "got: hello") && len(h.app.info.Commands) > 0 && len(h.app.info.Options) > 0 &&
+			h.app.phase == chat.Idle
 	})
 	return h
 }
