@@ -176,11 +176,7 @@ func TestSignInTerminalMethod(t *testing.T) {
 		{ID: "login", Label: "Log in", Kind: agent.AuthTerminal, Terminal: &agent.TerminalCommand{Command: "sh", Args: []string{"-c", "echo logging in; read x"}}},
 		{ID: "key", Label: "API key", Kind: agent.AuthEnvVar},
 	}}}
-	e := newTestEnv(t)
-	opt := e.options("")
-	opt.Backend = b
-	h := e.openWith(opt)
-	t.Cleanup(h.app.pane.CloseAll)
+	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the sign-in prompt", func() bool { return h.app.ov == overlayAsk })

@@ -439,16 +439,27 @@ func commandHelp() []string {
 	return lines
 }
 
-// commandLine is one command as F1 and the README list it.
-func commandLine(c slashCommand) string {
-	name := "/" + c.Name
+// usage is "/name args" and who serves it (short for F1, long for the
+// README).
+func (c slashCommand) usage(long bool) (name, who string) {
+	name = "/" + c.Name
 	if c.Args != "" {
 		name += " " + c.Args
 	}
-	who := "chipchat"
-	if c.Route == routeAgentFirst {
+	switch {
+	case c.Route == routeChipchat:
+		who = "chipchat"
+	case long:
+		who = "the agent's command of that name, else chipchat's"
+	default:
 		who = "agent first"
 	}
+	return name, who
+}
+
+// commandLine is one command as F1 lists it.
+func commandLine(c slashCommand) string {
+	name, who := c.usage(false)
 	return fmt.Sprintf("%-26s %s (%s; %s)", name, c.Description, who, c.Backends)
 }
 
@@ -457,16 +468,9 @@ func commandLine(c slashCommand) string {
 func CommandsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| command | what it does | who serves it | backends |\n| --- | --- | --- | --- |\n")
+	cell := strings.NewReplacer("|", `\|`)
 	for _, c := range Commands {
-		name := "/" + c.Name
-		if c.Args != "" {
-			name += " " + c.Args
-		}
-		who := "chipchat"
-		if c.Route == routeAgentFirst {
-			who = "the agent's command of that name, else chipchat's"
-		}
-		cell := strings.NewReplacer("|", `\|`)
+		name, who := c.usage(true)
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
 	}
 	return b.String()

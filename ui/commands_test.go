@@ -105,14 +105,22 @@ func (b *acpLike) seen() (prompts, calls []string) {
 	return append([]string(nil), b.prompts...), append([]string(nil), b.calls...)
 }
 
-// openACPLike opens the app on the fake ACP backend and runs one turn, so
-// that the agent's commands, modes and options are known.
-func openACPLike(t *testing.T, b *acpLike) *harness {
+// openFake opens the app on backend b.
+func openFake(t *testing.T, b agent.Backend) *harness {
 	t.Helper()
 	e := newTestEnv(t)
 	opt := e.options("")
 	opt.Backend = b
 	h := e.openWith(opt)
+	t.Cleanup(h.app.pane.CloseAll)
+	return h
+}
+
+// openACPLike opens the app on the fake ACP backend and runs one turn, so
+// that the agent's commands, modes and options are known.
+func openACPLike(t *testing.T, b *acpLike) *harness {
+	t.Helper()
+	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the first reply", func() bool {

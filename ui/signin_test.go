@@ -15,10 +15,7 @@ import (
 func TestSignInWaitingEscStops(t *testing.T) {
 	b := &acpLike{signIn: &agent.Question{Kind: agent.QuestionAuth, Title: "Sign in to fake", Options: []agent.QuestionOption{
 		{ID: "browser", Label: "Browser", Kind: agent.AuthAgent}}}}
-	e := newTestEnv(t)
-	opt := e.options("")
-	opt.Backend = b
-	h := e.openWith(opt)
+	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the sign-in prompt", func() bool { return h.app.ov == overlayAsk })
@@ -44,10 +41,7 @@ func TestAgentFailureShowsStderrTail(t *testing.T) {
 		fail: &agent.Error{Err: errors.New("acp: agent exited with code 1 during session/new: refusing to run as root without IS_SANDBOX=1"),
 			StderrTail: "starting\nrefusing to run as root without IS_SANDBOX=1"},
 	}
-	e := newTestEnv(t)
-	opt := e.options("")
-	opt.Backend = b
-	h := e.openWith(opt)
+	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the sign-in prompt", func() bool { return h.app.ov == overlayAsk })
