@@ -141,7 +141,9 @@ func (a *App) shellDone(m shellDoneMsg) tea.Cmd {
 	from := a.shell.from
 	var rec *contextref.TerminalRecord
 	var err error
+	lost := false
 	t.Do(func(s *terminal.Screen) {
+		lost = from < s.FirstLine()
 		to := s.CursorLine() - 1 // the line before "[process exited N]"
 		for to > from && strings.TrimSpace(s.Lines(to, to)[0]) == "" {
 			to--
@@ -157,6 +159,9 @@ func (a *App) shellDone(m shellDoneMsg) tea.Cmd {
 	}
 	if a.shell.killed {
 		code = " (killed)"
+	}
+	if lost {
+		code += " · its first lines were past the scrollback (limits.scrollback)"
 	}
 	cmd := a.captured(rec)
 	return tea.Batch(cmd, a.notify("! "+a.shell.cmdline+code+" → chip", false))

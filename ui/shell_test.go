@@ -106,3 +106,19 @@ func TestShellEscKillsAndKeepsWhatItPrinted(t *testing.T) {
 		t.Errorf("toast = %q", h.app.toast)
 	}
 }
+
+// Long output is cut as captures are: the first lines go, the label says
+// so, the record stays under the excerpt limit.
+func TestShellLongOutputIsCut(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	h.typeText("!seq -f '%040g' 1 5000") // 5000 lines of 41 bytes: over the excerpt limit, within the scrollback
+	h.press("enter")
+	rec := waitShellChip(t, h)
+	if !strings.Contains(rec.Label, "(cut)") || !strings.HasSuffix(rec.Text, "0000000000000000000000000000000000005000") {
+		t.Fatalf("label %q, text ends %q", rec.Label, rec.Text[max(0, len(rec.Text)-20):])
+	}
+	if len(rec.Text) > contextref.MaxTerminalTextLen {
+		t.Fatalf("the record holds %d characters", len(rec.Text))
+	}
+}
