@@ -128,3 +128,26 @@ func TestHistorySearchCtrlR(t *testing.T) {
 		t.Fatal("ctrl+r in the thread list does not rename")
 	}
 }
+
+// Two chipchats of one project share the history: a prompt sent in one
+// is found by ctrl+r in the other, and up after its own next send.
+func TestHistorySharedByTwoProcesses(t *testing.T) {
+	e := newTestEnv(t)
+	a := e.open("")
+	b := e.open("")
+	b.typeText("from the other window")
+	b.press("enter")
+	b.pumpUntil("b's send", func() bool { return b.app.ed.Draft().IsEmpty() && len(b.app.hist.entries) == 1 })
+	a.press("ctrl+r")
+	a.pumpUntil("b's prompt in a's search", func() bool {
+		return a.app.histSearch != nil && a.app.histSearch.picker.Total() == 1
+	})
+	a.press("esc")
+	a.typeText("mine")
+	a.press("enter")
+	a.pumpUntil("a's send", func() bool { return a.app.ed.Draft().IsEmpty() && len(a.app.hist.entries) == 2 })
+	a.press("up", "up")
+	if got := a.app.ed.Draft().Markdown(); got != "from the other window" {
+		t.Fatalf("up up in a = %q", got)
+	}
+}
