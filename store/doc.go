@@ -1,8 +1,10 @@
 // Package store is chipchat's SQLite persistence: the environment (one data
 // directory, identified by a random environment id made once), projects,
 // threads, messages with their structured context (DESIGN.md 3.2), drafts
-// (canonical Markdown, records and caret, per thread), the prompt stash and
-// the bindings of local attachment ids to stored assets.
+// (canonical Markdown, records and caret, per thread), the prompt stash, the
+// prompt history per project (history.go) and the bindings of local
+// attachment ids to stored assets. A thread made by NewThread is written
+// only with its first message, draft or agent session (threads.go).
 //
 // It owns the file <data dir>/chipchat.db and the folder <data dir>/leases
 // (one lock file per reply being written), nothing else in that directory. It imports contextref for the wire types and must not import

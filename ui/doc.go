@@ -27,6 +27,13 @@
 // and keeps the panes socket's list of terminals current. Attachments
 // over the backend's limit are refused before sending.
 //
+// The habits of Claude Code and Codex users (issue 15): keys.go is the one
+// key table (name, scopes, default keys, help) behind every key struct,
+// the config's [keys], F1 and the hint bar; history.go steps through and
+// searches the project's prompt history (store's prompt_history); shell.go
+// is ! shell mode, whose commands run as terminal-pane tabs and come back
+// as terminal-excerpt chips.
+//
 // The draft is the editor's: the app changes it only through
 // composer.Editor and composer.Draft methods.
 //
