@@ -61,6 +61,14 @@ type env struct {
 
 func newEnv(t *testing.T, caps agent.Capabilities) *env {
 	t.Helper()
+	fb := &fakeBackend{caps: caps, turns: make(chan *fakeTurn, 4)}
+	return newEnvFor(t, fb, fb)
+}
+
+// newEnvFor is a store, an asset store, a thread and a service running
+// backend, whose turns fb hands to the test.
+func newEnvFor(t *testing.T, fb *fakeBackend, backend agent.Backend) *env {
+	t.Helper()
 	dir := fastTempDir(t)
 	st, err := store.Open(filepath.Join(dir, "data"))
 	if err != nil {
@@ -76,8 +84,8 @@ func newEnv(t *testing.T, caps agent.Capabilities) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, st: st, assets: as, clock: NewManualClock(time.Unix(1_800_000_000, 0)), b: &fakeBackend{caps: caps, turns: make(chan *fakeTurn, 4)}, thread: th}
-	e.s = New(Options{Store: st, Assets: as, Backend: e.b, ProjectID: p.ID, Dir: dir, Clock: e.clock, ExcerptMaxAge: time.Hour})
+	e := &env{t: t, st: st, assets: as, clock: NewManualClock(time.Unix(1_800_000_000, 0)), b: fb, thread: th}
+	e.s = New(Options{Store: st, Assets: as, Backend: backend, ProjectID: p.ID, Dir: dir, Clock: e.clock, ExcerptMaxAge: time.Hour})
 	t.Cleanup(e.s.Close)
 	return e
 }

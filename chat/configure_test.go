@@ -3,14 +3,10 @@ package chat
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chipchat/chipchat/agent"
-	"github.com/chipchat/chipchat/assets"
-	"github.com/chipchat/chipchat/store"
 )
 
 // configBackend is a fakeBackend that switches modes and options and tells
@@ -45,26 +41,8 @@ func (b *configBackend) SessionState(string) []agent.Event {
 
 func newConfigEnv(t *testing.T, b *configBackend) *env {
 	t.Helper()
-	dir := fastTempDir(t)
-	st, err := store.Open(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	as, err := assets.Open(filepath.Join(dir, "data", "assets"), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := st.Project("/proj")
-	th, err := st.CreateThread(p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
 	b.caps, b.turns = agent.Capabilities{Modes: true, Sessions: true}, make(chan *fakeTurn, 4)
-	e := &env{t: t, st: st, assets: as, clock: NewManualClock(time.Unix(1_800_000_000, 0)), b: &b.fakeBackend, thread: th}
-	e.s = New(Options{Store: st, Assets: as, Backend: b, ProjectID: p.ID, Dir: dir, Clock: e.clock})
-	t.Cleanup(e.s.Close)
-	return e
+	return newEnvFor(t, &b.fakeBackend, b)
 }
 
 // A mode or option switched between turns reaches the backend and comes
