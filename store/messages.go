@@ -192,26 +192,35 @@ func (s *Store) MessagesRaw(threadID string) ([]Message, error) {
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		var created int64
-		for rows.Next() {
-			out = append(out, Message{ThreadID: threadID})
-			m := &out[len(out)-1]
-			if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &m.RawContext, &m.Status, &created); err != nil {
-				return err
-			}
-			m.Created = fromNS(created)
-		}
-		if err := rows.Err(); err != nil {
+		if out, _, err = scanMessages(rows, threadID, out, -1); err != nil {
 			return err
 		}
-		rows.Close()
 		return s.loadItems(threadID, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: messages of %s: %w", threadID, err)
 	}
 	return out, nil
+}
+
+// scanMessages appends the rows of a messages query (id, seq, role, text,
+// context, status, created_ns) to out, at most limit of them (limit < 0:
+// all); more says a row was left. It closes rows.
+func scanMessages(rows *sql.Rows, threadID string, out []Message, limit int) (_ []Message, more bool, _ error) {
+	defer rows.Close()
+	var created int64
+	for rows.Next() {
+		if limit >= 0 && len(out) == limit {
+			return out, true, rows.Close()
+		}
+		out = append(out, Message{ThreadID: threadID})
+		m := &out[len(out)-1]
+		if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &m.RawContext, &m.Status, &created); err != nil {
+			return out, false, err
+		}
+		m.Created = fromNS(created)
+	}
+	return out, false, rows.Err()
 }
 
 // parallelDecodeMin is the number of messages from which contexts are

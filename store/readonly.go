@@ -150,24 +150,9 @@ func (s *Store) MessagesAfter(threadID string, after int64, limit int) (msgs []M
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		var created int64
-		for rows.Next() {
-			if len(msgs) == limit {
-				more = true
-				break
-			}
-			msgs = append(msgs, Message{ThreadID: threadID})
-			m := &msgs[len(msgs)-1]
-			if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &m.RawContext, &m.Status, &created); err != nil {
-				return err
-			}
-			m.Created = fromNS(created)
-		}
-		if err := rows.Err(); err != nil {
+		if msgs, more, err = scanMessages(rows, threadID, msgs, limit); err != nil {
 			return err
 		}
-		rows.Close()
 		if len(msgs) == 0 {
 			return nil
 		}
