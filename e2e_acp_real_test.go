@@ -34,6 +34,7 @@ import (
 //	mode switch with alt+m            yes     yes    yes     yes   (modes; opencode: its "mode" option)
 //	restart, resume, no replayed      yes     yes    yes     yes
 //	  text in the new reply
+//	chipchat mcp in the session       yes     -      -       -     (Claude's /context lists its tools)
 func TestEndToEndRealAgentsUI(t *testing.T) {
 	if os.Getenv(acpagents.EnvGate) != "1" {
 		t.Skip("the real-agent suite runs only with " + acpagents.EnvGate + "=1 (.ci/run installs the agents from npm and sets it)")
@@ -227,10 +228,24 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 		s.waitWithin(10*time.Second, "the agent's command: enter sends it")
 		n := len(srv.Exchanges())
 		s.keys("Enter")
-		s.waitWithin(turn, "/"+ag.Slash, "Write a message") // sent: the draft is empty
+		s.waitWithin(turn, "Write a message") // sent: the draft is empty
 		s.waitIdle(turn)
-		if scr := s.screen(); strings.Contains(scr, "alt+r retries") {
+		scr = s.screen()
+		if strings.Contains(scr, "alt+r retries") {
 			t.Fatalf("the agent's command failed:\n%s", scr)
+		}
+		st, err := store.OpenReadOnly(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		user, reply := lastTurn(t, st, d.Project)
+		if strings.TrimSpace(user) != "/"+ag.Slash {
+			t.Errorf("the prompt sent was %q, not /%s", user, ag.Slash)
+		}
+		if ag.Slash == "context" && !strings.Contains(reply, "mcp__chipchat__") {
+			// Claude's /context lists the MCP tools the session has.
+			t.Errorf("chipchat mcp's tools are not among the session's:\n%s", reply)
 		}
 		t.Logf("/%s: %d more model requests", ag.Slash, len(srv.Exchanges())-n)
 	})
@@ -313,7 +328,7 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		reply := lastReply(t, st, d.Project)
+		_, reply := lastTurn(t, st, d.Project)
 		if !strings.Contains(reply, acpagents.ReplyPing3) {
 			t.Fatalf("the new reply %q lacks %q", reply, acpagents.ReplyPing3)
 		}
@@ -327,8 +342,9 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 	s.waitWithin(30*time.Second, "EXITED2=0")
 }
 
-// lastReply is the text of the newest reply of the newest thread.
-func lastReply(t *testing.T, st *store.Store, project string) string {
+// lastTurn is the text of the newest user message and of the newest reply
+// of the newest thread.
+func lastTurn(t *testing.T, st *store.Store, project string) (user, reply string) {
 	t.Helper()
 	p, err := st.Project(store.ProjectKey(project))
 	if err != nil {
@@ -342,11 +358,13 @@ func lastReply(t *testing.T, st *store.Store, project string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == message.RoleAssistant {
-			return message.ReplyText(msgs[i].Items)
+	for i := len(msgs) - 1; i >= 0 && (user == "" || reply == ""); i-- {
+		switch {
+		case msgs[i].Role == message.RoleAssistant && reply == "" && user == "":
+			reply = message.ReplyText(msgs[i].Items)
+		case msgs[i].Role == message.RoleUser && user == "":
+			user = msgs[i].Text
 		}
 	}
-	t.Fatal("no reply")
-	return ""
+	return user, reply
 }
