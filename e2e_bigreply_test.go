@@ -20,15 +20,19 @@ func TestEndToEndFiftyMegabyteReply(t *testing.T) {
 	home := filepath.Join(root, "home")
 	data := filepath.Join(root, "data")
 	writeFile(t, filepath.Join(proj, "README"), "x\n")
-	// 50 MB of paragraphs, lists and code fences, then a last line to wait for.
+	// 50 MB (590,000 blocks) of paragraphs, lists and code fences in two
+	// bursts, then a last line to wait for.
 	script := filepath.Join(root, "agent.sh")
-	writeFile(t, script, `i=0
-awk 'BEGIN { for (i = 0; i < 230000; i++) {
+	writeFile(t, script, `burst() { awk -v from=$1 -v to=$2 'BEGIN { for (i = from; i < to; i++) {
   if (i % 50 == 0) print "## Section " i "\n";
   if (i % 7 == 0) print "- item " i " of a list that goes on\n";
-  else if (i % 11 == 0) print "`+"```"+`go\nfunc f`+"\" i \""+`() int { return " i " }\n`+"```"+`\n";
+  else if (i % 11 == 0) print "`+"```"+`go\nfunc f" i "() int { return " i " }\n`+"```"+`\n";
   else print "Paragraph " i " with some words that make it look like a real answer from a model, long enough.\n";
-} }'
+} }'; }
+burst 0 295000
+echo "HALFWAY THROUGH THE REPLY"
+sleep 1
+burst 295000 590000
 echo "THE VERY END OF THE REPLY"
 `)
 	config := fmt.Sprintf("agent = %q\n", "exec:sh "+script)
@@ -36,8 +40,9 @@ echo "THE VERY END OF THE REPLY"
 	pid := a.pid()
 	a.text("write a lot")
 	a.keys("Enter")
-	// While it streams, typed keys are drawn at once.
-	a.waitFor("Section ")
+	// While it streams (25 MB in, 25 MB to come), typed keys are drawn at
+	// once.
+	a.waitFor("HALFWAY THROUGH THE REPLY")
 	typed := time.Now()
 	a.text("kqj")
 	a.waitFor("kqj")

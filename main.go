@@ -79,7 +79,17 @@ Exit codes: 0 success; 1 a failure (store, config, codec input), with one
 line on stderr; 2 a bad command line.
 `
 
+// memoryLimit is the soft limit the garbage collector works to (unless
+// GOMEMLIMIT says otherwise): memory is bounded by what is on screen plus a
+// small multiple of the largest payload (DESIGN.md 8), and without a limit
+// the collector lets a 50 MB reply's garbage (its chunks, the text's growth
+// copies) double the heap before it runs.
+const memoryLimit = 192 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

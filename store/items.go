@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/message"
 )
@@ -78,10 +79,15 @@ func (s *Store) WriteReply(replyID string, writes []ItemWrite, status message.St
 					return err
 				}
 			}
-			if w.Append != "" {
+			// A long append goes in rows of at most textChunk bytes: SQLite
+			// copies what it is bound, and one 20 MB row would cost the
+			// process that much again, twice.
+			for rest := w.Append; rest != ""; {
+				piece := rest[:chunkCut(rest, textChunk)]
+				rest = rest[len(piece):]
 				if _, err := tx.Exec(`INSERT INTO reply_text(message_id, pos, seq, text)
 					SELECT ?, ?, COALESCE(MAX(seq), -1) + 1, ? FROM reply_text WHERE message_id = ? AND pos = ?`,
-					replyID, w.Pos, w.Append, replyID, w.Pos); err != nil {
+					replyID, w.Pos, piece, replyID, w.Pos); err != nil {
 					return err
 				}
 			}
@@ -102,6 +108,25 @@ func (s *Store) WriteReply(replyID string, writes []ItemWrite, status message.St
 		return fmt.Errorf("store: write reply %s: %w", replyID, err)
 	}
 	return nil
+}
+
+// textChunk bounds one reply_text row.
+const textChunk = 256 << 10
+
+// chunkCut is where to cut s so the piece is at most n bytes and does not
+// split a UTF-8 sequence (s's whole length when it is short enough).
+func chunkCut(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	if i == 0 {
+		return n
+	}
+	return i
 }
 
 // SetStatus sets a message's status (a reply finishing, a queued message

@@ -259,3 +259,25 @@ func TestLeaseHolderProcess(t *testing.T) {
 	os.Stdout.WriteString("held\n")
 	select {}
 }
+
+// A long append is stored in bounded rows, cut between characters, and
+// reads back whole.
+func TestWriteReplyLongAppendInChunks(t *testing.T) {
+	s := open(t, t.TempDir())
+	th, r := newReply(t, s)
+	text := strings.Repeat("é€x", textChunk) // 6 bytes a step: cuts fall inside characters
+	if err := s.WriteReply(r.ID, []ItemWrite{{Pos: 0, Item: message.Item{ID: "i1", Kind: message.ItemText}, Meta: true, Append: text}}, message.StatusDone); err != nil {
+		t.Fatal(err)
+	}
+	var rows, longest int
+	if err := s.db.QueryRow(`SELECT count(*), max(length(CAST(text AS BLOB))) FROM reply_text WHERE message_id = ?`, r.ID).Scan(&rows, &longest); err != nil {
+		t.Fatal(err)
+	}
+	if rows < 2 || longest > textChunk {
+		t.Errorf("%d rows, longest %d bytes", rows, longest)
+	}
+	msgs, _ := s.Messages(th.ID)
+	if got := message.ReplyText(msgs[1].Items); got != text {
+		t.Errorf("read back %d bytes, want %d", len(got), len(text))
+	}
+}
