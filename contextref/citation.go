@@ -646,25 +646,9 @@ func citationsJSON(entries []*Citation) string {
 // non-ASCII, \uXXXX in lower-case hex for other control characters), with
 // <, > and & written as \u003c, \u003e and \u0026.
 func writeJSStringEscaped(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
 	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
+	for _, r := range s {
+		switch r {
 		case '<':
 			b.WriteString(`\u003c`)
 		case '>':
@@ -672,13 +656,7 @@ func writeJSStringEscaped(b *strings.Builder, s string) {
 		case '&':
 			b.WriteString(`\u0026`)
 		default:
-			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xF])
-				continue
-			}
-			b.WriteByte(c)
+			writeJSChar(b, r)
 		}
 	}
 	b.WriteByte('"')
