@@ -262,11 +262,11 @@ var (
 // keyTable is every key, in help order.
 var keyTable = []KeyDef{
 	row("quit", sc(ScopeGlobal), ks("ctrl+q"), "quit", app(func(k *AppKeys) *key.Binding { return &k.Quit })),
-	row("interrupt", sc(ScopeMain), ks("ctrl+c"), "cancel the turn / clear the draft / twice: quit", app(func(k *AppKeys) *key.Binding { return &k.Interrupt })),
+	row("interrupt", sc(ScopeMain), ks("ctrl+c"), "cancel the running turn from anywhere (pending agent questions answered cancelled) / clear the draft / twice: quit", app(func(k *AppKeys) *key.Binding { return &k.Interrupt })),
 	row("help", sc(ScopeMain), ks("f1"), "show all keys (? on an empty draft)", app(func(k *AppKeys) *key.Binding { return &k.Help })),
 	row("focus_next", sc(ScopeMain), ks("tab"), "next pane", app(func(k *AppKeys) *key.Binding { return &k.FocusNext })),
 	row("focus_prev", sc(ScopeMain), ks("shift+tab"), "previous pane", app(func(k *AppKeys) *key.Binding { return &k.FocusPrev })),
-	row("cancel", sc(ScopeMain), ks("esc"), "close a popup or cancel the running turn", app(func(k *AppKeys) *key.Binding { return &k.Cancel })),
+	row("cancel", sc(ScopeMain), ks("esc"), "close the innermost open thing (picker, popup, prompt, selection, pane); with nothing open, cancel the running turn", app(func(k *AppKeys) *key.Binding { return &k.Cancel })),
 	row("attach", sc(ScopeMain), ks("ctrl+o"), "attach a file or image", app(func(k *AppKeys) *key.Binding { return &k.Attach })),
 	row("new_thread", sc(ScopeMain), ks("ctrl+n"), "new thread (saved once it has a message or a draft)", app(func(k *AppKeys) *key.Binding { return &k.NewThread })),
 	row("threads", sc(ScopeMain), ks("ctrl+l"), "switch, rename or delete threads", app(func(k *AppKeys) *key.Binding { return &k.Threads })),
