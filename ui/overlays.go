@@ -74,11 +74,39 @@ func (h *helpView) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 func (h *helpView) view(width, height int) []string {
 	var rows []string
 	for _, l := range h.lines {
-		rows = append(rows, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
+		rows = append(rows, wrapHanging(l, width)...)
 	}
 	h.top = max(0, min(h.top, len(rows)-1))
 	end := min(len(rows), h.top+height)
 	return rows[h.top:end]
+}
+
+// wrapHanging wraps a help line to width, its continuation rows indented
+// to where its last column starts (the help text after the key names), so
+// a long help stays in its column.
+func wrapHanging(l string, width int) []string {
+	if ansi.StringWidth(l) <= width {
+		return []string{l}
+	}
+	start := -1
+	for i := 1; i+1 < len(l); i++ {
+		if l[i] == ' ' && l[i-1] == ' ' && l[i+1] != ' ' {
+			start = i + 1
+		}
+	}
+	col := 0
+	if start > 0 {
+		col = ansi.StringWidth(l[:start])
+	}
+	if col == 0 || col > width-20 {
+		return strings.Split(ansi.Wrap(l, width, ""), "\n")
+	}
+	parts := strings.Split(ansi.Wrap(l[start:], width-col, ""), "\n")
+	rows := []string{l[:start] + parts[0]}
+	for _, p := range parts[1:] {
+		rows = append(rows, strings.Repeat(" ", col)+p)
+	}
+	return rows
 }
 
 // ---- attach: a path prompt with completion ----
