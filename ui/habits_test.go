@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -153,29 +151,6 @@ func TestHelpHintFitsNarrowWidths(t *testing.T) {
 	h.update(windowSize(60, 24))
 	if f := h.footer(); !strings.Contains(f, "F1 keys") {
 		t.Errorf("transcript hints at 60 columns: %q", f)
-	}
-}
-
-// 6: ctrl+v with an image says it kept a pasted image, not a long paste.
-func TestPastedImageToast(t *testing.T) {
-	clip, reg := clipEnv(t)
-	tools := t.TempDir()
-	png := filepath.Join(tools, "clip.png")
-	if err := os.WriteFile(png, []byte(tinyPNG), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := "#!/bin/sh\ncase \"$*\" in\n*TARGETS*) echo image/png ;;\n*image/png*) cat " + png + " ;;\n*) exit 1 ;;\nesac\n"
-	if err := os.WriteFile(filepath.Join(tools, "xclip"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", tools+string(os.PathListSeparator)+os.Getenv("PATH"))
-	t.Setenv("DISPLAY", ":99")
-	e := newTestEnv(t)
-	h := e.openClip(clip, reg)
-	h.press("ctrl+v")
-	h.pumpUntil("the image chip", func() bool { return len(h.app.ed.Draft().Shelf()) == 1 })
-	if !strings.Contains(h.app.toast, "pasted image kept as pasted-image-1.png") || strings.Contains(h.app.toast, "long paste") {
-		t.Fatalf("toast = %q", h.app.toast)
 	}
 }
 
