@@ -281,3 +281,27 @@ func TestWriteReplyLongAppendInChunks(t *testing.T) {
 		t.Errorf("read back %d bytes, want %d", len(got), len(text))
 	}
 }
+
+// ClearSentDraft removes a draft only when it holds exactly the sent text.
+func TestClearSentDraft(t *testing.T) {
+	s := open(t, t.TempDir())
+	th, _ := newReply(t, s)
+	if err := s.SaveDraft(Draft{ThreadID: th.ID, Markdown: "typed since"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClearSentDraft(th.ID, "sent"); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok, _ := s.LoadDraft(th.ID); !ok || d.Markdown != "typed since" {
+		t.Fatalf("another draft was cleared: %+v %v", d, ok)
+	}
+	if err := s.SaveDraft(Draft{ThreadID: th.ID, Markdown: "sent"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClearSentDraft(th.ID, "sent"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.LoadDraft(th.ID); ok {
+		t.Fatal("the sent text is still the draft")
+	}
+}

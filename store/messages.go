@@ -131,32 +131,6 @@ func TitleFromText(text string) string {
 	return ""
 }
 
-// UpdateMessage replaces a message's text and status (a streaming reply
-// growing, then finishing) and moves its thread's Updated time to now.
-func (s *Store) UpdateMessage(id, text string, status message.Status) error {
-	if !status.Valid() {
-		return fmt.Errorf("store: update message %s: unknown status %q", id, status)
-	}
-	var n int64
-	err := s.write(false, func(tx *sql.Tx) error {
-		res, err := tx.Exec(`UPDATE messages SET text = ?, status = ? WHERE id = ?`, text, status, id)
-		if err != nil {
-			return err
-		}
-		if n, err = res.RowsAffected(); err != nil || n == 0 {
-			return err
-		}
-		_, err = tx.Exec(`UPDATE threads SET updated_ns = ? WHERE id = (SELECT thread_id FROM messages WHERE id = ?)`, nowNS(), id)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("store: update message %s: %w", id, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("store: update message %s: %w", id, ErrNotFound)
-	}
-	return nil
-}
 
 // Messages returns a thread's messages in order, each context decoded
 // (Context) and as stored (RawContext). A stored context that no longer

@@ -108,7 +108,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	if m2.Seq != 2 {
 		t.Fatalf("seq %d", m2.Seq)
 	}
-	if err := s.UpdateMessage(m2.ID, "Sure: <done>", message.StatusDone); err != nil {
+	if err := s.WriteReply(m2.ID, []ItemWrite{{Pos: 0, Item: message.Item{ID: "item_1", Kind: message.ItemText}, Meta: true, Append: "Sure: <done>"}}, message.StatusDone); err != nil {
 		t.Fatal(err)
 	}
 	draftRecs := []contextref.Record{recs[2], recs[4]}
@@ -149,7 +149,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	if got, want := contextJSON(t, msgs[0].Context), contextJSON(t, ctx); got != want {
 		t.Fatalf("context round trip:\n got %s\nwant %s", got, want)
 	}
-	if msgs[1].Text != "Sure: <done>" || msgs[1].Status != message.StatusDone || msgs[1].Context != nil || msgs[1].Role != message.RoleAssistant {
+	if message.ReplyText(msgs[1].Items) != "Sure: <done>" || msgs[1].Text != "" || msgs[1].Status != message.StatusDone || msgs[1].Context != nil || msgs[1].Role != message.RoleAssistant {
 		t.Fatalf("message 2 %+v", msgs[1])
 	}
 	if n, err := s.MessageCount(th.ID); err != nil || n != 2 {
@@ -272,7 +272,7 @@ func TestThreadsOrdering(t *testing.T) {
 	if _, err := s.AddMessage(Message{ThreadID: b.ID, Role: message.RoleAssistant, Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateMessage(m.ID, "hi!", message.StatusDone); err != nil {
+	if err := s.SetStatus(m.ID, message.StatusDone); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ids(), []string{a.ID, b.ID, c.ID}; fmt.Sprint(got) != fmt.Sprint(want) {
@@ -336,7 +336,7 @@ func TestNotFound(t *testing.T) {
 	if _, err := s.AddMessage(Message{ThreadID: "thr_nope", Role: message.RoleUser, Text: "x"}); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
 	}
-	if err := s.UpdateMessage("msg_nope", "x", message.StatusDone); !errors.Is(err, ErrNotFound) {
+	if err := s.SetStatus("msg_nope", message.StatusDone); !errors.Is(err, ErrNotFound) {
 		t.Fatal(err)
 	}
 	p, _ := s.Project("/p")
