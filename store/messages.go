@@ -131,7 +131,6 @@ func TitleFromText(text string) string {
 	return ""
 }
 
-
 // Messages returns a thread's messages in order, each context decoded
 // (Context) and as stored (RawContext). A stored context that no longer
 // decodes loads as a nil Context (the text is kept). A thread that does not
