@@ -439,7 +439,6 @@ type acpHarness struct {
 	log string
 	dir string
 
-	mu sync.Mutex
 	// permission answers a Permission (default: allow once); signIn a SignIn.
 	permission func(Permission) PermissionAnswer
 	signIn     func(SignIn) Answer

@@ -45,7 +45,7 @@ func TestPayloadMentionsThreadsAndHistory(t *testing.T) {
 
 	// A cancelled turn, then a message with a thread chip.
 	e.send("stop this one")
-	ft = e.turn()
+	e.turn() // it started; cancel it
 	e.s.Cancel(e.thread.ID)
 	until[ReplyFinished](e, func(f ReplyFinished) bool { return f.Status == message.StatusInterrupted })
 

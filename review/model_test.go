@@ -50,9 +50,8 @@ func TestNavigation(t *testing.T) {
 		}
 	}
 	// Binary files, mode changes and renames without content get a note row.
-	view := plainView(m)
 	press(m, "}", "}", "}")
-	view = plainView(m)
+	view := plainView(m)
 	for _, want := range []string{"binary file, not shown", "mode 100644 → 100755", "renamed, content unchanged", "empty file"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("no %q:\n%s", want, view)

@@ -530,14 +530,6 @@ func (s *Screen) reverseIndex() {
 	}
 }
 
-// newLine returns a blank line, recycling the oldest scrollback line when
-// the scrollback is full.
-func (s *Screen) blankLine() *Line {
-	l := &Line{}
-	l.reset(s.cols, s.c.style)
-	return l
-}
-
 // scrollUp scrolls rows top..bottom up by n lines.
 func (s *Screen) scrollUp(top, bottom, n int) {
 	if n <= 0 {

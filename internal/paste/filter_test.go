@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,12 +20,10 @@ type storedMsg struct {
 }
 
 type rig struct {
-	t    *testing.T
-	f    *Filter
-	w    *os.File
-	mu   sync.Mutex
-	sent []tea.Msg
-	got  chan tea.Msg
+	t   *testing.T
+	f   *Filter
+	w   *os.File
+	got chan tea.Msg
 }
 
 func newRig(t *testing.T, opts Options) *rig {
