@@ -14,20 +14,17 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // startSway runs a headless sway (wlroots, with wlr-data-control) for the
 // test and points WAYLAND_DISPLAY and XDG_RUNTIME_DIR at it; it skips,
-// saying why, when sway or wl-clipboard is missing. sway refuses to run as
+// without sway or wl-clipboard it fails in CI and skips elsewhere. sway refuses to run as
 // root, so as root it runs as uid/gid 65534 (the test, as root, still
 // reaches the socket).
 func startSway(t *testing.T) {
 	t.Helper()
-	for _, tool := range []string{"sway", "wl-copy", "wl-paste"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install sway wl-clipboard)", tool)
-		}
-	}
+	testenv.NeedCommands(t, "apt-get install sway wl-clipboard; .ci/run does", "sway", "wl-copy", "wl-paste")
 	// Not t.TempDir: its parent is 0700 root, closed to the sway user.
 	dir, err := os.MkdirTemp("", "chipchat-wl-")
 	if err != nil {

@@ -10,17 +10,14 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // startXvfb runs a headless X server for the test and points DISPLAY at it;
-// it skips, saying why, when Xvfb or xclip is missing.
+// without Xvfb or xclip it fails in CI and skips elsewhere.
 func startXvfb(t *testing.T) {
 	t.Helper()
-	for _, tool := range []string{"Xvfb", "xclip"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (.ci/run installs xvfb and xclip)", tool)
-		}
-	}
+	testenv.NeedCommands(t, "apt-get install xvfb xclip; .ci/run does", "Xvfb", "xclip")
 	display := fmt.Sprintf(":%d", 90+os.Getpid()%500)
 	x := exec.Command("Xvfb", display, "-nolisten", "tcp")
 	x.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
