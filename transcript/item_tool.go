@@ -285,14 +285,6 @@ type lineBudget struct {
 
 func (b *lineBudget) full() bool { return b.max > 0 && len(b.lines) >= b.max }
 
-// room is the rows still wanted (-1: no limit).
-func (b *lineBudget) room() int {
-	if b.max <= 0 {
-		return -1
-	}
-	return max(0, b.max-len(b.lines))
-}
-
 func (b *lineBudget) add(ls ...string) {
 	for _, l := range ls {
 		if b.full() {
