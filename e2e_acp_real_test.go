@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/chipchat/chipchat/internal/acpagents"
 	"github.com/chipchat/chipchat/internal/fakemodel"
+	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
@@ -37,14 +39,14 @@ import (
 //	chipchat mcp in the session       yes     -      -       -     (Claude's /context lists its tools)
 func TestEndToEndRealAgentsUI(t *testing.T) {
 	if os.Getenv(acpagents.EnvGate) != "1" {
-		t.Skip("the real-agent suite runs only with " + acpagents.EnvGate + "=1 (.ci/run installs the agents from npm and sets it)")
+		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
 	}
 	bin := chipchatBinary(t)
 	for _, ag := range acpagents.Agents {
 		t.Run(ag.Name, func(t *testing.T) {
 			t.Parallel()
 			if !ag.Available() {
-				t.Skipf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package)
+				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
 			}
 			runRealAgentUI(t, bin, ag)
 		})

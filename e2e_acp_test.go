@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // A real ACP agent (Gemini CLI, installed from the npm registry by
@@ -15,7 +17,7 @@ import (
 // with a retry hint; quitting ends the agent's process.
 func TestEndToEndRealACPAgent(t *testing.T) {
 	if _, err := exec.LookPath("gemini"); err != nil {
-		t.Skip("gemini (npm @google/gemini-cli) is not installed; .ci/run installs it")
+		testenv.Missing(t, "gemini (npm @google/gemini-cli) is not installed; .ci/run installs it")
 	}
 	bin := chipchatBinary(t)
 	root := t.TempDir()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chipchat/chipchat/internal/acpagents"
 	"github.com/chipchat/chipchat/internal/fakemodel"
+	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -39,13 +40,13 @@ import (
 //	restart and resume  yes     yes    yes     yes   (no replayed text in the new reply)
 func TestACPRealAgents(t *testing.T) {
 	if os.Getenv(acpagents.EnvGate) != "1" {
-		t.Skip("the real-agent suite runs only with " + acpagents.EnvGate + "=1 (.ci/run installs the agents from npm and sets it)")
+		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
 	}
 	for _, ag := range acpagents.Agents {
 		t.Run(ag.Name, func(t *testing.T) {
 			t.Parallel()
 			if !ag.Available() {
-				t.Skipf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package)
+				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
 			}
 			runRealACP(t, ag)
 		})
@@ -258,7 +259,7 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 	})
 	t.Run("restart-resume", func(t *testing.T) {
 		if r.sid == "" {
-			t.Skip("no session from the first turn")
+			t.Fatal("the first turn reported no session id: nothing to resume")
 		}
 		r.a.Close()
 		if ag.BeforeLoad != nil {
@@ -445,14 +446,14 @@ func realFiles(root string) map[string]bool {
 // cancelling the turn (esc) stops it.
 func TestACPRealAgentSignIn(t *testing.T) {
 	if os.Getenv(acpagents.EnvGate) != "1" {
-		t.Skip("the real-agent suite runs only with " + acpagents.EnvGate + "=1")
+		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1")
 	}
 	ag, err := acpagents.Find("codex")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !ag.Available() {
-		t.Skipf("%s is not installed (npm install -g %s)", ag.Binary, ag.Package)
+		testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
 	}
 	d, err := acpagents.NewDirs(t.TempDir())
 	if err != nil {
