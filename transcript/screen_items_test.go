@@ -26,6 +26,10 @@ type setItemMsg struct {
 	end bool
 }
 
+// focusMsg gives the transcript the keyboard inside the program (Focus
+// from the test goroutine would race with View).
+type focusMsg struct{}
+
 func (h *itemHost) Init() tea.Cmd { return nil }
 
 func (h *itemHost) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -35,6 +39,9 @@ func (h *itemHost) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return h, nil
 	case PagerMsg:
 		h.pager <- msg
+		return h, nil
+	case focusMsg:
+		h.m.Focus()
 		return h, nil
 	case setItemMsg:
 		h.m.SetItem(msg.id, msg.k, msg.it)
@@ -88,7 +95,7 @@ func TestScreenItems(t *testing.T) {
 
 			// Keys: focus moves by item; space expands the tool; enter
 			// opens its details; o asks for the pager.
-			m.Focus()
+			s.Send(focusMsg{})
 			for i := 0; i < 5; i++ {
 				s.Send(vtscreen.Key("up"))
 			}
