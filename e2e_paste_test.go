@@ -43,6 +43,12 @@ func startChipchat(t *testing.T, proj, home, data, config string) *chipchatApp {
 // pid finds the chipchat process of this data dir.
 func (a *chipchatApp) pid() int {
 	a.t.Helper()
+	return chipchatPID(a.t, a.data)
+}
+
+// chipchatPID finds the chipchat process running on the data dir data.
+func chipchatPID(t *testing.T, data string) int {
+	t.Helper()
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		n, err := strconv.Atoi(e.Name())
@@ -54,11 +60,11 @@ func (a *chipchatApp) pid() int {
 			continue
 		}
 		args := strings.Split(string(cmd), "\x00")
-		if len(args) > 2 && filepath.Base(args[0]) == "chipchat" && strings.Contains(string(cmd), "\x00"+a.data+"\x00") {
+		if len(args) > 2 && filepath.Base(args[0]) == "chipchat" && strings.Contains(string(cmd), "\x00"+data+"\x00") {
 			return n
 		}
 	}
-	a.t.Fatalf("no chipchat process for %s", a.data)
+	t.Fatalf("no chipchat process for %s", data)
 	return 0
 }
 

@@ -6,8 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chipchat/chipchat/internal/testenv"
+	"github.com/chipchat/chipchat/store"
 )
 
 // End-to-end: the real binary in tmux, driven by keys, judged by what the
@@ -29,12 +33,7 @@ func startTmux(t *testing.T, command string) *tmuxSession {
 // startTmuxSize is startTmux with another window size.
 func startTmuxSize(t *testing.T, command string, w, h int) *tmuxSession {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is not installed; .ci/run installs it")
-		}
-		t.Skip("tmux is not installed")
-	}
+	testenv.NeedCommands(t, ".ci/run installs it", "tmux")
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("chipchat-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "e2e"}
 	s.run("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-s", s.name, command)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
@@ -69,22 +68,30 @@ func (s *tmuxSession) screen() string {
 // waitFor polls the screen until every want is on it.
 func (s *tmuxSession) waitFor(want ...string) string {
 	s.t.Helper()
+	return s.waitUntil(fmt.Sprintf("%q", want), func(scr string) bool {
+		for _, w := range want {
+			if !strings.Contains(scr, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitUntil polls the screen until ok holds for it; what names the
+// awaited state in the failure.
+func (s *tmuxSession) waitUntil(what string, ok func(scr string) bool) string {
+	s.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		scr := s.screen()
-		ok := true
-		for _, w := range want {
-			if !strings.Contains(scr, w) {
-				ok = false
-			}
-		}
-		if ok {
+		if ok(scr) {
 			return scr
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("the screen never showed %q:\n%s", want, scr)
+			s.t.Fatalf("the screen never showed %s:\n%s", what, scr)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // the polling pace
 	}
 }
 
@@ -98,7 +105,11 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-func TestEndToEndSendQuitRestart(t *testing.T) {
+// A message with chips and an attached file is sent; a half-typed draft is
+// autosaved (seen in the store), chipchat is killed, and the restart shows
+// the thread and the draft with its caret; a key typed right before
+// ctrl+q is saved by the quit.
+func TestEndToEndSendKillRestartQuit(t *testing.T) {
 	bin := chipchatBinary(t)
 	root := t.TempDir()
 	proj := filepath.Join(root, "proj")
@@ -141,18 +152,34 @@ func TestEndToEndSendQuitRestart(t *testing.T) {
 		t.Fatalf("skill records get a marker but no entry:\n%s", scr)
 	}
 
-	// A half-typed draft with a chip, caret two atoms from the end.
+	// A half-typed draft with a chip, caret two atoms from the end, is
+	// autosaved: the store, read beside the running process, shows it. (A
+	// caret move alone is not a change of the draft and waits for the next
+	// one or the quit, so the caret gets there by typing: "drft", two to
+	// the left, "a".)
 	s.text("half ")
 	s.text("@")
 	s.waitFor("@ file")
 	s.text("notes")
 	s.waitFor("notes.txt")
 	s.keys("Enter")
-	s.text("draft")
+	s.text("drft")
+	typed := waitDraft(t, data, proj, "the typed draft", func(d store.Draft) bool {
+		return strings.HasPrefix(d.Markdown, "half ") && strings.HasSuffix(d.Markdown, " drft")
+	})
 	s.keys("Left", "Left")
-	time.Sleep(500 * time.Millisecond) // past the 300 ms draft save
-	s.keys("C-q")
-	s.waitFor("EXITED=0")
+	s.text("a")
+	want := typed.Caret
+	want.Col-- // two back, one typed: two atoms before the end
+	waitDraft(t, data, proj, fmt.Sprintf("the draft with its caret at %+v", want), func(d store.Draft) bool {
+		return strings.HasSuffix(d.Markdown, " draft") && d.Caret == want
+	})
+	// SIGKILL leaves no time to save: what comes back is what autosave
+	// wrote.
+	if err := syscall.Kill(chipchatPID(t, data), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor("EXITED=137")
 
 	// Start again: the thread, its chips and the draft with its caret.
 	s.run("respawn-pane", "-k", "-t", s.name, command)
@@ -162,11 +189,18 @@ func TestEndToEndSendQuitRestart(t *testing.T) {
 	}
 	s.text("X")
 	s.waitFor("draXft")
-	s.keys("C-q")
+	// A key and ctrl+q in one write: the quit comes long before the
+	// autosave's first pause (80 ms), so the key is on disk only if
+	// quitting saves the draft.
+	s.keys("Y", "C-q")
 	s.waitFor("EXITED=0")
+	if d, _ := storedDraft(t, data, proj); !strings.HasSuffix(d, " draXYft") {
+		t.Fatalf("quitting right after a key did not save it: the draft is %q", d)
+	}
 }
 
 func TestEndToEndTerminalExcerpt(t *testing.T) {
+	testenv.NeedCommands(t, ".ci/run installs procps", "pgrep")
 	bin := chipchatBinary(t)
 	root := t.TempDir()
 	proj := filepath.Join(root, "proj")
