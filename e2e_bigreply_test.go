@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // Issue 11 end to end: a 50 MB reply streams through the real binary
@@ -15,6 +17,7 @@ func TestEndToEndFiftyMegabyteReply(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 50 MB")
 	}
+	testenv.NeedCommands(t, "apt-get install mawk", "awk") // the agent's script
 	root := t.TempDir()
 	proj := filepath.Join(root, "proj")
 	home := filepath.Join(root, "home")
@@ -92,7 +95,9 @@ func TestEndToEndExecPlainTextKeepsLines(t *testing.T) {
 	a := startChipchat(t, proj, filepath.Join(root, "home"), filepath.Join(root, "data"), config)
 	a.text("go")
 	a.keys("Enter")
-	scr := a.waitFor("second chunk")
+	// The reply as it stays: its text, and the turn over ("enter queue"
+	// while it runs).
+	scr := a.waitFor("second chunk", "enter send")
 	for _, l := range strings.Split(scr, "\n") {
 		if strings.Contains(l, "first chunk") && strings.Contains(l, "second chunk") {
 			t.Fatalf("the two lines were merged into one:\n%s", scr)

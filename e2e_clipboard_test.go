@@ -25,10 +25,7 @@ func TestEndToEndCopyPasteAcrossThreads(t *testing.T) {
 	s.waitFor("agent echo", "enter send")
 
 	s.text("see ")
-	s.text("@")
-	s.waitFor("@ file")
-	s.text("main")
-	s.waitFor("main.go")
+	s.pickFile("main", "main.go")
 	s.keys("Enter")
 	s.text("please")
 	s.keys("M-a") // select all
@@ -47,8 +44,9 @@ func TestEndToEndCopyPasteAcrossThreads(t *testing.T) {
 		t.Fatalf("the pasted link stayed text instead of becoming a chip:\n%s", scr)
 	}
 	s.keys("Enter")
-	scr = s.waitFor("[Mention: main.go; ref=mention-main-go-")
-	if strings.Contains(scr, `unavailable="true"`) {
+	// The whole projection: the chip's file reached the agent inline.
+	scr = s.waitFor("[Mention: main.go; ref=mention-main-go-", `<attached_file name="main.go"`, "</attached_file>", "main.go (text/x-go, 13 B): inline as text")
+	if strings.Contains(scr, `unavailable="true"`) || strings.Contains(scr, "not available") {
 		t.Fatalf("the pasted chip lost its record:\n%s", scr)
 	}
 	s.keys("C-q")
@@ -121,5 +119,6 @@ func TestEndToEndPasteBetweenProcesses(t *testing.T) {
 	}
 	a.keys("C-q")
 	b.keys("C-q")
+	a.waitFor("EXITED=0")
 	b.waitFor("EXITED=0")
 }

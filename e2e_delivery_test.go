@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // End-to-end tests of issue 13 (every chip's payload reaches the model):
@@ -29,6 +31,7 @@ func logLines(t *testing.T, dir string) string {
 // exec: agent that counts the (non-empty) lines of that chip's fragment on
 // its stdin answers 300.
 func TestEndToEndPastedLogReachesExecAgent(t *testing.T) {
+	testenv.NeedCommands(t, "apt-get install mawk", "awk") // the agent's script
 	root := t.TempDir()
 	proj, home, data := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data")
 	writeFile(t, filepath.Join(proj, "README"), "x\n")

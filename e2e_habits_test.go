@@ -61,10 +61,7 @@ func TestEndToEndHistoryAndShellChips(t *testing.T) {
 
 	for _, p := range []struct{ words, file string }{{"first apple", "alpha"}, {"second banana", "bravo"}, {"third cherry", "charlie"}} {
 		s.text(p.words + " ")
-		s.text("@")
-		s.waitFor("@ file")
-		s.text(p.file)
-		s.waitFor(p.file + ".txt")
+		s.pickFile(p.file, p.file+".txt")
 		s.keys("Enter")
 		s.keys("Enter")
 		s.waitFor("[Mention: " + p.file + ".txt; ref=")
@@ -87,7 +84,7 @@ func TestEndToEndHistoryAndShellChips(t *testing.T) {
 	s.waitFor("Write a message")
 
 	s.keys("C-r")
-	s.waitFor("history")
+	s.waitFor("type words to search") // the search's hints ("history" is in the composer's too)
 	s.text("banana")
 	s.waitFor("1 of 3")
 	s.keys("Enter")
@@ -123,10 +120,8 @@ func TestEndToEndProjectDirIsTheGitRoot(t *testing.T) {
 	writeFile(t, filepath.Join(proj, "sub", "inner.go"), "package sub\n")
 	s := startTmux(t, habitsCommand(filepath.Join(proj, "sub"), home, data, bin))
 	s.waitFor("agent echo", "enter send")
-	s.text("@")
-	s.waitFor("@ file")
-	s.text("toplev")
-	s.waitFor("toplevel.go")
+	s.pickFile("toplev", "toplevel.go") // listed from the git root
+
 	s.keys("C-q") // quit acts from the picker too (an esc right before it would read as alt+ctrl+q)
 	s.waitFor("EXITED=0")
 }
@@ -228,6 +223,11 @@ func TestEndToEndNoEmptyThreadsAndTheListMarksTheOpenOne(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("Echo agent")
 	for i := 0; i < 3; i++ {
+		if i > 0 {
+			// The toast lasts 4 s: once it is gone, "new thread" again is
+			// this ctrl+n's.
+			s.waitFor("enter send")
+		}
 		s.keys("C-n")
 		s.waitFor("new thread")
 	}

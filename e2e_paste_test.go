@@ -128,12 +128,14 @@ func fileSum(t *testing.T, p string) [32]byte {
 	return sha256.Sum256(b)
 }
 
-// answersKey types a key and reports how long the screen took to show it.
+// answersKey types a key and reports how long the screen took to show it:
+// until r is on the screen once more than before it was typed.
 func (a *chipchatApp) answersKey(r string) time.Duration {
 	a.t.Helper()
+	before := strings.Count(a.screen(), r)
 	start := time.Now()
 	a.text(r)
-	a.waitFor(r)
+	a.waitUntil(fmt.Sprintf("one %q more", r), func(scr string) bool { return strings.Count(scr, r) > before })
 	return time.Since(start)
 }
 
@@ -208,6 +210,7 @@ func TestEndToEndHugePasteOverLimitIsRefused(t *testing.T) {
 			t.Fatal("keys never answered within 1 s after the refused paste")
 		}
 		a.keys("BSpace")
+		a.waitUntil("the Z deleted", func(scr string) bool { return !strings.Contains(scr, "draftZ") })
 	}
 	hwm := peakRSS(t, a.pid())
 	t.Logf("refused 100 MB paste: VmHWM %d MB", hwm>>20)

@@ -10,11 +10,14 @@ import (
 	"testing"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // gitRepo makes dir a repository with files committed.
 func gitRepo(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
+	testenv.NeedCommands(t, "apt-get install git", "git")
 	for name, text := range files {
 		writeFile(t, filepath.Join(dir, name), text)
 	}

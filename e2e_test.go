@@ -95,6 +95,17 @@ func (s *tmuxSession) waitUntil(what string, ok func(scr string) bool) string {
 	}
 }
 
+// pickFile types @ and query, and waits until the file picker's title
+// shows the query with a single match and the list shows file. (The hint
+// bar says "@ file" all along: the picker's title is the sign.)
+func (s *tmuxSession) pickFile(query, file string) {
+	s.t.Helper()
+	s.text("@")
+	s.waitFor("─ @ file — ")
+	s.text(query)
+	s.waitFor("─ @ file "+query+" — 1 of ", file)
+}
+
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -126,10 +137,7 @@ func TestEndToEndSendKillRestartQuit(t *testing.T) {
 
 	// Prose, an @ mention chip, a $ skill chip, an attached file.
 	s.text("Please check ")
-	s.text("@")
-	s.waitFor("@ file")
-	s.text("main")
-	s.waitFor("main.go")
+	s.pickFile("main", "main.go")
 	s.keys("Enter")
 	s.text("with ")
 	s.text("$")
@@ -158,10 +166,7 @@ func TestEndToEndSendKillRestartQuit(t *testing.T) {
 	// one or the quit, so the caret gets there by typing: "drft", two to
 	// the left, "a".)
 	s.text("half ")
-	s.text("@")
-	s.waitFor("@ file")
-	s.text("notes")
-	s.waitFor("notes.txt")
+	s.pickFile("notes", "notes.txt")
 	s.keys("Enter")
 	s.text("drft")
 	typed := waitDraft(t, data, proj, "the typed draft", func(d store.Draft) bool {
