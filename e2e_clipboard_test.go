@@ -81,7 +81,8 @@ func TestEndToEndPasteBetweenProcesses(t *testing.T) {
 	a.waitFor("Terminal 1")
 	a.text("echo excerpt-line")
 	a.keys("Enter")
-	a.waitFor("excerpt-line\n")
+	a.waitForRow("excerpt-line") // the output, not the command line
+
 	a.keys("M-o") // capture the last command's output
 	a.waitFor("captured Terminal 1")
 	a.keys("Enter")
@@ -102,7 +103,7 @@ func TestEndToEndPasteBetweenProcesses(t *testing.T) {
 	b.run("paste-buffer", "-p", "-t", b.name)
 	b.waitFor("shot.png", "Terminal 1")
 	b.keys("Enter")
-	scr := b.waitFor("Echo agent", `<context kind="image"`, `<context kind="terminal"`, "excerpt-line", "shot.png (image/png")
+	scr := b.waitFor("Echo agent", `<context kind="image"`, `<context kind="terminal"`, "| excerpt-line", "shot.png (image/png")
 	if strings.Contains(scr, `unavailable="true"`) {
 		t.Fatalf("a pasted chip did not resolve in B:\n%s", scr)
 	}

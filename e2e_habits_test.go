@@ -187,7 +187,7 @@ func TestEndToEndTerminalPaneKeysAndHints(t *testing.T) {
 	s.waitFor("Terminal 1", "keys go to the shell")
 	s.text("echo captured-output")
 	s.keys("Enter")
-	s.waitFor("captured-output\n")
+	s.waitForRow("captured-output") // the output, not the command line
 	s.keys("M-o")
 	s.waitFor("captured Terminal 1")
 	scr := s.waitFor("enter send") // the composer's hints once the toast goes

@@ -95,6 +95,20 @@ func (s *tmuxSession) waitUntil(what string, ok func(scr string) bool) string {
 	}
 }
 
+// waitForRow polls until a row of the screen is row, blanks around it
+// aside: a command's output, not the command line that typed it.
+func (s *tmuxSession) waitForRow(row string) string {
+	s.t.Helper()
+	return s.waitUntil(fmt.Sprintf("the row %q", row), func(scr string) bool {
+		for _, l := range strings.Split(scr, "\n") {
+			if strings.TrimSpace(l) == row {
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // pickFile types @ and query, and waits until the file picker's title
 // shows the query with a single match and the list shows file. (The hint
 // bar says "@ file" all along: the picker's title is the sign.)
@@ -223,7 +237,7 @@ func TestEndToEndTerminalExcerpt(t *testing.T) {
 	s.waitFor("Terminal 1", "keys go to the shell")
 	s.text(`printf 'alpha\nbeta\ngamma\n'`)
 	s.keys("Enter")
-	s.waitFor("gamma")
+	s.waitForRow("gamma") // the output (the command line shows gamma at once)
 
 	// Copy mode: from the prompt up two lines, select one more, capture.
 	s.keys("C-Space")
