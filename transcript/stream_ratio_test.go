@@ -148,7 +148,7 @@ func TestStreamTotalRatio(t *testing.T) {
 			}
 		}
 	}
-	best := cheapest(t, 3, side(small), side(big))
+	best := cheapest(t, 4, side(small), side(big))
 	ratio := float64(best[1]) / float64(best[0])
 	t.Logf("stream in 2 KB chunks, a View each: 400 KB %v, 1.6 MB %v: ratio %.2f (4× the bytes; bound 5)", best[0], best[1], ratio)
 	if ratio > 5 {
