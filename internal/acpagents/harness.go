@@ -308,6 +308,11 @@ type Proc struct {
 	// StopHow says how the last Stop ended the process: "stdin closed",
 	// "SIGTERM" or "SIGKILL".
 	StopHow string
+	// StdinGrace is how long Stop waits for the process to exit after it
+	// closed stdin, before SIGTERM (0: stopGrace). A test that asserts an
+	// agent exits when stdin closes sets it long, so that a slow exit on a
+	// busy machine is not taken for none.
+	StdinGrace time.Duration
 }
 
 // Stderr is the tail of the agent's stderr.
@@ -356,8 +361,8 @@ func (p *Proc) Stop() {
 		return
 	}
 	pgid := p.cmd.Process.Pid
-	exited := func(how string) bool {
-		timer := time.NewTimer(stopGrace)
+	exited := func(how string, grace time.Duration) bool {
+		timer := time.NewTimer(grace)
 		defer timer.Stop()
 		select {
 		case <-p.done:
@@ -369,10 +374,14 @@ func (p *Proc) Stop() {
 			return false
 		}
 	}
+	grace := p.StdinGrace
+	if grace == 0 {
+		grace = stopGrace
+	}
 	_ = p.stdin.Close()
-	if !exited("stdin closed") {
+	if !exited("stdin closed", grace) {
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
-		if !exited("SIGTERM") {
+		if !exited("SIGTERM", termGrace) {
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
 			<-p.done
 			p.StopHow = "SIGKILL"
@@ -383,7 +392,13 @@ func (p *Proc) Stop() {
 	p.Client.stopTerminals()
 }
 
-const stopGrace = 2 * time.Second
+// stopGrace is how long Stop gives an agent to exit after stdin closed
+// (Codex never does); termGrace, after SIGTERM (all exit at once then, a
+// busy machine may delay it).
+const (
+	stopGrace = 2 * time.Second
+	termGrace = 20 * time.Second
+)
 
 // Exited is closed when the process has ended.
 func (p *Proc) Exited() <-chan struct{} { return p.done }
