@@ -3,7 +3,8 @@
 // installed from npm, against the fake model servers of internal/fakemodel
 // on 127.0.0.1. Its suite runs only with CHIPCHAT_REAL_AGENTS=1 (.ci/run
 // installs the agents and sets it); without it, it skips saying why, and an
-// agent that is not installed is skipped by name.
+// agent that is not installed is skipped by name. Both go through
+// internal/testenv: with CI set they fail instead.
 //
 // It owns the per-agent knowledge (the Agents table in agents.go: command
 // line, config files and environment in an isolated home, provider format,
@@ -13,16 +14,20 @@
 //
 //	CHIPCHAT_REAL_AGENTS=1 go test -v -run TestRealAgents ./internal/acpagents/
 //
-// Each agent's run logs a JSON report (what this doc records); set
-// ACPAGENTS_DUMP=1 to log every update and ACPAGENTS_KEEP=1 to keep the
-// agent's home. The whole suite (three tests, the agents in parallel) takes
-// about 15 s on an idle 2-core machine and up to 3 minutes on a busy one.
+// What this doc states of each agent is asserted: the table expected in
+// expect_test.go holds it per agent, field by field, and a change of an
+// agent's behaviour fails the suite (then update both). Each agent's run
+// also logs a JSON report of what it saw; set ACPAGENTS_DUMP=1 to log every
+// update and ACPAGENTS_KEEP=1 to keep the agent's home. The whole suite
+// (three tests, the agents in parallel) takes about 25 s on an idle 2-core
+// machine and up to 3 minutes on a busy one. TestRealAgentClaudeAsRoot…
+// needs root (CI runs as root): as another user it skips, in CI it fails.
 //
 // # Scenarios
 //
 // One agent process per agent runs them in order, one session (the agents
-// run in parallel). "yes" means the test asserts it; other cells say what
-// the agent does.
+// run in parallel). Every cell is asserted: "yes" that it works, other
+// cells what the agent does.
 //
 //	scenario               claude          codex              gemini             opencode
 //	prompt: streamed text  yes             yes                yes                yes
@@ -42,7 +47,8 @@
 //	(no permission asked)  edit applied    applied            applied            refused
 //	model switch reaches   yes (option)    yes (option)       yes (set_model)    yes (option)
 //	the model server
-//	session/load           yes             yes                yes (workaround)   yes
+//	session/load           yes             yes                yes (workaround,   yes
+//	                                                          races its replay)
 //	client fs + terminals  yes (unused)    yes (unused)       yes (fs used)      yes (fs write)
 //
 // # Per agent
@@ -52,8 +58,9 @@
 // it asks for 22).
 //   - Command `claude-agent-acp`. Env ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY,
 //     ANTHROPIC_MODEL, IS_SANDBOX=1 (as root without it, this version still
-//     works but withholds the bypassPermissions mode: set_mode answers
-//     -32602 "Mode bypassPermissions is not available in this session"),
+//     works but withholds the bypassPermissions mode (modes default,
+//     acceptEdits, plan, auto): set_mode answers -32602 "Mode
+//     bypassPermissions is not available in this session"),
 //     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, DISABLE_TELEMETRY=1,
 //     DISABLE_AUTOUPDATER=1; ~/.claude.json {"hasCompletedOnboarding":true}.
 //   - Anthropic Messages SSE: POST /v1/messages?beta=true and
@@ -68,7 +75,9 @@
 //     command only allow_once and reject_once. Read-only commands (echo,
 //     printf) run without asking. allow_once writes no settings file.
 //   - Reject: the model gets "User refused permission to run tool"
-//     (is_error) and the turn goes on. Bash output is in content text.
+//     (is_error) and the turn goes on; answered "cancelled", the model gets
+//     "Tool permission request failed: Error: Tool use aborted" and the
+//     turn goes on too. Bash output is in content text.
 //   - Modes default, acceptEdits, plan, auto, bypassPermissions, both as
 //     `modes` and as config option "mode"; the model only as config option
 //     "model" (no `models`). set_config_option answers current_mode_update,
@@ -107,10 +116,12 @@
 //     is not called again; answering "cancelled" does the same. A client
 //     must not report this as an error.
 //   - available_commands_update comes late (during the first turns): review,
-//     review-branch, review-commit (with input hints), init, compact, logout.
+//     review-branch, review-commit (all three with input hints), init,
+//     compact, logout.
 //   - Modes read-only, auto, full-access as `modes` and config option
 //     "mode"; config options model and reasoning_effort (category
-//     thought_level). set_mode and set_config_option send no update.
+//     thought_level). set_mode answers config_option_update (after its
+//     response); set_config_option sends no update.
 //   - session/load replays everything before its response.
 //   - Does not exit when stdin closes; needs SIGTERM.
 //
@@ -137,11 +148,12 @@
 //     agent_message_chunk "[MODE_UPDATE] autoEdit" outside any turn.
 //   - Commands memory, extensions, init, restore, about, help, and
 //     subcommands named with a space ("memory show"); /about answers locally.
-//   - session/load answers after replaying only its hidden <session_context>
-//     user message, then replays the history after the response, so the
-//     replay lands among the next prompt's updates. The replay has user
-//     chunks "[Function Response: replace]" and completed tool_calls with
-//     relative paths.
+//   - session/load answers without waiting for its replay (streamHistory is
+//     not awaited), which starts with the hidden <session_context> user
+//     message: the replay comes before the response, after it (then it
+//     lands among the next prompt's updates) or on both sides; runs on one
+//     machine saw all three. The replay has user chunks "[Function
+//     Response: replace]" and completed tool_calls with relative paths.
 //   - Quirk: a session's file is named after the minute it started; a
 //     process that loads it within that same minute starts a new recording
 //     under the same name and empties it ("No previous sessions found for
@@ -169,7 +181,8 @@
 //   - Permission options: allow_once "Allow once" (first), allow_always
 //     "Always allow", reject_once "Reject". Reject ends the turn (end_turn,
 //     the model is not called again; the tool call fails with "The user
-//     rejected permission to use this specific tool call.").
+//     rejected permission to use this specific tool call."); answered
+//     "cancelled", likewise.
 //   - Mode (build, plan) and model only as config options, no `modes`;
 //     set_config_option sends no update. Commands customize-opencode, init,
 //     review. Auth method "opencode-login" (run `opencode auth login`).
@@ -226,11 +239,14 @@
 //     hosted "opencode/…" models (free ones, served from the network) come
 //     first, then the configured provider's.
 //
-// All four: protocolVersion 1, loadSession, promptCapabilities image and
+// All four: agentInfo with the pinned version (names
+// "@agentclientprotocol/claude-agent-acp", "codex-acp", "gemini-cli",
+// "OpenCode"), protocolVersion 1, loadSession, promptCapabilities image and
 // embeddedContext; an embedded text resource with a file:// URI reaches the
-// model with its file name and content (Claude and opencode as attached
-// text, Codex as "[@attach.txt](file://…)" plus <context ref=…>, Gemini as
-// "@file://…" plus "--- Content from referenced files ---"); session/cancel
+// model with its file name and content (Claude and Codex as
+// "[@attach.txt](file://…)" plus <context ref="file://…"> with the text,
+// opencode as "[/abs/path/attach.txt]" then the text, Gemini as
+// "@file://…" plus "--- Content from referenced context ---"); session/cancel
 // during an open permission request, answered "cancelled", ends the prompt
 // with stop reason cancelled.
 package acpagents

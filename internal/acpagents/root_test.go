@@ -2,6 +2,7 @@ package acpagents
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/chipchat/chipchat/internal/fakemodel"
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // As root without IS_SANDBOX=1, Claude Code works in its default mode but
@@ -18,15 +20,15 @@ import (
 func TestRealAgentClaudeAsRootWithoutSandbox(t *testing.T) {
 	gate(t)
 	if os.Getuid() != 0 {
-		t.Skip("only as root: Claude Code refuses root without IS_SANDBOX=1")
+		// What Claude Code does as root can only be seen as root; CI runs
+		// as root, so there this is a failure.
+		testenv.Missing(t, "root: this test runs Claude Code as root without IS_SANDBOX=1 (CI runs as root)")
 	}
 	a, err := Find("claude")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !a.Available() {
-		t.Skipf("%s is not installed (npm install -g %s; .ci/run does)", a.Binary, a.Package)
-	}
+	needAgent(t, a)
 	d, err := NewDirs(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -47,8 +49,7 @@ func TestRealAgentClaudeAsRootWithoutSandbox(t *testing.T) {
 	defer cancel()
 	p, err := Start(ctx, a.Argv, d.Project, d.Env(env), NewClient(d.Project), acp.ClientCapabilities{})
 	if err != nil {
-		t.Logf("initialize failed: %v", err)
-		return
+		t.Fatalf("as root without IS_SANDBOX=1 Claude Code should still initialize: %v", err)
 	}
 	defer p.Stop()
 	sess, err := p.Conn.NewSession(ctx, acp.NewSessionRequest{Cwd: d.Project, McpServers: []acp.McpServer{}})
@@ -59,17 +60,21 @@ func TestRealAgentClaudeAsRootWithoutSandbox(t *testing.T) {
 	if _, _, err := p.Prompt(ctx, sess.SessionId, acp.TextBlock("hello "+MarkPing1)); err != nil {
 		t.Fatalf("default mode as root: %v", err)
 	}
-	// Bypassing permissions as root is what Claude Code refuses.
+	// Bypassing permissions as root is what Claude Code refuses: the other
+	// modes stay.
+	var modes []string
 	if sess.Modes != nil {
 		for _, m := range sess.Modes.AvailableModes {
-			if m.Id == "bypassPermissions" {
-				t.Errorf("bypassPermissions is offered to root without IS_SANDBOX=1")
-			}
+			modes = append(modes, string(m.Id))
 		}
 	}
+	checkList(t, "modes as root without IS_SANDBOX=1", modes, []string{"default", "acceptEdits", "plan", "auto"})
 	_, err = p.Conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "bypassPermissions"})
 	if err == nil {
 		t.Fatalf("session/set_mode bypassPermissions succeeded as root without IS_SANDBOX=1")
 	}
-	t.Logf("set_mode bypassPermissions: %v", firstLine(err.Error()))
+	var re *acp.RequestError
+	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(err.Error(), "Mode bypassPermissions is not available in this session") {
+		t.Errorf("set_mode bypassPermissions: %v; want -32602 \"Mode bypassPermissions is not available in this session\"", err)
+	}
 }
