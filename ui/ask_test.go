@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/chipchat/chipchat/agent"
@@ -116,20 +115,18 @@ func TestPermissionCtrlCCancelsTurn(t *testing.T) {
 }
 
 // sessionBackend keeps a session per thread like ACP does: it reports the
-// session it made and is handed it back on later turns.
-type sessionBackend struct {
-	mu     sync.Mutex
-	handed []string
-}
+// session it made and is handed it back on later turns. Each Run tells
+// runs the session it was handed, before it answers.
+type sessionBackend struct{ runs chan string }
+
+func newSessionBackend() *sessionBackend { return &sessionBackend{runs: make(chan string, 8)} }
 
 func (b *sessionBackend) Name() string { return "acp:fake" }
 func (*sessionBackend) Capabilities() agent.Capabilities {
 	return agent.Capabilities{Cancel: true, Sessions: true}
 }
 func (b *sessionBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
-	b.mu.Lock()
-	b.handed = append(b.handed, t.SessionID)
-	b.mu.Unlock()
+	b.runs <- t.SessionID
 	if t.SessionID == "" {
 		ev(agent.SessionStarted{ID: "sess-" + t.ThreadID})
 	}
@@ -140,7 +137,7 @@ func (b *sessionBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Ev
 func TestAgentSessionResumesAfterRestart(t *testing.T) {
 	e := newTestEnv(t)
 	opt := e.options("")
-	opt.Backend = &sessionBackend{}
+	opt.Backend = newSessionBackend()
 	h := e.openWith(opt)
 	threadID := h.app.thread.ID
 	h.typeText("hi")
@@ -151,15 +148,28 @@ func TestAgentSessionResumesAfterRestart(t *testing.T) {
 	})
 	// A new process: the thread's session comes back from the store.
 	opt = e.options(threadID)
-	second := &sessionBackend{}
+	second := newSessionBackend()
 	opt.Backend = second
 	h2 := e.openWith(opt)
 	h2.typeText("again")
 	h2.press("enter")
-	h2.pumpUntil("the reply", func() bool { return len(e.messages(threadID)) == 4 })
-	second.mu.Lock()
-	defer second.mu.Unlock()
-	if len(second.handed) != 1 || second.handed[0] != "sess-"+threadID {
-		t.Fatalf("the second process handed %v", second.handed)
+	// The reply row exists before the backend runs: wait for the reply to
+	// be done, which is after Run returned (and so after it told runs).
+	h2.pumpUntil("the second turn's reply done", func() bool {
+		msgs := e.messages(threadID)
+		return len(msgs) == 4 && msgs[3].Status == message.StatusDone
+	})
+	select {
+	case got := <-second.runs:
+		if got != "sess-"+threadID {
+			t.Fatalf("the second process handed session %q, want %q", got, "sess-"+threadID)
+		}
+	default:
+		t.Fatal("the second turn's reply is done but its backend never ran")
+	}
+	select {
+	case got := <-second.runs:
+		t.Fatalf("the second process ran a second turn (handed %q)", got)
+	default:
 	}
 }
