@@ -218,14 +218,15 @@ func (t *Terminal) Write(p []byte) error {
 }
 
 // Resize changes the screen and the pty size (SIGWINCH to the program).
+// The ioctl runs under mu: readLoop closes the pty only after it cleared
+// running under mu, and Close only after it set closed, so the file is
+// never closed while Setsize reads it.
 func (t *Terminal) Resize(cols, rows int) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.screen.Resize(cols, rows)
-	f := t.ptmx
-	running := t.running
-	t.mu.Unlock()
-	if f != nil && running {
-		_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if t.ptmx != nil && t.running && !t.closed {
+		_ = pty.Setsize(t.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	}
 }
 
