@@ -3,6 +3,8 @@
 package composer
 
 import (
+	"github.com/chipchat/chipchat/internal/testenv"
+
 	"context"
 	"fmt"
 	"os"
@@ -63,9 +65,7 @@ func filesTestSame(t *testing.T, got, want []string) {
 }
 
 func TestListFilesGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testenv.NeedCommands(t, "apt-get install git", "git")
 	root := t.TempDir()
 	filesTestNoRepoAbove(t, root)
 	filesTestGit(t, root, "init", "-q")

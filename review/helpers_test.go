@@ -1,6 +1,8 @@
 package review
 
 import (
+	"github.com/chipchat/chipchat/internal/testenv"
+
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +18,7 @@ import (
 // and returns its path.
 func gitRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	testenv.NeedCommands(t, "apt-get install git", "git")
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	git(t, dir, "config", "user.email", "t@example.com")
