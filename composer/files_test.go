@@ -3,8 +3,6 @@
 package composer
 
 import (
-	"github.com/chipchat/chipchat/internal/testenv"
-
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // filesTestWrite creates root/rel (with its directories) holding content.

@@ -1,8 +1,6 @@
 package review
 
 import (
-	"github.com/chipchat/chipchat/internal/testenv"
-
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
