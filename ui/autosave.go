@@ -378,11 +378,16 @@ func causeWords(err error) string {
 // saveAndQuit saves the draft and then quits, in one command: when the save
 // fails, the quit stops (the draft stays in the composer and a toast says
 // so) unless a quit was stopped before; then, before quitting, done runs.
+// A draft that a send is storing is not saved (saveDraft: the send clears
+// it on disk).
 func (a *App) saveAndQuit(done func()) tea.Cmd {
 	save := a.saveDraft()
 	force := a.save.quitBlocked
 	return func() tea.Msg {
-		m, _ := save().(draftSavedMsg)
+		var m draftSavedMsg
+		if save != nil {
+			m, _ = save().(draftSavedMsg)
+		}
 		if m.err != nil && !force {
 			m.quitStopped = true
 			return m

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -171,14 +173,14 @@ func TestAutosaveConflictGoesToStash(t *testing.T) {
 // A store that cannot write (a full disk) loses nothing: the draft stays in
 // the composer, a toast says it is not saved yet, and it is saved once the
 // store writes again.
-// newFullDiskEnv is a testEnv whose store is on a small tmpfs (root only;
-// skipped elsewhere), and fill, which fills that disk and returns the file
+// newFullDiskEnv is a testEnv whose store is on a small tmpfs (root only:
+// elsewhere the test skips, and fails in CI — testenv.Missing), and fill, which fills that disk and returns the file
 // to remove to free it.
 func newFullDiskEnv(t *testing.T) (*testEnv, func() string) {
 	t.Helper()
 	mnt := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+		testenv.Missing(t, fmt.Sprintf("cannot mount a 2 MiB tmpfs (run the tests as root: mount -t tmpfs): %v %s", err, strings.TrimSpace(string(out))))
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
 	e := newTestEnv(t)

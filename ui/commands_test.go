@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
@@ -278,9 +277,11 @@ func TestAttachmentOverLimitRefused(t *testing.T) {
 	if !h.app.toastErr || !strings.Contains(h.app.toast, "shot.png") {
 		t.Fatalf("toast %q", h.app.toast)
 	}
-	h.pumpFor(50 * time.Millisecond)
-	if n := len(h.e.messages(h.app.thread.ID)); n != before {
-		t.Fatalf("the refused message was stored (%d → %d)", before, n)
+	// The probe's messages come right after the ones before: the refused
+	// one, sent to the conversation before it, would be stored first.
+	h.probe()
+	if msgs := h.e.messages(h.app.thread.ID); len(msgs) != before+2 || msgs[before].Text != "probe 1" {
+		t.Fatalf("the refused message was stored (%d → %d messages, the probe's included)", before, len(msgs))
 	}
 	if !strings.Contains(h.app.ed.Draft().Markdown(), contextref.LinkFor(img)) {
 		t.Fatalf("the draft lost its chip: %q", h.app.ed.Draft().Markdown())

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/vtscreen"
 	"github.com/chipchat/chipchat/message"
@@ -159,6 +161,8 @@ type harness struct {
 	// to held instead, for the test to hand over (or not).
 	hold func(tea.Msg) bool
 	held []tea.Msg
+	// probes numbers probe's messages.
+	probes int
 }
 
 // open starts an App on the testEnv's most recent thread (or threadID) with the
@@ -269,18 +273,83 @@ func (h *harness) pumpUntilWithin(d time.Duration, what string, cond func() bool
 	}
 }
 
-// pumpFor feeds command results to Update for d (for "nothing happens").
-func (h *harness) pumpFor(d time.Duration) {
-	deadline := time.NewTimer(d)
-	defer deadline.Stop()
-	for {
-		select {
-		case msg := <-h.msgs:
-			h.update(msg)
-		case <-deadline.C:
-			return
+// probe sends a message straight to the open thread's conversation and
+// feeds command results to Update until the probe's reply has ended, or
+// the program quit; it returns that reply (zero after a quit). The
+// conversation works in order (package chat: one worker, events in
+// order), so whatever the UI had asked of it before — a send, a retry, a
+// quit — has been done by then; and a conversation asked to quit runs no
+// more turns (their replies are interrupted) and then quits. It is the
+// sync point of tests asserting that something did not happen.
+func (h *harness) probe() store.Message {
+	h.t.Helper()
+	h.probes++
+	id, text := h.app.thread.ID, fmt.Sprintf("probe %d", h.probes)
+	h.app.chat.Send(id, chat.Submission{Markdown: text})
+	var reply store.Message
+	h.pumpUntil("the reply to "+text, func() bool {
+		if h.quit {
+			return true
+		}
+		msgs := h.e.messages(id)
+		for i := range msgs {
+			if msgs[i].Role != message.RoleUser || msgs[i].Text != text {
+				continue
+			}
+			for _, m := range msgs[i+1:] {
+				if m.Role == message.RoleAssistant {
+					reply = m
+					return m.Status.Final()
+				}
+			}
+		}
+		return false
+	})
+	return reply
+}
+
+// assertNoQuit fails when the program quit or was asked to quit before
+// now: the probe's reply is done only if no quit was asked.
+func (h *harness) assertNoQuit(what string) {
+	h.t.Helper()
+	reply := h.probe()
+	if h.quit || reply.Status != message.StatusDone {
+		h.t.Fatalf("%s: the program quit (%v) or is quitting (a later turn ended %s)", what, h.quit, reply.Status)
+	}
+}
+
+// turnOver feeds command results to Update until the open thread's last
+// message is a reply that ended, on disk and on screen (the transcript
+// has its final status: the UI has handled the turn's end), and returns
+// it. A reply's row exists from its turn's start, so a count of messages
+// does not say that a turn is over.
+func (h *harness) turnOver(what string) store.Message {
+	h.t.Helper()
+	var reply store.Message
+	h.pumpUntil(what, func() bool {
+		msgs := h.e.messages(h.app.thread.ID)
+		if len(msgs) == 0 {
+			return false
+		}
+		reply = msgs[len(msgs)-1]
+		if reply.Role != message.RoleAssistant || !reply.Status.Final() {
+			return false
+		}
+		m, ok := h.app.tr.Message(reply.ID)
+		return ok && m.Status == reply.Status && !h.app.turnShown()
+	})
+	return reply
+}
+
+// count is how many messages of type T were handed to Update.
+func count[T tea.Msg](h *harness) int {
+	n := 0
+	for _, m := range h.seen {
+		if _, ok := m.(T); ok {
+			n++
 		}
 	}
+	return n
 }
 
 // press hands key presses to Update, by name ("ctrl+c", "enter", "?").

@@ -93,12 +93,10 @@ func TestShellEscKillsAndKeepsWhatItPrinted(t *testing.T) {
 		})
 		return seen
 	})
-	start := time.Now()
+	// The command sleeps 30 s: its chip before then, with the toast
+	// saying it was killed, is the kill's doing.
 	h.press("esc")
 	rec := waitShellChip(t, h)
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("the kill took %v", time.Since(start))
-	}
 	if !strings.Contains(rec.Text, "started") {
 		t.Errorf("the chip lost what it printed: %q", rec.Text)
 	}

@@ -42,10 +42,11 @@ func TestAgentErrorShowsInlineAndAltRRetries(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the error", func() bool {
-		msgs := e.messages(threadID)
-		return len(msgs) == 2 && msgs[1].Status == message.StatusError
-	})
+	// The reply is an error on disk before the UI hears of it: wait for
+	// the UI to have handled the turn's end.
+	if r := h.turnOver("the error"); r.Status != message.StatusError || len(e.messages(threadID)) != 2 {
+		t.Fatalf("the turn ended %s", r.Status)
+	}
 	items := e.messages(threadID)[1].Items
 	last := items[len(items)-1]
 	if items[0].Text != "partial" || last.Kind != message.ItemNotice || last.Level != "error" ||
