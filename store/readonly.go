@@ -102,16 +102,16 @@ func checkHeader(path string) error {
 		}
 		return fmt.Errorf("store: %w", err)
 	}
-	head := make([]byte, len(sqliteMagic))
-	n, err := io.ReadFull(f, head)
+	head := make([]byte, 100)
+	n, _ := io.ReadFull(f, head)
 	f.Close()
 	switch {
 	case n == 0:
 		return fmt.Errorf("store: %s holds no chipchat data yet (run chipchat with this --data-dir first): %w", path, os.ErrNotExist)
-	case err != nil || !bytes.Equal(head, sqliteMagic):
+	case !bytes.HasPrefix(head[:n], sqliteMagic):
 		return &damagedError{path, "is not a SQLite database"}
 	}
-	return nil
+	return newerSchema(path, head[:n])
 }
 
 // ProjectByKey returns the project with key without creating it: a key

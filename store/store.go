@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -59,7 +60,7 @@ type SchemaError struct {
 }
 
 func (e *SchemaError) Error() string {
-	return fmt.Sprintf("store: %s was written by a newer chipchat (schema %d, this one knows %d); upgrade chipchat or use another --data-dir",
+	return fmt.Sprintf("store: %s is schema %d, written by a newer chipchat; this one knows schema %d at most: upgrade chipchat or use another --data-dir",
 		e.Path, e.Found, e.Supported)
 }
 
@@ -214,6 +215,9 @@ func probe(path string) error {
 	case err != nil || !bytes.HasPrefix(head, sqliteMagic):
 		return &damagedError{path, "is not a SQLite database"}
 	}
+	if err := newerSchema(path, head); err != nil {
+		return err
+	}
 	db, err := sql.Open("sqlite", probeDSN(path))
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
@@ -230,6 +234,9 @@ func probe(path string) error {
 		}
 		if version > SchemaVersion {
 			return &SchemaError{Path: path, Found: version, Supported: SchemaVersion}
+		}
+		if version < 0 {
+			return &damagedError{path, fmt.Sprintf("has schema version %d, which no chipchat writes", version)}
 		}
 		if appID != applicationID && (appID != 0 || version != 0 || tables != 0) {
 			return &damagedError{path, "is a SQLite database of another program, not chipchat's"}
@@ -257,6 +264,30 @@ func probe(path string) error {
 		}
 		return nil
 	})
+}
+
+// walHeaderLen is the size of a write-ahead log's header: a longer -wal
+// file may hold pages newer than the database file's.
+const walHeaderLen = 32
+
+// newerSchema returns a *SchemaError when the database header (the first
+// 100 bytes of the file) says a newer chipchat wrote it and no write-ahead
+// log can hold a newer header. It reads the file only: a SQLite connection,
+// even a read-only one, creates the -wal and -shm files of a WAL database,
+// and a database this build refuses is left exactly as it was found.
+// Otherwise (nil) SQLite's own reading decides.
+func newerSchema(path string, head []byte) error {
+	if len(head) < 64 {
+		return nil
+	}
+	version := int(int32(binary.BigEndian.Uint32(head[60:64]))) // the header's user_version
+	if version <= SchemaVersion {
+		return nil
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > walHeaderLen {
+		return nil
+	}
+	return &SchemaError{Path: path, Found: version, Supported: SchemaVersion}
 }
 
 // probeErr classifies an error met while probing.
@@ -338,8 +369,11 @@ func (s *Store) write(durable bool, fn func(tx *sql.Tx) error) error {
 		if err != nil {
 			return err
 		}
+		// Rolled back before the restore above runs, also when fn panics:
+		// the connection is the transaction's until then, and the restore
+		// would wait for it forever.
+		defer tx.Rollback()
 		if err := fn(tx); err != nil {
-			tx.Rollback()
 			return err
 		}
 		return tx.Commit()

@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -443,33 +445,117 @@ func readFile(t *testing.T, path string) []byte {
 	return b
 }
 
+// dirState is every file in dir with its content, for a check that
+// nothing was written there.
+func dirState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			out[e.Name()] = string(readFile(t, filepath.Join(dir, e.Name())))
+		}
+	}
+	return out
+}
+
+// A database a newer chipchat wrote (its user_version above SchemaVersion)
+// is refused by Open and OpenReadOnly with one line naming the file and
+// both schema versions, and nothing in the data directory is written.
 func TestNewerSchemaIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir)
+	p, _ := s.Project("/p")
+	th, _ := s.CreateThread(p.ID)
+	if _, err := s.AddMessage(Message{ThreadID: th.ID, Role: message.RoleUser, Text: "from the newer chipchat"}); err != nil {
+		t.Fatal(err)
+	}
 	s.Close()
+	path := filepath.Join(dir, FileName)
+	newer := SchemaVersion + 3
+	raw, err := sql.Open("sqlite", fileURI(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`PRAGMA user_version = ` + strconv.Itoa(newer)); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	before := dirState(t, dir)
+	if _, ok := before[FileName]; !ok || len(before) != 1 {
+		t.Fatalf("the data directory holds %d files, want the database alone", len(before))
+	}
+	want := fmt.Sprintf("store: %s is schema %d, written by a newer chipchat; this one knows schema %d at most: upgrade chipchat or use another --data-dir",
+		path, newer, SchemaVersion)
+	for name, open := range map[string]func(string) (*Store, error){"Open": Open, "OpenReadOnly": OpenReadOnly} {
+		got, err := open(dir)
+		if err == nil {
+			got.Close()
+			t.Fatalf("%s opened a schema-%d database", name, newer)
+		}
+		var se *SchemaError
+		if !errors.As(err, &se) || se.Found != newer || se.Supported != SchemaVersion || se.Path != path {
+			t.Errorf("%s = %#v, want *SchemaError{%s, %d, %d}", name, err, path, newer, SchemaVersion)
+		}
+		if err.Error() != want {
+			t.Errorf("%s says\n%s\nwant\n%s", name, err, want)
+		}
+		if after := dirState(t, dir); !maps.Equal(after, before) {
+			t.Fatalf("%s changed the data directory of a newer database", name)
+		}
+	}
+
+	// The newer version still in the write-ahead log (its writer is open,
+	// nothing checkpointed): SQLite's reading of the file refuses it too.
+	live := t.TempDir()
+	open(t, live).Close()
+	path = filepath.Join(live, FileName)
+	raw, err = sql.Open("sqlite", fileURI(path)+"?_pragma=wal_autocheckpoint(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`PRAGMA user_version = ` + strconv.Itoa(newer)); err != nil {
+		t.Fatal(err)
+	}
+	db := readFile(t, path)
+	if v := int(binary.BigEndian.Uint32(db[60:64])); v != SchemaVersion {
+		t.Fatalf("the file's header says schema %d: the new version is not in the log alone", v)
+	}
+	for name, open := range map[string]func(string) (*Store, error){"Open": Open, "OpenReadOnly": OpenReadOnly} {
+		var se *SchemaError
+		if _, err := open(live); !errors.As(err, &se) || se.Found != newer {
+			t.Errorf("%s with the version in the log = %v, want *SchemaError", name, err)
+		}
+	}
+	if !bytes.Equal(readFile(t, path), db) {
+		t.Fatal("the database file was written")
+	}
+}
+
+// A user_version below 0 is no chipchat's: Open refuses the file as
+// damaged and leaves it alone.
+func TestNegativeSchemaIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	open(t, dir).Close()
 	path := filepath.Join(dir, FileName)
 	raw, err := sql.Open("sqlite", fileURI(path))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Exec(`PRAGMA user_version = 42`); err != nil {
+	if _, err := raw.Exec(`PRAGMA user_version = -2`); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()
 	before := readFile(t, path)
-	_, err = Open(dir)
-	var se *SchemaError
-	if !errors.As(err, &se) || se.Found != 42 || se.Supported != SchemaVersion {
-		t.Fatalf("Open = %v, want *SchemaError{42, %d}", err, SchemaVersion)
-	}
-	msg := err.Error()
-	for _, want := range []string{"newer chipchat", "schema 42", "this one knows " + strconv.Itoa(SchemaVersion), "--data-dir"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message %q lacks %q", msg, want)
-		}
+	if _, err := Open(dir); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "schema version -2") {
+		t.Fatalf("Open = %v, want ErrDamaged naming schema version -2", err)
 	}
 	if !bytes.Equal(readFile(t, path), before) {
-		t.Fatal("the newer database was modified")
+		t.Fatal("the database was modified")
 	}
 }
 
