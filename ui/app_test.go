@@ -103,10 +103,10 @@ func TestSendWhileTurnRunsQueues(t *testing.T) {
 	if msgs := e.messages(threadID); len(msgs) != 3 || msgs[2].Status != message.StatusQueued || msgs[2].Text != "second" {
 		t.Fatalf("stored: %+v", msgs)
 	}
-	h.pumpUntilWithin(20*time.Second, "the queued message to be answered", func() bool {
-		msgs := e.messages(threadID)
-		return len(msgs) == 4 && msgs[2].Status == message.StatusDone && msgs[3].Status == message.StatusDone && !h.app.turnShown()
-	})
+	h.replyAfter("the queued message to be answered", 3)
+	if msgs := e.messages(threadID); len(msgs) != 4 || msgs[2].Status != message.StatusDone || msgs[3].Status != message.StatusDone {
+		t.Fatalf("stored after the queue: %+v", msgs)
+	}
 	if strings.Contains(h.plain(), "queued (") {
 		t.Error("the queue is still shown")
 	}
@@ -608,11 +608,11 @@ func TestHostileStoredTextNeverReachesScreen(t *testing.T) {
 	// Pasted text: the draft and the echo reply that repeats it.
 	h.paste("say " + hostile)
 	checkNoControls(t, "draft", h.view())
+	before := len(e.messages(th.ID))
 	h.press("enter")
-	h.pumpUntil("the echo reply", func() bool {
-		msgs := e.messages(th.ID)
-		return len(msgs) == 5 && msgs[4].Status == message.StatusDone
-	})
+	if r := h.replyAfter("the echo reply", before); r.Status != message.StatusDone || len(e.messages(th.ID)) != before+2 {
+		t.Fatalf("the echo reply ended %s", r.Status)
+	}
 	checkNoControls(t, "echo reply", h.view())
 	// A toast quoting hostile text.
 	h.app.Update(composerNotice("oops " + hostile))
@@ -640,10 +640,9 @@ func TestHostileAgentOutputNeverReachesScreen(t *testing.T) {
 	h := e.openWith(opt)
 	h.typeText("go")
 	h.press("enter")
-	h.pumpUntil("the reply", func() bool {
-		msgs := e.messages(h.app.thread.ID)
-		return len(msgs) == 2 && msgs[1].Status == message.StatusDone && !h.app.turnShown()
-	})
+	if r := h.replyAfter("the reply", 0); r.Status != message.StatusDone {
+		t.Fatalf("the reply ended %s", r.Status)
+	}
 	checkNoControls(t, "reply", h.view())
 	if !strings.Contains(h.plain(), "says") || !strings.Contains(h.plain(), "done") {
 		t.Errorf("the reply's text is gone:\n%s", h.plain())
@@ -680,7 +679,7 @@ func TestConfigKeysRebindTheApp(t *testing.T) {
 	// ctrl+s sends: once its turn is over, a send of enter's would be
 	// stored too (the conversation stores in order).
 	h.press("ctrl+s")
-	h.turnOver("the turn of ctrl+s")
+	h.replyAfter("the turn of ctrl+s", 0)
 	if msgs := e.messages(h.app.thread.ID); len(msgs) != 2 || count[composer.SubmitMsg](h) != 1 {
 		t.Fatalf("enter sent after send was rebound (%d messages, %d sends)", len(msgs), count[composer.SubmitMsg](h))
 	}
@@ -761,10 +760,13 @@ func TestCtrlNWhileTurnRunsKeepsTheTurnInItsThread(t *testing.T) {
 	if h.app.turnShown() {
 		t.Error("the new thread shows the other thread's turn")
 	}
+	// The UI has handled the first thread's whole turn once it saw its end.
 	h.pumpUntilWithin(20*time.Second, "the first thread's reply", func() bool {
-		msgs := e.messages(first)
-		return len(msgs) == 2 && msgs[1].Status == message.StatusDone
+		return h.sawEvent(func(ev chat.Event) bool { f, ok := ev.(chat.ReplyFinished); return ok && f.ThreadID == first })
 	})
+	if msgs := e.messages(first); len(msgs) != 2 || msgs[1].Status != message.StatusDone {
+		t.Fatalf("the first thread holds %+v", msgs)
+	}
 	if strings.Contains(h.plain(), "Echo agent") {
 		t.Errorf("the reply shows in the new thread:\n%s", h.plain())
 	}

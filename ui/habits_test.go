@@ -49,10 +49,9 @@ func TestForkTitleAndTheListMarksTheOpenThread(t *testing.T) {
 	from := h.app.thread.ID
 	h.typeText("plan the release")
 	h.press("enter")
-	h.pumpUntil("the reply", func() bool {
-		msgs := e.messages(from)
-		return len(msgs) == 2 && msgs[1].Status == message.StatusDone && !h.app.turnShown()
-	})
+	if r := h.replyAfter("the reply", 0); r.Status != message.StatusDone {
+		t.Fatalf("the reply ended %s", r.Status)
+	}
 	h.press("tab", "end", "f")
 	h.pumpUntil("the fork", func() bool { return h.app.thread.ID != from })
 	if h.app.thread.Title != "plan the release (fork)" {

@@ -318,27 +318,45 @@ func (h *harness) assertNoQuit(what string) {
 	}
 }
 
-// turnOver feeds command results to Update until the open thread's last
-// message is a reply that ended, on disk and on screen (the transcript
-// has its final status: the UI has handled the turn's end), and returns
-// it. A reply's row exists from its turn's start, so a count of messages
-// does not say that a turn is over.
-func (h *harness) turnOver(what string) store.Message {
+// replyAfter feeds command results to Update until the open thread's
+// last reply stored after its first n messages has ended, on disk and on
+// screen (the transcript has its final status: the UI has handled the
+// turn's end), and returns it. A reply's row exists from its turn's start,
+// so a count of messages does not say that a turn is over.
+func (h *harness) replyAfter(what string, n int) store.Message {
 	h.t.Helper()
 	var reply store.Message
 	h.pumpUntil(what, func() bool {
 		msgs := h.e.messages(h.app.thread.ID)
-		if len(msgs) == 0 {
-			return false
+		for i := len(msgs) - 1; i >= n; i-- {
+			if msgs[i].Role != message.RoleAssistant {
+				continue
+			}
+			reply = msgs[i]
+			if !reply.Status.Final() {
+				return false
+			}
+			m, ok := h.app.tr.Message(reply.ID)
+			return ok && m.Status == reply.Status && !h.app.turnShown()
 		}
-		reply = msgs[len(msgs)-1]
-		if reply.Role != message.RoleAssistant || !reply.Status.Final() {
-			return false
-		}
-		m, ok := h.app.tr.Message(reply.ID)
-		return ok && m.Status == reply.Status && !h.app.turnShown()
+		return false
 	})
 	return reply
+}
+
+// sawEvent reports whether Update was handed a conversation event that ok
+// accepts.
+func (h *harness) sawEvent(ok func(chat.Event) bool) bool {
+	for _, m := range h.seen {
+		if evs, is := m.(chatMsg); is {
+			for _, e := range evs {
+				if ok(e) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // count is how many messages of type T were handed to Update.

@@ -803,7 +803,7 @@ func TestHostileFileNameNeverReachesScreen(t *testing.T) {
 	h.press("n", "esc")
 
 	h.press("enter")
-	if r := h.turnOver("the reply"); r.Status != message.StatusDone {
+	if r := h.replyAfter("the reply", 0); r.Status != message.StatusDone {
 		t.Fatalf("reply %s", r.Status)
 	}
 	checkNoControls(t, "sent message and echo reply", h.view())

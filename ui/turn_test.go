@@ -44,7 +44,7 @@ func TestAgentErrorShowsInlineAndAltRRetries(t *testing.T) {
 	h.press("enter")
 	// The reply is an error on disk before the UI hears of it: wait for
 	// the UI to have handled the turn's end.
-	if r := h.turnOver("the error"); r.Status != message.StatusError || len(e.messages(threadID)) != 2 {
+	if r := h.replyAfter("the error", 0); r.Status != message.StatusError || len(e.messages(threadID)) != 2 {
 		t.Fatalf("the turn ended %s", r.Status)
 	}
 	items := e.messages(threadID)[1].Items
@@ -90,13 +90,12 @@ func TestForkCopiesMessagesUpToTheChosenOne(t *testing.T) {
 	h := e.open("")
 	from := h.app.thread.ID
 	for _, w := range []string{"one", "two"} {
+		before := len(e.messages(from))
 		h.typeText(w)
 		h.press("enter")
-		n := len(e.messages(from)) + 2
-		h.pumpUntil("the reply", func() bool {
-			msgs := e.messages(from)
-			return len(msgs) == n && msgs[n-1].Status == message.StatusDone && !h.app.turnShown()
-		})
+		if r := h.replyAfter("the reply", before); r.Status != message.StatusDone || len(e.messages(from)) != before+2 {
+			t.Fatalf("the reply to %q ended %s", w, r.Status)
+		}
 	}
 	// Focus the first reply (second message) and fork there.
 	h.press("tab", "home", "down", "f")
