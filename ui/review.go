@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strconv"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -36,16 +35,6 @@ type reviewPane struct {
 // reviewOptions adjusts a pane's options before it opens (tests: a fake
 // gh, a fixed id).
 var reviewOptions = func(*review.Options) {}
-
-// isReviewCommand reports whether a submitted message is /review, and its
-// arguments.
-func isReviewCommand(text string) (args string, ok bool) {
-	rest, ok := strings.CutPrefix(text, "/review")
-	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-		return "", false
-	}
-	return strings.TrimSpace(rest), true
-}
 
 func (a *App) reviewOpts(cmp review.Comparison) review.Options {
 	o := review.Options{ProjectDir: a.opt.Dir, Comparison: cmp, KeyMap: a.keys.ReviewPane}
