@@ -91,7 +91,9 @@ func TestOpenThreadLazyContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	if opt.Thread.ID != th.ID || len(opt.Messages) != 3 {
-		t.Fatalf("opened %s with %d messages", opt.Thread.ID, len(opt.Messages))
+		ts, terr := st.Threads(p.ID)
+		t.Fatalf("opened %s (project %d %q) with %d messages, want %s with 3; the project's threads: %+v (%v); ProjectKey now %q",
+			opt.Thread.ID, opt.Project.ID, opt.Project.Key, len(opt.Messages), th.ID, ts, terr, store.ProjectKey(cwd))
 	}
 	for i, m := range opt.Messages {
 		if m.Context != nil || (m.RawContext != nil) != (m.Role == message.RoleUser) {
