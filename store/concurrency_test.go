@@ -212,13 +212,11 @@ func TestTwoProcessesCreateTogether(t *testing.T) {
 	// creates and migrates, the other waits and agrees on the environment.
 	dir := t.TempDir()
 	exe, _ := os.Executable()
-	var cmds []*exec.Cmd
 	outs := make([][]byte, 2)
 	var wg sync.WaitGroup
 	for i := range 2 {
 		cmd := exec.Command(exe, "-test.run=^$")
 		cmd.Env = append(os.Environ(), helperEnv+"=envid\x1f"+dir+"\x1fx")
-		cmds = append(cmds, cmd)
 		wg.Go(func() {
 			out, err := cmd.Output()
 			if err != nil {

@@ -34,7 +34,14 @@
 //     header must be SQLite's, its application id chipchat's (or unset on an
 //     empty database), its schema version one this build knows (else
 //     *SchemaError) and PRAGMA quick_check must pass (else an error wrapping
-//     ErrDamaged). Such a file is never modified, overwritten or moved.
+//     ErrDamaged). Such a file is never modified, overwritten or moved. A
+//     newer schema is read from the file's header (user_version) before
+//     SQLite opens it, when no write-ahead log holds a newer one, so a
+//     refused file does not even get -wal and -shm files beside it.
+//   - testdata/schemaN holds a database written by schema N's own code
+//     (schema3, schema6), opened and checked with the current code by
+//     TestMigrateSchema3Database and TestSchema6Fixture. Every schema
+//     change adds its own and keeps the older ones opening.
 //   - Times are stored as Unix nanoseconds. Thread order ties are broken by
 //     insertion order, newest first.
 //   - A thread's title, while empty, is derived from the first user message
