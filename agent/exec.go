@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/chipchat/chipchat/message"
 )
 
 // AttachmentsEnv names the environment variable that holds the directory of
@@ -73,9 +74,10 @@ func (e Exec) Name() string { return "exec:" + e.Command }
 
 // Capabilities: a command per turn, cancelled by killing its process
 // group; it wants the history (CHIPCHAT_HISTORY); chipchat delivers the
-// payload itself (stdin and $CHIPCHAT_ATTACHMENTS).
+// payload itself (stdin and $CHIPCHAT_ATTACHMENTS); its replies are the
+// command's plain-text output.
 func (Exec) Capabilities() Capabilities {
-	return Capabilities{History: true, Cancel: true, Files: true, Images: true, InlinePayload: true}
+	return Capabilities{History: true, Cancel: true, Files: true, Images: true, InlinePayload: true, PlainText: true}
 }
 
 // Run answers t with the command's stdout as text deltas.
@@ -317,7 +319,7 @@ func execWriteHistory(path string, history []HistoryMessage) error {
 		}
 		entries = append(entries, execHistoryEntry{Role: role, Text: h.Text, Interrupted: h.Interrupted})
 	}
-	data, err := json.Marshal(entries)
+	data, err := message.MarshalJSON(entries)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -84,7 +85,7 @@ func NewServer(opt Options) *Server {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no, Title: "Read a chipchat thread"},
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in ThreadReadInput) (*mcp.CallToolResult, ThreadPage, error) {
 		page, err := s.threads.read(in)
-		return nil, page, err
+		return textResult(page, err), page, err
 	})
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        ToolTerminalRead,
@@ -93,9 +94,24 @@ func NewServer(opt Options) *Server {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no, Title: "Read chipchat's terminals"},
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in terminalReadInput) (*mcp.CallToolResult, TerminalReadOutput, error) {
 		out, err := s.readTerminals(ctx, in)
-		return nil, out, err
+		return textResult(out, err), out, err
 	})
 	return s
+}
+
+// textResult is the tool's answer as its text content: out as JSON with
+// <, > and & literal (the go-sdk's own text fallback escapes them, and a
+// model reads "\u003c/project_context\u003e"). Nil on an error, or when
+// out does not encode: the go-sdk then says what went wrong.
+func textResult(out any, err error) *mcp.CallToolResult {
+	if err != nil {
+		return nil
+	}
+	b, err := message.MarshalJSON(out)
+	if err != nil {
+		return nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
 // MCP returns the go-sdk server, for transports other than Run's.

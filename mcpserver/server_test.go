@@ -220,3 +220,32 @@ func benchDir(b *testing.B) string {
 	}
 	return b.TempDir()
 }
+
+// The text content a model reads holds <, > and & as they are in the
+// thread, not as \u003c, \u003e, \u0026; it still decodes to the same page.
+func TestThreadReadKeepsAngleBrackets(t *testing.T) {
+	dir, project := t.TempDir(), t.TempDir()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, _ := st.Project(store.ProjectKey(project))
+	th, _ := st.CreateThread(p.ID)
+	const text = "see <project_context> & </project_context> > done"
+	if _, err := st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleUser, Text: text}); err != nil {
+		t.Fatal(err)
+	}
+	cs := inProcess(t, Options{DataDir: dir, ProjectKey: store.ProjectKey(project)})
+	page, res := callIn(t, cs, map[string]any{"threadId": th.ID})
+	if res.IsError {
+		t.Fatal(res.Content[0].(*mcp.TextContent).Text)
+	}
+	raw := res.Content[0].(*mcp.TextContent).Text
+	if !strings.Contains(raw, text) || strings.Contains(raw, `\u003c`) || strings.Contains(raw, `\u0026`) {
+		t.Fatalf("content escapes the text: %s", raw)
+	}
+	if len(page.Messages) != 1 || page.Messages[0].Text != text {
+		t.Fatalf("page: %+v", page.Messages)
+	}
+}

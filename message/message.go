@@ -1,6 +1,7 @@
 package message
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -97,7 +98,21 @@ func (it Item) Data() ([]byte, error) {
 	if it.Tool == nil && it.Plan == nil && it.Permission == nil && it.Level == "" && it.StderrTail == "" {
 		return nil, nil
 	}
-	return json.Marshal(it)
+	return MarshalJSON(it)
+}
+
+// MarshalJSON is json.Marshal with <, > and & left literal (json.Marshal
+// writes them as \u003c, \u003e, \u0026): the JSON chipchat writes for a
+// model or a user reads as the text it holds. Raw messages inside v are
+// compacted and keep their own escapes unescaped too.
+func MarshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // SetData fills the fields Data wrote. Empty data clears nothing.
@@ -114,6 +129,18 @@ const (
 	ToolInProgress = "in_progress"
 	ToolCompleted  = "completed"
 	ToolFailed     = "failed"
+	// ToolCancelled is chipchat's: the user cancelled the call (stopped
+	// the turn, or rejected its permission) before it finished.
+	ToolCancelled = "cancelled"
+)
+
+// ToolFinal reports whether a call in status s is over.
+func ToolFinal(s string) bool { return s == ToolCompleted || s == ToolFailed || s == ToolCancelled }
+
+// Reasons a call chipchat settled itself failed (Tool.Reason).
+const (
+	ReasonTurnEnded = "not finished when the turn ended"
+	ReasonAgentDied = "the agent died"
 )
 
 // Tool is a tool call: what the agent ran and what came of it.
@@ -128,6 +155,26 @@ type Tool struct {
 	Content   []ToolContent   `json:"content,omitempty"`
 	Started   time.Time       `json:"started,omitzero"`
 	Ended     time.Time       `json:"ended,omitzero"`
+	// Reason says why chipchat settled a call the agent left unfinished
+	// (status failed or cancelled): ReasonTurnEnded, ReasonAgentDied…
+	Reason string `json:"reason,omitempty"`
+}
+
+// Settle ends a call the agent left pending or running: status
+// ToolCancelled when the user cancelled it, else ToolFailed with reason;
+// at is its end. It reports whether the call was unfinished.
+func (t *Tool) Settle(cancelled bool, reason string, at time.Time) bool {
+	if ToolFinal(t.Status) {
+		return false
+	}
+	t.Status, t.Reason = ToolFailed, reason
+	if cancelled {
+		t.Status, t.Reason = ToolCancelled, ""
+	}
+	if t.Ended.IsZero() {
+		t.Ended = at
+	}
+	return true
 }
 
 // Location is a file (and line) a tool call touches.
