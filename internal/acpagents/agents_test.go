@@ -1054,15 +1054,6 @@ func boolStr(b bool) string {
 	return "no"
 }
 
-func hasKind(opts []acp.PermissionOption, k acp.PermissionOptionKind) bool {
-	for _, o := range opts {
-		if o.Kind == k {
-			return true
-		}
-	}
-	return false
-}
-
 func firstPermission(evs []Event) *Event {
 	for i := range evs {
 		if evs[i].Permission != nil {
