@@ -286,13 +286,16 @@ func (s *Service) CanRetry(threadID string) bool {
 }
 
 // LoadThread opens a thread's messages for display: streaming replies
-// whose writer is gone become interrupted first (their items kept). It
+// whose writer is gone become interrupted first (their items kept), and
+// the calls of a reply that is over are settled (SettleTools). It
 // does I/O: call it from a command, or before the UI starts.
 func LoadThread(st *store.Store, threadID string) ([]store.Message, error) {
 	if _, err := st.RecoverThread(threadID); err != nil {
 		return nil, err
 	}
-	return st.MessagesRaw(threadID)
+	msgs, err := st.MessagesRaw(threadID)
+	SettleTools(msgs)
+	return msgs, err
 }
 
 // Adopt tells the service what a thread holds, as LoadThread read it: its
@@ -692,9 +695,29 @@ func (s *Service) closeAsk(id int64, a *ask, ans agent.PermissionAnswer) {
 			}
 			it.Permission = &p
 			a.turn.set(a.pos, it)
+			if rejects(p) {
+				a.turn.reject(p.ToolCallID)
+			}
 		}
 	}
 	s.emit(AskClosed{ID: id})
+}
+
+// rejects reports whether the answer to a permission turns its call down:
+// esc, or an option of a reject kind.
+func rejects(p message.Permission) bool {
+	if p.Outcome == "rejected" {
+		return true
+	}
+	if p.Outcome != "selected" {
+		return false
+	}
+	for _, o := range p.Options {
+		if o.ID == p.Chosen {
+			return o.Kind == message.RejectOnce || o.Kind == message.RejectAlways
+		}
+	}
+	return false
 }
 
 // Quit stops every running turn (recorded interrupted, with what it had)

@@ -35,6 +35,7 @@ type turn struct {
 	dirty     map[int]bool       // items whose kind or fields changed since the last write
 	open      int                // the growing item new text goes to, or -1
 	tools     map[string]int     // tool call id → position
+	rejected  map[string]bool    // tool call ids whose permission the user rejected
 	plan      int                // the plan's position, or -1
 	seq       int                // numbers item ids
 	armed     bool               // a flush is scheduled
@@ -225,9 +226,13 @@ func (t *turn) event(ev agent.Event) {
 		t.open = -1
 		if pos, ok := t.tools[tool.CallID]; ok {
 			it := t.items[pos]
+			keepCancelled(it.Tool, &tool)
 			it.Tool = &tool
 			t.set(pos, it)
 			return
+		}
+		if t.rejected[tool.CallID] {
+			tool.Settle(true, "", s.clock.Now())
 		}
 		t.tools[tool.CallID] = t.add(message.Item{Kind: message.ItemTool, Tool: &tool})
 	case agent.ToolUpdate:
@@ -240,6 +245,10 @@ func (t *turn) event(ev agent.Event) {
 		it := t.items[pos]
 		tool := *it.Tool
 		applyUpdate(&tool, e)
+		keepCancelled(it.Tool, &tool)
+		if t.rejected[tool.CallID] {
+			tool.Settle(true, "", s.clock.Now())
+		}
 		if final(tool.Status) && tool.Ended.IsZero() {
 			tool.Ended = s.clock.Now()
 		}
@@ -288,8 +297,74 @@ func (t *turn) event(ev agent.Event) {
 	}
 }
 
-func final(status string) bool {
-	return status == message.ToolCompleted || status == message.ToolFailed
+func final(status string) bool { return message.ToolFinal(status) }
+
+// keepCancelled keeps a call the user cancelled (its permission rejected)
+// cancelled while the agent only reports it pending or running.
+func keepCancelled(old, tool *message.Tool) {
+	if old != nil && old.Status == message.ToolCancelled && !final(tool.Status) {
+		tool.Status, tool.Ended = old.Status, old.Ended
+	}
+}
+
+// reject settles the call whose permission the user rejected as
+// cancelled (the agent may go on without ever ending it); a call not seen
+// yet is settled so when it comes, or at the end of the turn. s.mu must be
+// held.
+func (t *turn) reject(callID string) {
+	if t.finished || callID == "" {
+		return
+	}
+	if t.rejected == nil {
+		t.rejected = map[string]bool{}
+	}
+	t.rejected[callID] = true
+	if pos, ok := t.tools[callID]; ok {
+		it := t.items[pos]
+		tool := *it.Tool
+		if tool.Settle(true, "", t.s.clock.Now()) {
+			it.Tool = &tool
+			t.set(pos, it)
+		}
+	}
+}
+
+// settle ends every call of the turn still pending or running: cancelled
+// when the user cancelled the turn or rejected the call, else failed with
+// reason. s.mu must be held.
+func (t *turn) settle(cancelled bool, reason string) {
+	now := t.s.clock.Now()
+	for pos, it := range t.items {
+		if it.Kind != message.ItemTool || it.Tool == nil {
+			continue
+		}
+		tool := *it.Tool
+		if tool.Settle(cancelled || t.rejected[tool.CallID], reason, now) {
+			it.Tool = &tool
+			t.set(pos, it)
+		}
+	}
+}
+
+// SettleTools settles, in msgs as read from the store, the calls of the
+// replies that are over but were left pending or running (written by a
+// chipchat that did not settle them, or that died mid-turn): failed, not
+// finished when the turn ended. Streaming replies are left as they are.
+func SettleTools(msgs []store.Message) {
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Role != message.RoleAssistant || !m.Status.Final() {
+			continue
+		}
+		for j, it := range m.Items {
+			if it.Kind != message.ItemTool || it.Tool == nil || final(it.Tool.Status) {
+				continue
+			}
+			tool := *it.Tool
+			tool.Settle(false, message.ReasonTurnEnded, tool.Ended)
+			m.Items[j].Tool = &tool
+		}
+	}
 }
 
 func applyUpdate(t *message.Tool, u agent.ToolUpdate) {
@@ -426,19 +501,34 @@ func (s *Service) finish(t *turn, err error, forced bool) {
 		s.mu.Unlock()
 		return
 	}
+	// Questions still open are answered cancelled (and their items
+	// written with the rest).
+	for id, a := range s.asks {
+		if a.turn == t {
+			s.closeAsk(id, a, agent.PermissionAnswer{Outcome: "cancelled"})
+		}
+	}
 	status := message.StatusDone
+	reason := message.ReasonTurnEnded
+	var ae *agent.Error
+	if errors.As(err, &ae) {
+		reason = message.ReasonAgentDied
+	}
 	switch {
 	case t.stopping || errors.Is(err, context.Canceled) && t.ctx.Err() != nil:
 		status = message.StatusInterrupted
+		t.settle(true, "")
 	case err != nil:
+		t.settle(false, reason)
 		status = message.StatusError
 		it := message.Item{Kind: message.ItemNotice, Level: "error", Text: strings.TrimSpace(err.Error()) + " — alt+r retries"}
-		var ae *agent.Error
-		if errors.As(err, &ae) {
+		if ae != nil {
 			it.StderrTail = ae.StderrTail
 		}
 		t.open = -1
 		t.add(it)
+	default:
+		t.settle(false, reason)
 	}
 	t.finished = true
 	ws := t.pending()
@@ -456,11 +546,6 @@ func (s *Service) finish(t *turn, err error, forced bool) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for id, a := range s.asks {
-		if a.turn == t {
-			s.closeAsk(id, a, agent.PermissionAnswer{Outcome: "cancelled"})
-		}
-	}
 	if th.turn == t {
 		th.turn = nil
 	}

@@ -73,6 +73,8 @@ func ToolLine(t message.Tool, width int, l *ItemLooks) string {
 		st = l.OK.Render("✓ done")
 	case message.ToolFailed:
 		st = l.Bad.Render("✗ failed")
+	case message.ToolCancelled:
+		st = l.Faint.Render("⊘ cancelled")
 	case message.ToolInProgress:
 		st = l.Running.Render("◐ running")
 	case message.ToolPending, "":
@@ -108,6 +110,9 @@ func renderTool(it message.Item, c ItemContext, maxLines int) []string {
 		return fallbackItem(it, "tool item without its call", c)
 	}
 	out := []string{ToolLine(*it.Tool, c.Width, c.Looks)}
+	if r := it.Tool.Reason; r != "" {
+		out = append(out, "  "+c.Looks.Faint.Render(ansi.Truncate(chips.SanitizeLine(r), max(c.Width-2, 1), "…")))
+	}
 	body := RenderToolContent(*it.Tool, c.Width-2, ContentMaxLines(maxLines), contentLooks(c))
 	for _, l := range body {
 		out = append(out, "  "+l)
@@ -129,6 +134,7 @@ func renderToolDetails(it message.Item, c ItemContext) []string {
 	}
 	field("kind", t.Kind)
 	field("call", t.CallID)
+	field("reason", t.Reason)
 	if !t.Started.IsZero() {
 		field("started", t.Started.Format("15:04:05"))
 	}
