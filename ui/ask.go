@@ -18,11 +18,14 @@ import (
 // agent's options with their kinds) or a sign-in method. Digits pick an
 // option, up/down move, enter picks the highlighted one, pgup/pgdown scroll
 // the content, esc rejects (the agent's reject option; a sign-in is
-// dismissed), ctrl+c cancels the turn.
+// dismissed), ctrl+c cancels the turn. A list longer than the prompt's
+// room scrolls with the highlight (top is its first shown option) and says
+// "n of m".
 type askBox struct {
 	ask    pendingAsk
 	sel    int
 	scroll int
+	top    int
 }
 
 // options are the question's answers as the prompt lists them.
@@ -115,7 +118,7 @@ func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.AskUp):
 		b.sel = max(0, b.sel-1)
 	case key.Matches(msg, a.keys.AskDown):
-		b.sel = min(len(opts)-1, b.sel+1)
+		b.sel = max(0, min(len(opts)-1, b.sel+1))
 	case key.Matches(msg, a.keys.AskPageDown):
 		b.scroll += 5
 	case key.Matches(msg, a.keys.AskPageUp):
@@ -169,19 +172,16 @@ func (b *askBox) view(width, h int) []string {
 			}
 		}
 	}
-	var foot []string
-	for i, o := range b.options() {
-		mark := "  "
-		if i == b.sel {
-			mark = "> "
-		}
-		line := fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Name))
-		if k := kindLabel(o.Kind); k != "" {
-			line += "  (" + k + ")"
-		}
-		foot = append(foot, chips.Truncate(line, width))
+	foot := b.optionLines(width, h, len(head), len(body))
+	// The options come first: the highlight is never cut off by a long
+	// head (the overlay keeps the first h lines).
+	if n := h - len(foot) - 1; len(head) > n {
+		head = head[:max(n, 0)]
 	}
 	room := h - len(head) - len(foot) - 2
+	if len(body) > room {
+		room-- // the line that says which lines are shown
+	}
 	if len(body) > 0 && room > 0 {
 		b.scroll = min(b.scroll, max(0, len(body)-room))
 		end := min(len(body), b.scroll+room)
@@ -195,4 +195,49 @@ func (b *askBox) view(width, h int) []string {
 		}
 	}
 	return append(append(head, ""), foot...)
+}
+
+// optionLines are the prompt's options as they fit: all of them, or a
+// window that holds the highlight and a line "n of m". Zero options says so
+// and what esc answers. headRows and bodyRows are what the prompt shows
+// above them; the body keeps up to half the room.
+func (b *askBox) optionLines(width, h, headRows, bodyRows int) []string {
+	opts := b.options()
+	if len(opts) == 0 {
+		esc := "esc answers cancelled"
+		if b.ask.permission == nil {
+			esc = "esc dismisses it"
+		}
+		return []string{chips.Truncate("  The agent offered no options to pick: "+esc+".", width)}
+	}
+	room := h - headRows - 1
+	if bodyRows > 0 {
+		room -= min(bodyRows+2, room/2)
+	}
+	room = max(room, 2)
+	first, n := 0, len(opts)
+	if len(opts) > room {
+		n = room - 1 // the last line says where the list is
+		b.top = min(b.top, b.sel)
+		b.top = max(b.top, b.sel-n+1)
+		b.top = max(0, min(b.top, len(opts)-n))
+		first = b.top
+	}
+	var out []string
+	for i := first; i < first+n; i++ {
+		o := opts[i]
+		mark := "  "
+		if i == b.sel {
+			mark = "> "
+		}
+		line := fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Name))
+		if k := kindLabel(o.Kind); k != "" {
+			line += "  (" + k + ")"
+		}
+		out = append(out, chips.Truncate(line, width))
+	}
+	if n < len(opts) {
+		out = append(out, hintStyle.Render(chips.Truncate(fmt.Sprintf("  %d of %d · ↑/↓ move, enter picks", b.sel+1, len(opts)), width)))
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -171,5 +172,140 @@ func TestAgentSessionResumesAfterRestart(t *testing.T) {
 	case got := <-second.runs:
 		t.Fatalf("the second process ran a second turn (handed %q)", got)
 	default:
+	}
+}
+
+// optionsBackend asks a permission with n options: an allow once first,
+// then a mix of every kind, "allow always" among them. It answers with the
+// option chosen.
+type optionsBackend struct{ n, body int }
+
+func (*optionsBackend) Name() string                     { return "options" }
+func (*optionsBackend) Capabilities() agent.Capabilities { return agent.Capabilities{Cancel: true} }
+func (b *optionsBackend) Run(ctx context.Context, t agent.Turn, ev func(agent.Event)) error {
+	reply := make(chan agent.PermissionAnswer, 1)
+	tool := message.Tool{CallID: "c1", Kind: "execute", Title: "Run make"}
+	if b.body > 0 {
+		var text strings.Builder
+		for i := range b.body {
+			fmt.Fprintf(&text, "line %d\n", i+1)
+		}
+		tool.Content = []message.ToolContent{{Type: message.ContentDiff, Path: "out.txt", NewText: text.String()}}
+	}
+	kinds := []string{message.AllowAlways, message.RejectOnce, message.RejectAlways, message.AllowOnce}
+	var opts []message.PermissionOption
+	for i := range b.n {
+		kind := message.AllowOnce
+		if i > 0 {
+			kind = kinds[i%len(kinds)]
+		}
+		opts = append(opts, message.PermissionOption{ID: fmt.Sprintf("opt-%d", i+1), Name: fmt.Sprintf("Option %d", i+1), Kind: kind})
+	}
+	ev(agent.ToolCall{Tool: tool})
+	ev(agent.Permission{Request: message.Permission{ToolCallID: "c1", Asked: "Run make?", Options: opts}, Tool: tool, Reply: reply})
+	select {
+	case ans := <-reply:
+		ev(agent.TextDelta{Text: "chose " + ans.OptionID + " (" + ans.Outcome + ")"})
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// askOptions opens a thread whose agent asks with n options and waits for
+// the prompt.
+func (e *testEnv) askOptions(n, body int) (*harness, string) {
+	opt := e.options("")
+	opt.Backend = &optionsBackend{n: n, body: body}
+	h := e.openWith(opt)
+	h.typeText("go")
+	h.press("enter")
+	h.pumpUntil("the question", func() bool { return h.app.ov == overlayAsk })
+	return h, h.app.thread.ID
+}
+
+func (h *harness) answered(threadID string) string {
+	h.pumpUntil("the reply", func() bool {
+		msgs := h.e.messages(threadID)
+		return len(msgs) == 2 && msgs[1].Status.Final()
+	})
+	return h.e.messages(threadID)[1].Text
+}
+
+// 500 options: the list scrolls so the highlight stays on screen, says
+// which of how many it is, and enter answers the option the user sees
+// highlighted.
+func TestPermissionManyOptionsScroll(t *testing.T) {
+	e := newTestEnv(t)
+	h, threadID := e.askOptions(500, 0)
+	scr := h.plain()
+	if !strings.Contains(scr, "> 1. Option 1") || !strings.Contains(scr, "1 of 500") {
+		t.Fatalf("the first option is highlighted, with its place in the list:\n%s", scr)
+	}
+	for i := range 45 {
+		h.press("down")
+		want := fmt.Sprintf("> %d. Option %d", i+2, i+2)
+		if scr := h.plain(); !strings.Contains(scr, want) || !strings.Contains(scr, fmt.Sprintf("%d of 500", i+2)) {
+			t.Fatalf("after %d × down %q is not on screen:\n%s", i+1, want, scr)
+		}
+	}
+	if lines := strings.Split(h.view(), "\n"); len(lines) != testHeight {
+		t.Fatalf("the screen is %d lines, want %d", len(lines), testHeight)
+	}
+	h.press("up", "down")
+	h.press("enter")
+	if reply := h.answered(threadID); reply != "chose opt-46 (selected)" {
+		t.Fatalf("enter answered %q, want the highlighted opt-46", reply)
+	}
+}
+
+// A list that fits shows no count.
+func TestPermissionFewOptionsNoCount(t *testing.T) {
+	e := newTestEnv(t)
+	h, _ := e.askOptions(3, 0)
+	if scr := h.plain(); !strings.Contains(scr, "3. Option 3") || strings.Contains(scr, "of 3") {
+		t.Fatalf("three options are all shown, without a count:\n%s", scr)
+	}
+}
+
+// Zero options: the prompt says so and what esc answers; enter does not
+// answer, esc answers cancelled.
+func TestPermissionZeroOptions(t *testing.T) {
+	e := newTestEnv(t)
+	h, threadID := e.askOptions(0, 0)
+	scr := h.plain()
+	if !strings.Contains(scr, "no options") || !strings.Contains(scr, "esc answers cancelled") {
+		t.Fatalf("the prompt says there is nothing to pick and what esc does:\n%s", scr)
+	}
+	h.press("down", "up", "enter")
+	if h.app.ov != overlayAsk {
+		t.Fatal("enter with nothing to pick keeps the prompt open")
+	}
+	h.press("esc")
+	if reply := h.answered(threadID); reply != "chose  (cancelled)" {
+		t.Fatalf("esc answered %q", reply)
+	}
+}
+
+// A long diff and a long list share the prompt: both scroll, the
+// highlight and the diff's scroll hint stay on screen.
+func TestPermissionManyOptionsWithLongDiff(t *testing.T) {
+	e := newTestEnv(t)
+	h, threadID := e.askOptions(60, 200)
+	for i := range 20 {
+		h.press("down")
+		scr := h.plain()
+		want := fmt.Sprintf("> %d. Option %d", i+2, i+2)
+		if !strings.Contains(scr, want) || !strings.Contains(scr, fmt.Sprintf("%d of 60", i+2)) || !strings.Contains(scr, "line 1") || !strings.Contains(scr, "pgup/pgdown scroll") {
+			t.Fatalf("after %d × down: want %q, the diff and its hint:\n%s", i+1, want, scr)
+		}
+	}
+	h.press("pgdown", "pgdown")
+	if scr := h.plain(); !strings.Contains(scr, "> 21. Option 21") || strings.Contains(scr, "line 1\n") {
+		t.Fatalf("pgdown scrolls the diff and keeps the highlight:\n%s", scr)
+	}
+	h.press("enter")
+	if reply := h.answered(threadID); reply != "chose opt-21 (selected)" {
+		t.Fatalf("enter answered %q", reply)
 	}
 }
