@@ -105,10 +105,20 @@ func newFlagSet(f *flags, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("chipchat", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&f.dataDir, "data-dir", "", "keep the store and attachments in `DIR`")
-	fs.StringVar(&f.agent, "agent", "", "the agent backend: `SPEC` — echo, exec:<command>, acp:<command> or openai:<base-url>#<model>")
+	fs.StringVar(&f.agent, "agent", "", "the agent backend: `SPEC` — "+kindList())
 	fs.StringVar(&f.threadID, "thread", "", "open the thread with this `ID`")
 	fs.BoolVar(&f.newTh, "new", false, "start a new thread")
 	return fs
+}
+
+// kindList is agent's table of backends as help lists them: "echo,
+// exec:<command>, … or openai:<base-url>#<model>".
+func kindList() string {
+	var specs []string
+	for _, k := range agent.Kinds() {
+		specs = append(specs, k.Spec)
+	}
+	return strings.Join(specs[:len(specs)-1], ", ") + " or " + specs[len(specs)-1]
 }
 
 func printUsage(w io.Writer) {
@@ -173,16 +183,14 @@ type acpParts struct {
 // (chipchat mcp, reading dataDir's threads and, through the panes socket,
 // the app's terminals) plus the config's [[mcp_servers]] in every session.
 func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend, acpParts, error) {
-	scheme, command, _ := strings.Cut(strings.TrimSpace(spec), ":")
-	if !strings.EqualFold(scheme, "acp") {
-		backend, err := agent.New(spec)
-		if err != nil {
-			return nil, acpParts{}, err
-		}
-		if o, ok := backend.(*agent.OpenAI); ok && o.APIKey == "" {
-			o.APIKey = cfg.OpenAIAPIKey // $OPENAI_API_KEY still wins when this is empty
-		}
-		return backend, acpParts{}, nil
+	kind, _, err := agent.KindOf(spec)
+	if err != nil {
+		return nil, acpParts{}, err
+	}
+	opts := agent.Options{OpenAIAPIKey: cfg.OpenAIAPIKey}
+	if !kind.Hosted {
+		backend, err := agent.NewWith(spec, opts)
+		return backend, acpParts{}, err
 	}
 	project := store.ProjectKey(cwd)
 	parts := acpParts{terms: ui.NewAgentTerminals(cfg.Limits.Scrollback)}
@@ -198,12 +206,13 @@ func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend,
 		}
 		return nil, acpParts{}, err
 	}
-	a, err := agent.NewACP(strings.TrimSpace(command), agent.ACPOptions{Dir: project, Terminals: parts.terms, MCPServers: servers})
+	opts.ACP = agent.ACPOptions{Dir: project, Terminals: parts.terms, MCPServers: servers}
+	a, err := agent.NewWith(spec, opts)
 	if err != nil {
 		if parts.panes != nil {
 			_ = parts.panes.Close()
 		}
-		return nil, acpParts{}, fmt.Errorf("agent %q: %w", spec, err)
+		return nil, acpParts{}, err
 	}
 	return a, parts, nil
 }

@@ -166,6 +166,14 @@ type Capabilities struct {
 	// snapshots (Resolver.Mention), threads as Turn.Threads. Backends
 	// without it have their own file tools and attachment channel.
 	InlinePayload bool
+	// PlainText: replies are plain text (a command's output), not Markdown.
+	PlainText bool
+	// MaxAttachment: the largest image or file the agent takes, in bytes;
+	// a message with a bigger one is refused before it is stored
+	// (Capabilities.CheckAttachments). 0: no limit of the backend's.
+	MaxAttachment int64
+	// Process: the backend holds a process or connection until agent.Close.
+	Process bool
 }
 
 // Error is a backend failure with the end of the agent's stderr, when it

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/chipchat/chipchat/contextref"
@@ -82,11 +81,16 @@ type Limits struct {
 	// ThreadContextBytes bounds one <thread_history> fragment
 	// (thread_context_bytes, 32 KiB); the oldest messages go first.
 	ThreadContextBytes int64
+	// ResumeHistoryBytes bounds the <thread_history> fragment of the
+	// thread's own earlier turns a new agent session gets when the old one
+	// cannot be resumed (resume_history_bytes, 256 KiB; Turn.Handover).
+	ResumeHistoryBytes int64
 }
 
 // DefaultLimits are the limits when the config sets none.
 func DefaultLimits() Limits {
-	return Limits{InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10}
+	return Limits{InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10,
+		ResumeHistoryBytes: 256 << 10}
 }
 
 // withDefaults fills zero (or negative) fields with their defaults.
@@ -103,6 +107,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ThreadContextBytes <= 0 {
 		l.ThreadContextBytes = d.ThreadContextBytes
+	}
+	if l.ResumeHistoryBytes <= 0 {
+		l.ResumeHistoryBytes = d.ResumeHistoryBytes
 	}
 	return l
 }
@@ -158,6 +165,49 @@ type Turn struct {
 	// SessionID is the agent session this thread had, for backends with
 	// Capabilities.Sessions (empty: none yet).
 	SessionID string
+	// Handover, set with SessionID, is the thread's earlier turns for the
+	// case that session cannot be resumed (the agent refuses session/load,
+	// or cannot load sessions): the new session's first prompt starts
+	// with them as a <thread_history> fragment, so that the agent does
+	// not forget the thread.
+	Handover *Handover
+}
+
+// Handover is the thread's earlier turns, read only when a new session
+// needs them. A backend calls Take once it knows the old session is gone;
+// its prompt then starts with Text.
+type Handover struct {
+	// History renders the thread's earlier messages as a <thread_history>
+	// fragment within Limits.ResumeHistoryBytes (the oldest left out
+	// first, the fragment saying how many), with how many messages it
+	// holds and left out. "" and 0, 0: there is nothing to hand over.
+	History func() (fragment string, kept, omitted int)
+
+	taken         bool
+	text          string
+	kept, omitted int
+}
+
+// Take reads the history (once) and marks it to be sent; it reports how
+// many messages the fragment holds and left out. A nil Handover holds
+// none.
+func (h *Handover) Take() (kept, omitted int) {
+	if h == nil {
+		return 0, 0
+	}
+	if !h.taken && h.History != nil {
+		h.text, h.kept, h.omitted = h.History()
+	}
+	h.taken = true
+	return h.kept, h.omitted
+}
+
+// Text is the fragment to put before the prompt: "" until Take.
+func (h *Handover) Text() string {
+	if h == nil || !h.taken {
+		return ""
+	}
+	return h.text
 }
 
 // CompactCommand is what the user sends to compact a thread.
@@ -331,41 +381,4 @@ type Backend interface {
 	// a failure is its error (an *Error when the agent's stderr explains
 	// it).
 	Run(ctx context.Context, t Turn, emit func(Event)) error
-}
-
-// New chooses a backend from a spec: "" or "echo" is the echo backend;
-// "exec:<command>" runs a command per turn (Exec); "openai:<base-url>#<model>"
-// talks to an OpenAI-compatible Chat Completions endpoint (OpenAI). The
-// scheme is case-insensitive; a malformed spec is an error saying what to
-// write.
-func New(spec string) (Backend, error) {
-	s := strings.TrimSpace(spec)
-	if s == "" || s == "echo" {
-		return Echo{}, nil
-	}
-	scheme, rest, _ := strings.Cut(s, ":")
-	switch strings.ToLower(scheme) {
-	case "exec":
-		if strings.TrimSpace(rest) == "" {
-			return nil, fmt.Errorf("agent %q: no command (write exec:<command>)", spec)
-		}
-		return Exec{Command: strings.TrimSpace(rest)}, nil
-	case "openai":
-		i := strings.LastIndexByte(rest, '#')
-		if i < 0 {
-			return nil, fmt.Errorf("agent %q: no model (write openai:<base-url>#<model>, e.g. openai:http://localhost:11434/v1#llama3.2)", spec)
-		}
-		o, err := NewOpenAI(strings.TrimSpace(rest[:i]), rest[i+1:])
-		if err != nil {
-			return nil, fmt.Errorf("agent %q: %w", spec, err)
-		}
-		return o, nil
-	case "acp":
-		a, err := NewACP(strings.TrimSpace(rest), ACPOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("agent %q: %w", spec, err)
-		}
-		return a, nil
-	}
-	return nil, fmt.Errorf("unknown agent %q (available: echo, exec:<command>, acp:<command>, openai:<base-url>#<model>)", spec)
 }

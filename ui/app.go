@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -296,9 +295,8 @@ func (a *App) Close() {
 		fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.err)
 	}
 	a.pane.CloseAll()
-	if c, ok := a.opt.Backend.(io.Closer); ok {
-		_ = c.Close()
-	}
+	// The backend's process, when it has one (Capabilities.Process).
+	_ = agent.Close(a.opt.Backend)
 	a.closeACP() // the panes socket of chipchat mcp (mcp.go)
 }
 

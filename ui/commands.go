@@ -484,18 +484,12 @@ func (a *App) pickerHints() string {
 	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
 }
 
-// attachmentChecker is a backend with limits on what it sends (the ACP
-// backend: agent.ACP.CheckAttachments).
-type attachmentChecker interface {
-	CheckAttachments([]agent.Attachment) error
-}
-
 // checkAttachments refuses, before anything is stored or sent, a message
 // whose image or file chips are over the backend's limits (issue 12 item
 // 8). It reads only the records' sizes: no I/O.
 func (a *App) checkAttachments(recs []contextref.Record) error {
-	c, ok := a.opt.Backend.(attachmentChecker)
-	if !ok {
+	caps := a.chat.Capabilities()
+	if caps.MaxAttachment <= 0 {
 		return nil
 	}
 	var atts []agent.Attachment
@@ -515,7 +509,7 @@ func (a *App) checkAttachments(recs []contextref.Record) error {
 	if len(atts) == 0 {
 		return nil
 	}
-	if err := c.CheckAttachments(atts); err != nil {
+	if err := caps.CheckAttachments(atts); err != nil {
 		return fmt.Errorf("not sent: %w — remove the chip (or send the file some other way)", err)
 	}
 	return nil

@@ -14,7 +14,8 @@ import (
 
 // acpLike is a fake ACP backend: each turn reports the agent's commands,
 // modes and config options, then answers "got: <prompt>". It switches
-// modes and options (agent.Configurer) and refuses attachments over max.
+// modes and options (agent.Configurer) and declares max as its attachment
+// limit (0: none).
 type acpLike struct {
 	mu      sync.Mutex
 	prompts []string
@@ -28,7 +29,8 @@ type acpLike struct {
 
 func (b *acpLike) Name() string { return "acp:fake" }
 func (b *acpLike) Capabilities() agent.Capabilities {
-	return agent.Capabilities{Sessions: true, Cancel: true, Modes: true, Commands: true, Compact: b.compact, Files: true, Images: true}
+	return agent.Capabilities{Sessions: true, Cancel: true, Modes: true, Commands: true, Compact: b.compact, Files: true, Images: true,
+		MaxAttachment: b.max}
 }
 
 var fakeCommands = []agent.Command{
@@ -92,10 +94,6 @@ func (b *acpLike) SetConfigOption(_ context.Context, threadID, optionID, value s
 	defer b.mu.Unlock()
 	b.calls = append(b.calls, optionID+"="+value)
 	return nil
-}
-
-func (b *acpLike) CheckAttachments(atts []agent.Attachment) error {
-	return agent.ACPCheckAttachments(atts, b.max)
 }
 
 func (b *acpLike) seen() (prompts, calls []string) {

@@ -171,10 +171,9 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 }
 
 // plainReplies says whether the backend writes plain text rather than
-// Markdown (exec: commands), so the transcript decides per reply.
-func (a *App) plainReplies() bool {
-	return strings.HasPrefix(a.opt.Backend.Name(), "exec:")
-}
+// Markdown (Capabilities.PlainText: exec), so the transcript decides per
+// reply.
+func (a *App) plainReplies() bool { return a.chat.Capabilities().PlainText }
 
 // turnShown reports whether the open thread's turn is under way (the
 // status line shows a spinner).
