@@ -72,7 +72,7 @@ func acpAttachmentName(at Attachment) string {
 // acpPromptBlocks is the prompt of t for an agent with the given
 // capabilities, and notes on what could not be sent as bytes.
 func acpPromptBlocks(caps acp.PromptCapabilities, t Turn) ([]acp.ContentBlock, []string) {
-	blocks := []acp.ContentBlock{acp.TextBlock(t.Prompt)}
+	blocks := []acp.ContentBlock{acp.TextBlock(acpPromptText(t))}
 	var notes []string
 	for _, at := range t.Attachments {
 		if at.Path == "" {

@@ -266,9 +266,9 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 		if p.dead() {
 			return "", p.wrapErr("session/load", err)
 		}
-		emit(Notice{"could not resume the agent's session (" + oneLine(err.Error()) + "); starting a new one"})
+		emit(Notice{acpHandoverNotice("chipchat could not resume the agent's own session "+sid+" (the agent said: "+acpRefusal(err)+")", t.Handover)})
 	} else if sid != "" {
-		emit(Notice{"this agent cannot resume sessions; starting a new one"})
+		emit(Notice{acpHandoverNotice("this agent cannot resume its sessions", t.Handover)})
 	}
 	var resp acp.NewSessionResponse
 	err := a.withAuth(ctx, p, emit, func() error {
@@ -295,6 +295,60 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 	p.setLive(sid)
 	emit(SessionStarted{ID: sid})
 	return sid, nil
+}
+
+// acpHandoverNotice says that the agent's session was not resumed (why)
+// and what the new session gets instead: the thread's history, handed
+// over (h.Take), or nothing.
+func acpHandoverNotice(why string, h *Handover) string {
+	kept, omitted := h.Take()
+	switch {
+	case kept == 0 && omitted == 0:
+		return why + "; a new session starts with nothing from before"
+	case kept == 0:
+		return fmt.Sprintf("%s; a new session starts, and the thread's %s did not fit resume_history_bytes, so none was handed over", why, plural(omitted, "earlier message"))
+	case omitted == 0:
+		return fmt.Sprintf("%s; a new session starts, and chipchat handed it this thread's history instead (%s)", why, plural(kept, "earlier message"))
+	}
+	return fmt.Sprintf("%s; a new session starts, and chipchat handed it this thread's history instead (the last %s; %d older left out to fit resume_history_bytes)",
+		why, plural(kept, "earlier message"), omitted)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// acpRefusal is what the agent said when it refused a request, in words:
+// a JSON-RPC error's message and its details, never the error as JSON.
+func acpRefusal(err error) string {
+	var re *acp.RequestError
+	if !errors.As(err, &re) {
+		return oneLine(err.Error())
+	}
+	m := strings.TrimSpace(re.Message)
+	if d, ok := re.Data.(map[string]any); ok {
+		for _, k := range []string{"details", "error", "message"} {
+			if v, ok := d[k].(string); ok && strings.TrimSpace(v) != "" && v != m {
+				if m != "" {
+					m += ": "
+				}
+				m += strings.TrimSpace(v)
+				break
+			}
+		}
+	} else if v, ok := re.Data.(string); ok && strings.TrimSpace(v) != "" && v != m {
+		if m != "" {
+			m += ": "
+		}
+		m += strings.TrimSpace(v)
+	}
+	if m == "" {
+		m = fmt.Sprintf("error %d", re.Code)
+	}
+	return oneLine(m)
 }
 
 // load resumes sid with session/load, dropping the history the agent
@@ -701,4 +755,14 @@ func acpShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// acpPromptText is the text block of a turn's prompt: the prompt, after
+// the thread's history when the turn's session is a new one that took it
+// over (Turn.Handover).
+func acpPromptText(t Turn) string {
+	if h := t.Handover.Text(); h != "" {
+		return strings.TrimRight(h, "\n") + "\n\n" + t.Prompt
+	}
+	return t.Prompt
 }
