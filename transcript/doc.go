@@ -80,6 +80,9 @@
 //     never split. A link whose record is missing, held by two records, or
 //     of an unknown kind draws the registry's unresolved chip.
 //   - Reference links inside assistant text show as "[label]".
+//   - Markdown links reach the terminal as OSC 8 hyperlinks only for http,
+//     https and mailto; any other target (javascript:, file:, a relative
+//     path) is drawn as plain text, the target shown after the label.
 //   - Records are looked up by exact context id, as in the provider
 //     projection.
 //   - Items: a tool call is one line (kind glyph, title, status, and how

@@ -116,6 +116,7 @@ func (m *Model) glamourLines(src string, w, cw int) []string {
 		if out, err = r.Render(src); err != nil {
 			out = ""
 		}
+		out = webLinksOnly(out)
 	}
 	if out == "" { // no renderer: the sanitized text, wrapped
 		return wrapPlain(src, cw, noStyle)
@@ -141,6 +142,72 @@ func (m *Model) glamourLines(src string, w, cw int) []string {
 		hi--
 	}
 	return lines[lo:hi]
+}
+
+// linkSchemes are the schemes whose links reach the terminal as OSC 8
+// hyperlinks: a click on anything else (javascript:, file:, a relative
+// path) could run or open what the user did not mean to.
+var linkSchemes = []string{"http", "https", "mailto"}
+
+// webLinksOnly removes from glamour's output every OSC 8 hyperlink whose
+// target's scheme is not in linkSchemes, with the reset that closes it:
+// such a link is drawn as its plain text (glamour shows the target after
+// it).
+func webLinksOnly(s string) string {
+	if !strings.Contains(s, "\x1b]8;") {
+		return s
+	}
+	var b strings.Builder
+	dropped := false // the last link opened was removed
+	for {
+		i := strings.Index(s, "\x1b]8;")
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		rest := s[i+4:]
+		end, n := len(rest), 0 // the sequence's terminator and its length
+		if j := strings.IndexAny(rest, "\x07\x1b"); j >= 0 {
+			end, n = j, 1
+			if rest[j] == 0x1b {
+				n = 2
+			}
+		}
+		seq, body := s[i:i+4+min(end+n, len(rest))], rest[:end]
+		s = rest[min(end+n, len(rest)):]
+		target := ""
+		if k := strings.IndexByte(body, ';'); k >= 0 {
+			target = body[k+1:]
+		}
+		switch {
+		case target == "":
+			if !dropped {
+				b.WriteString(seq)
+			}
+			dropped = false
+		case webLink(target):
+			b.WriteString(seq)
+			dropped = false
+		default:
+			dropped = true
+		}
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// webLink says whether target's scheme is one of linkSchemes.
+func webLink(target string) bool {
+	k := strings.IndexByte(target, ':')
+	if k <= 0 {
+		return false
+	}
+	for _, sc := range linkSchemes {
+		if strings.EqualFold(target[:k], sc) {
+			return true
+		}
+	}
+	return false
 }
 
 // bulletHang is the width of a list item's marker at the start of a drawn
