@@ -135,83 +135,75 @@ func (s *Store) SetStatus(id string, status message.Status) error {
 	return s.WriteReply(id, nil, status)
 }
 
-// loadItems fills the Items of the thread's replies in msgs (ordered by
-// seq), in two queries for the whole thread.
-func (s *Store) loadItems(threadID string, msgs []Message) error {
-	byID := make(map[string]*Message)
-	for i := range msgs {
-		if msgs[i].Role == message.RoleAssistant {
-			byID[msgs[i].ID] = &msgs[i]
-		}
-	}
-	if len(byID) == 0 {
+// readItems fills the Items of the replies in msgs, messages of the thread
+// in Seq order (all of them, MessagesRaw, or a page, MessagesAfter), in one
+// query over the rows of those messages only: each item row comes once per
+// text chunk (or once, with a NULL chunk, when it has no text), ordered by
+// message, position and chunk. It is the store's one reader of reply items.
+func (s *Store) readItems(threadID string, msgs []Message) error {
+	if len(msgs) == 0 {
 		return nil
 	}
-	rows, err := s.db.Query(`SELECT r.message_id, r.pos, r.item_id, r.kind, r.data FROM reply_items r
-		JOIN messages m ON m.id = r.message_id WHERE m.thread_id = ? ORDER BY r.message_id, r.pos`, threadID)
-	if err != nil {
-		return err
-	}
-	type key struct {
-		id  string
-		pos int
-	}
-	index := map[key]int{}
-	for rows.Next() {
-		var id, itemID, kind string
-		var pos int
-		var data []byte
-		if err := rows.Scan(&id, &pos, &itemID, &kind, &data); err != nil {
-			rows.Close()
-			return err
+	lo, hi := msgs[0].Seq, msgs[len(msgs)-1].Seq
+	bySeq := make(map[int64]*Message, len(msgs))
+	for i := range msgs {
+		if msgs[i].Role == message.RoleAssistant {
+			bySeq[msgs[i].Seq] = &msgs[i]
 		}
-		m := byID[id]
-		if m == nil {
-			continue
-		}
-		it := message.Item{ID: itemID, Kind: message.ItemKind(kind)}
-		_ = it.SetData(data) // fields a newer version wrote and this one cannot read are left out
-		index[key{id, pos}] = len(m.Items)
-		m.Items = append(m.Items, it)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
+	if len(bySeq) == 0 {
+		return nil
 	}
-	rows, err = s.db.Query(`SELECT t.message_id, t.pos, t.text FROM reply_text t
-		JOIN messages m ON m.id = t.message_id WHERE m.thread_id = ? ORDER BY t.message_id, t.pos, t.seq`, threadID)
+	rows, err := s.db.Query(`SELECT m.seq, r.pos, r.item_id, r.kind, r.data, t.text
+		FROM messages m JOIN reply_items r ON r.message_id = m.id
+		LEFT JOIN reply_text t ON t.message_id = r.message_id AND t.pos = r.pos
+		WHERE m.thread_id = ? AND m.seq BETWEEN ? AND ? AND m.role = 'assistant'
+		ORDER BY m.seq, r.pos, t.seq`, threadID, lo, hi)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var cur key
-	var b strings.Builder
+	var (
+		cur     *message.Item
+		curSeq  int64
+		curPos  = -1
+		text    strings.Builder
+		hasText bool
+	)
 	flush := func() {
-		if m, ok := byID[cur.id]; ok {
-			if i, ok := index[cur]; ok {
-				m.Items[i].Text = b.String()
-			}
+		if cur != nil && hasText {
+			cur.Text = text.String()
 		}
-		b = strings.Builder{}
+		text.Reset()
+		hasText = false
 	}
-	first := true
 	for rows.Next() {
-		var k key
-		var text string
-		if err := rows.Scan(&k.id, &k.pos, &text); err != nil {
+		var seq int64
+		var pos int
+		var itemID, kind string
+		var data []byte
+		var chunk sql.NullString
+		if err := rows.Scan(&seq, &pos, &itemID, &kind, &data, &chunk); err != nil {
 			return err
 		}
-		if first || k != cur {
-			if !first {
-				flush()
+		if seq != curSeq || pos != curPos {
+			flush()
+			m := bySeq[seq]
+			if m == nil {
+				cur = nil
+				continue
 			}
-			cur, first = k, false
+			it := message.Item{ID: itemID, Kind: message.ItemKind(kind)}
+			_ = it.SetData(data) // fields a newer version wrote and this one cannot read are left out
+			m.Items = append(m.Items, it)
+			cur, curSeq, curPos = &m.Items[len(m.Items)-1], seq, pos
 		}
-		b.WriteString(text)
+		if chunk.Valid {
+			text.WriteString(chunk.String)
+			hasText = true
+		}
 	}
-	if !first {
-		flush()
-	}
+	flush()
 	return rows.Err()
 }
 

@@ -168,7 +168,7 @@ func (s *Store) MessagesRaw(threadID string) ([]Message, error) {
 		if out, _, err = scanMessages(rows, threadID, out, -1); err != nil {
 			return err
 		}
-		return s.loadItems(threadID, out)
+		return s.readItems(threadID, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: messages of %s: %w", threadID, err)

@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/chipchat/chipchat/message"
 )
 
 // readOnlyDSN opens the file for reading only: SQLite opens it O_RDONLY
@@ -156,77 +154,10 @@ func (s *Store) MessagesAfter(threadID string, after int64, limit int) (msgs []M
 		if len(msgs) == 0 {
 			return nil
 		}
-		return s.pageItems(threadID, msgs[0].Seq, msgs[len(msgs)-1].Seq, msgs)
+		return s.readItems(threadID, msgs)
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("store: messages of %s: %w", threadID, err)
 	}
 	return msgs, more, nil
-}
-
-// pageItems fills the Items of the replies in msgs, the thread's messages
-// with Seq lo..hi in order, in one query over those messages only: each
-// item row comes once per text chunk (or once, with a NULL chunk, when it
-// has no text), ordered by message, position and chunk.
-func (s *Store) pageItems(threadID string, lo, hi int64, msgs []Message) error {
-	bySeq := make(map[int64]*Message, len(msgs))
-	for i := range msgs {
-		if msgs[i].Role == message.RoleAssistant {
-			bySeq[msgs[i].Seq] = &msgs[i]
-		}
-	}
-	if len(bySeq) == 0 {
-		return nil
-	}
-	rows, err := s.db.Query(`SELECT m.seq, r.pos, r.item_id, r.kind, r.data, t.text
-		FROM messages m JOIN reply_items r ON r.message_id = m.id
-		LEFT JOIN reply_text t ON t.message_id = r.message_id AND t.pos = r.pos
-		WHERE m.thread_id = ? AND m.seq BETWEEN ? AND ? AND m.role = 'assistant'
-		ORDER BY m.seq, r.pos, t.seq`, threadID, lo, hi)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var (
-		cur     *message.Item
-		curSeq  int64
-		curPos  = -1
-		text    strings.Builder
-		hasText bool
-	)
-	flush := func() {
-		if cur != nil && hasText {
-			cur.Text = text.String()
-		}
-		text.Reset()
-		hasText = false
-	}
-	for rows.Next() {
-		var seq int64
-		var pos int
-		var itemID, kind string
-		var data []byte
-		var chunk sql.NullString
-		if err := rows.Scan(&seq, &pos, &itemID, &kind, &data, &chunk); err != nil {
-			return err
-		}
-		if seq != curSeq || pos != curPos {
-			flush()
-			m := bySeq[seq]
-			if m == nil {
-				cur = nil
-				continue
-			}
-			it := message.Item{ID: itemID, Kind: message.ItemKind(kind)}
-			_ = it.SetData(data) // fields a newer version wrote are left out, as Messages does
-			m.Items = append(m.Items, it)
-			cur, curSeq, curPos = &m.Items[len(m.Items)-1], seq, pos
-		}
-		if chunk.Valid {
-			text.WriteString(chunk.String)
-			hasText = true
-		}
-	}
-	flush()
-	return rows.Err()
 }
