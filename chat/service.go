@@ -54,7 +54,9 @@ type Options struct {
 	StopWait time.Duration
 	// Limits bound the payload the harness backends put inline ([limits]
 	// inline_file_bytes, inline_turn_bytes, history_bytes,
-	// thread_context_bytes; zero fields are the defaults).
+	// thread_context_bytes; zero fields are the defaults), and what a new
+	// agent session gets of the thread when the old one cannot be resumed
+	// (resume_history_bytes).
 	Limits agent.Limits
 	// PrepareRecords, when set, sees a submission's records before the
 	// message is built, on the store worker (it may read files), and

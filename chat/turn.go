@@ -134,6 +134,7 @@ func (s *Service) agentTurn(threadID string, user store.Message) agent.Turn {
 	if s.caps.Sessions {
 		if id, ok, err := s.st.AgentSession(threadID, s.opt.Backend.Name()); err == nil && ok {
 			at.SessionID = id
+			at.Handover = s.handover(threadID, user.ID)
 		}
 	}
 	return at

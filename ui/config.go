@@ -36,6 +36,7 @@ import (
 //	inline_turn_bytes = 1048576    # … and for all of one message's files together
 //	history_bytes = 2097152        # … images and files resent with earlier messages
 //	thread_context_bytes = 32768   # … a referenced thread's recent messages
+//	resume_history_bytes = 262144  # acp: the thread's turns a new session gets when the agent's own cannot be resumed
 //
 //	[keys]                         # any binding, by name: see chipchat --help
 //	send = ["enter"]
@@ -63,12 +64,15 @@ type Limits struct {
 	InlineTurnBytes    int64 `toml:"inline_turn_bytes"`
 	HistoryBytes       int64 `toml:"history_bytes"`
 	ThreadContextBytes int64 `toml:"thread_context_bytes"`
+	// What an ACP agent's new session gets of the thread when its own
+	// session cannot be resumed.
+	ResumeHistoryBytes int64 `toml:"resume_history_bytes"`
 }
 
 // Payload is the limits of what the harness backends put inline.
 func (l Limits) Payload() agent.Limits {
 	return agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes,
-		HistoryBytes: l.HistoryBytes, ThreadContextBytes: l.ThreadContextBytes}
+		HistoryBytes: l.HistoryBytes, ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes}
 }
 
 // ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
@@ -84,7 +88,8 @@ func (l Limits) ExcerptAge() time.Duration {
 func DefaultConfig() Config {
 	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h",
 		PasteChipChars: 2000, PasteChipLines: 20,
-		InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10}}
+		InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10,
+		ResumeHistoryBytes: 256 << 10}}
 }
 
 // ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when
