@@ -19,6 +19,7 @@ import (
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
@@ -49,6 +50,10 @@ type Options struct {
 	// nil.
 	AgentTerminals *AgentTerminals
 	Panes          *PanesServer
+	// Review is the review pane's git, gh and id minting (package review;
+	// the zero value: git and gh from PATH, new context ids). The project,
+	// comparison, keys and look are the app's.
+	Review review.Options
 }
 
 type pane int

@@ -53,19 +53,10 @@ type slashCommand struct {
 	run func(a *App, args string) tea.Cmd
 }
 
-// ReviewCommand is the /review hook: it opens the review pane on the diff
-// args names ("" the working tree, "--staged", or a ref; ui/review.go).
-// While it is nil, /review says the pane is not available.
-var ReviewCommand = func(a *App, args string) tea.Cmd { return a.openReview(args) }
-
 // Commands is chipchat's slash-command table, in the order the picker, F1
-// and the README list it (set in init: its commands call back into code
-// that reads it).
-var Commands []slashCommand
-
-func init() { Commands = commandTable() }
-
-func commandTable() []slashCommand {
+// and the README list it. It is a function, not a variable: its commands
+// call back into code that reads it.
+func Commands() []slashCommand {
 	return []slashCommand{
 		{Name: "new", Description: "start a new thread", Backends: "all",
 			run: func(a *App, _ string) tea.Cmd { return a.newThread() }},
@@ -77,8 +68,7 @@ func commandTable() []slashCommand {
 		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all",
 			run: func(a *App, _ string) tea.Cmd { return a.openStash() }},
 		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all",
-			can: func(*App) bool { return ReviewCommand != nil },
-			run: func(a *App, args string) tea.Cmd { return ReviewCommand(a, args) }},
+			run: func(a *App, args string) tea.Cmd { return a.openReview(args) }},
 		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: routeAgentFirst,
 			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
 			can:      func(a *App) bool { return a.chat.Capabilities().Compact },
@@ -103,9 +93,10 @@ func commandTable() []slashCommand {
 
 // lookupCommand is chipchat's command called name.
 func lookupCommand(name string) (*slashCommand, bool) {
-	for i := range Commands {
-		if Commands[i].Name == name {
-			return &Commands[i], true
+	cmds := Commands()
+	for i := range cmds {
+		if cmds[i].Name == name {
+			return &cmds[i], true
 		}
 	}
 	return nil, false
@@ -206,8 +197,9 @@ type acpUI struct {
 func (a *App) commandItems() []composer.PickerItem {
 	var items []composer.PickerItem
 	shadowed := map[string]bool{}
-	for i := range Commands {
-		c := &Commands[i]
+	cmds := Commands()
+	for i := range cmds {
+		c := &cmds[i]
 		shadowed[c.Name] = true
 		if c.Route == routeAgentFirst {
 			if _, theirs := a.agentCommand(c.Name); theirs {
@@ -433,7 +425,7 @@ func (a *App) withPicker(area string, h int) string {
 // commandHelp is the command table for F1.
 func commandHelp() []string {
 	lines := []string{"Slash commands (type / at the start of the draft; the agent's own are listed there too):"}
-	for _, c := range Commands {
+	for _, c := range Commands() {
 		lines = append(lines, "  "+commandLine(c))
 	}
 	return lines
@@ -469,7 +461,7 @@ func CommandsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| command | what it does | who serves it | backends |\n| --- | --- | --- | --- |\n")
 	cell := strings.NewReplacer("|", `\|`)
-	for _, c := range Commands {
+	for _, c := range Commands() {
 		name, who := c.usage(true)
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
 	}

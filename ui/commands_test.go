@@ -254,7 +254,7 @@ func TestREADMEListsCommands(t *testing.T) {
 	if got := s[i+len(start) : j]; got != CommandsMarkdown() {
 		t.Fatalf("README.md's command table is stale; put this between the markers:\n%s", CommandsMarkdown())
 	}
-	for _, c := range Commands {
+	for _, c := range Commands() {
 		if c.Name == "" || c.Description == "" || c.Backends == "" || c.run == nil {
 			t.Errorf("command %+v lacks a name, description, backends or action", c.Name)
 		}

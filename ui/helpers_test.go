@@ -20,6 +20,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/vtscreen"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/store"
 )
 
@@ -47,6 +48,7 @@ type testEnv struct {
 	st      *store.Store
 	as      *assets.Store
 	project store.Project
+	review  review.Options // Options.Review (withReviewOptions)
 }
 
 // looseTempDir is a removable temporary directory. Commands still running when a
@@ -137,7 +139,7 @@ func (e *testEnv) options(threadID string) Options {
 		e.t.Fatal(err)
 	}
 	opt := Options{Store: e.st, Assets: e.as, Backend: agent.Echo{ChunkDelay: time.Millisecond}, Project: e.project,
-		Thread: th, Dir: e.dir, Home: e.home, Config: DefaultConfig(), NoColor: true, Messages: msgs}
+		Thread: th, Dir: e.dir, Home: e.home, Config: DefaultConfig(), NoColor: true, Messages: msgs, Review: e.review}
 	d, ok, err := e.st.LoadDraft(th.ID)
 	if err != nil {
 		e.t.Fatal(err)

@@ -32,17 +32,15 @@ type reviewPane struct {
 	comments int
 }
 
-// reviewOptions adjusts a pane's options before it opens (tests: a fake
-// gh, a fixed id).
-var reviewOptions = func(*review.Options) {}
-
+// reviewOpts are a pane's options: Options.Review with the project, the
+// comparison, the keys and the look filled in.
 func (a *App) reviewOpts(cmp review.Comparison) review.Options {
-	o := review.Options{ProjectDir: a.opt.Dir, Comparison: cmp, KeyMap: a.keys.ReviewPane}
+	o := a.opt.Review
+	o.ProjectDir, o.Comparison, o.KeyMap = a.opt.Dir, cmp, a.keys.ReviewPane
 	if a.opt.NoColor {
 		th := review.NoColorTheme()
 		o.Theme = &th
 	}
-	reviewOptions(&o)
 	return o
 }
 

@@ -16,8 +16,8 @@ import (
 func TestScreenReviewPaneInApp(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 30}} {
 		t.Run(itoaSize(size.w), func(t *testing.T) {
-			withReviewOptions(t, "")
 			e := newTestEnv(t)
+			withReviewOptions(e, "")
 			e.gitInit(map[string]string{"a.py": "def a():\n    return 1\n", "lib/b.py": "X = 1\n"})
 			e.writeFile("a.py", []byte("def a():\n    return 10\n"))
 			e.writeFile("lib/b.py", []byte("X = 2\nY = 3\n"))

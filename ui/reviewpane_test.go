@@ -39,17 +39,12 @@ func (e *testEnv) git(args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// withReviewOptions sets the pane's options for one test: no gh unless
+// withReviewOptions sets the pane's options of the apps e opens: no gh unless
 // given, ids from a counter.
-func withReviewOptions(t *testing.T, gh string) {
-	t.Helper()
-	old := reviewOptions
+func withReviewOptions(e *testEnv, gh string) {
 	n := 0
-	reviewOptions = func(o *review.Options) {
-		o.GH, o.NoPullRequest = gh, gh == ""
-		o.NewID = func() string { n++; return "review_" + string(rune('a'+n-1)) }
-	}
-	t.Cleanup(func() { reviewOptions = old })
+	e.review = review.Options{GH: gh, NoPullRequest: gh == "",
+		NewID: func() string { n++; return "review_" + string(rune('a'+n-1)) }}
 }
 
 // reviewRecords are the draft's review-comment records, in chip order.
@@ -70,8 +65,8 @@ const appAfter = "package app\n\nfunc A() int {\n\treturn 10\n}\n\nfunc B() int 
 // a comment confirmed make a chip at the composer's caret; esc closes the
 // pane; the sent message's projection holds the review comment.
 func TestReviewCommandCommentReachesAgent(t *testing.T) {
-	withReviewOptions(t, "")
 	e := newTestEnv(t)
+	withReviewOptions(e, "")
 	head := e.gitInit(map[string]string{"app.go": appBefore})
 	e.writeFile("app.go", []byte(appAfter))
 	h := e.open("")
@@ -156,8 +151,8 @@ func TestReviewCommandCommentReachesAgent(t *testing.T) {
 // alt+g opens and closes the pane; /review --staged and /review <branch>
 // compare what they say; bad arguments are a toast.
 func TestReviewKeyAndArguments(t *testing.T) {
-	withReviewOptions(t, "")
 	e := newTestEnv(t)
+	withReviewOptions(e, "")
 	e.gitInit(map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
 	e.git("checkout", "-q", "-b", "topic")
 	e.writeFile("a.txt", []byte("one\ntwo\n"))
@@ -211,8 +206,8 @@ func TestReviewKeyAndArguments(t *testing.T) {
 // The agent's questions come before the pane's keys, and quit works from
 // inside the pane.
 func TestReviewPaneQuit(t *testing.T) {
-	withReviewOptions(t, "")
 	e := newTestEnv(t)
+	withReviewOptions(e, "")
 	e.gitInit(map[string]string{"a.txt": "one\n"})
 	e.writeFile("a.txt", []byte("two\n"))
 	h := e.open("")
@@ -236,7 +231,7 @@ func TestReviewPullRequest(t *testing.T) {
 	if err := os.Chmod(gh, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	withReviewOptions(t, gh)
+	withReviewOptions(e, gh)
 	e.gitInit(map[string]string{"a.txt": "one\n"})
 	e.writeFile("a.txt", []byte("two\n"))
 	h := e.open("")
@@ -298,8 +293,8 @@ func (h *harness) focusTranscriptItem(k int) {
 // agent edit with the editor on the selected lines; the record's path is
 // relative to the project, its lines the agent's.
 func TestAgentDiffComment(t *testing.T) {
-	withReviewOptions(t, "")
 	e := newTestEnv(t)
+	withReviewOptions(e, "")
 	head := e.gitInit(map[string]string{"app.go": appBefore})
 	e.writeFile("app.go", []byte(appAfter))
 	th := e.agentEdit(filepath.Join(e.dir, "app.go"), appBefore, appAfter)
@@ -332,8 +327,8 @@ func TestAgentDiffComment(t *testing.T) {
 // A comment whose lines changed in the file before the send is marked
 // stale in the projection.
 func TestReviewCommentStaleAtSend(t *testing.T) {
-	withReviewOptions(t, "")
 	e := newTestEnv(t)
+	withReviewOptions(e, "")
 	e.gitInit(map[string]string{"app.go": appBefore})
 	e.writeFile("app.go", []byte(appAfter))
 	h := e.open("")
@@ -355,8 +350,8 @@ func TestReviewCommentStaleAtSend(t *testing.T) {
 // The pane's keys come from the app's key table: the config rebinds them
 // (here c → m) and F1 lists them under the pane.
 func TestReviewKeysFromConfig(t *testing.T) {
-	withReviewOptions(t, "")
 	e := newTestEnv(t)
+	withReviewOptions(e, "")
 	e.gitInit(map[string]string{"a.txt": "one\n"})
 	e.writeFile("a.txt", []byte("two\n"))
 	opt := e.options("")
