@@ -59,6 +59,8 @@ func ValidateConfig(c Config) error {
 			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
 		check(l.ThreadContextBytes >= 1 && l.ThreadContextBytes <= maxAttachmentBytes, "thread_context_bytes", l.ThreadContextBytes,
 			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
+		check(l.ResumeHistoryBytes >= 1 && l.ResumeHistoryBytes <= maxAttachmentBytes, "resume_history_bytes", l.ResumeHistoryBytes,
+			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
 		checkAge(where, l.ExcerptMaxAge),
 	} {
 		if err != nil {
