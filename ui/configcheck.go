@@ -24,10 +24,11 @@ const (
 	maxPasteChipLines  = 1_000_000
 )
 
-// ValidateConfig refuses limits out of range and [keys] entries whose key
+// ValidateConfig refuses limits out of range, [keys] entries whose key
 // names no terminal key can produce (an unknown modifier or key, modifiers
-// out of the order key names use, an empty name). The error is one line:
-// "config FILE: SETTING = VALUE: what is allowed".
+// out of the order key names use, an empty name) and a printable key
+// without a modifier on an action where text is typed (keycheck.go). The
+// error is one line: "config FILE: SETTING = VALUE: what is allowed".
 func ValidateConfig(c Config) error {
 	where := "config"
 	if c.Path != "" {
@@ -75,6 +76,9 @@ func ValidateConfig(c Config) error {
 	for _, n := range names {
 		for _, k := range c.Keys[n] {
 			if err := checkKeyName(k); err != nil {
+				return fmt.Errorf("%s: keys.%s = %q: %v", where, n, k, err)
+			}
+			if err := checkTypingKey(n, k); err != nil {
 				return fmt.Errorf("%s: keys.%s = %q: %v", where, n, k, err)
 			}
 		}

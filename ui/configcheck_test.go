@@ -30,7 +30,17 @@ func TestConfigRefusals(t *testing.T) {
 		// the documented off values and ordinary settings
 		{"[limits]\npaste_chip_chars = -1\npaste_chip_lines = -1\nexcerpt_max_age = \"0\"\n", nil},
 		{"[limits]\nattachment_bytes = 209715200\ncomposer_rows = 4\n", nil},
-		{"[keys]\nsend = [\"ctrl+s\", \"alt+enter\", \"f5\", \"?\", \"ctrl+alt+shift+up\", \"ctrl++\"]\n", nil},
+		{"[keys]\nsend = [\"ctrl+s\", \"alt+enter\", \"f5\", \"alt+?\", \"ctrl+alt+shift+up\", \"ctrl++\"]\n", nil},
+		// a printable key without a modifier would no longer type its
+		// character where text is typed
+		{"[keys]\nsend = [\"a\"]\n", []string{`keys.send = "a"`, "types", "composer"}},
+		{"[keys]\nsend = [\"space\"]\n", []string{`keys.send = "space"`, "types"}},
+		{"[keys]\nnewline = [\"shift+enter\", \"?\"]\n", []string{`keys.newline = "?"`}},
+		{"[keys]\nquit = [\"q\"]\n", []string{`keys.quit = "q"`}},
+		{"[keys]\nretry = [\"shift+r\"]\n", []string{`keys.retry = "shift+r"`}},
+		{"[keys]\nshell_leave = [\"é\"]\n", []string{`keys.shell_leave = "é"`}},
+		{"[keys]\nreview_comment = [\"c\", \"space\"]\ntranscript_up = [\"up\", \"w\"]\nconfirm_yes = [\"y\", \"enter\"]\n", nil},
+		{"[keys]\nsend = [\"enter\", \"alt+a\", \"ctrl+space\"]\n", nil},
 	} {
 		p := writeConfig(t, tc.text)
 		_, err := LoadConfig(p)
@@ -66,5 +76,18 @@ func TestDefaultKeysAreValidNames(t *testing.T) {
 				t.Errorf("%s: default key %q: %v", nb.name, k, err)
 			}
 		}
+	}
+}
+
+// No default key of an action that acts where text is typed is a bare
+// printable key: the refusal above never refuses a default.
+func TestDefaultKeysPassValidation(t *testing.T) {
+	c := DefaultConfig()
+	c.Keys = map[string][]string{}
+	for _, d := range KeyDefs() {
+		c.Keys[d.Name] = d.Keys
+	}
+	if err := ValidateConfig(c); err != nil {
+		t.Fatal(err)
 	}
 }
