@@ -14,6 +14,8 @@ type Kind struct {
 	Scheme string
 	// Spec is how to write it ("exec:<command>").
 	Spec string
+	// Doc is what it is, in one line of Markdown (README's list).
+	Doc string
 	// Hosted: the backend runs the app's terminals and MCP servers
 	// (Options.ACP), so the app sets those up before it is built.
 	Hosted bool
@@ -31,10 +33,14 @@ type Options struct {
 }
 
 var kinds = []Kind{
-	{Scheme: "", Spec: "echo", New: newEcho},
-	{Scheme: "exec", Spec: "exec:<command>", New: newExec},
-	{Scheme: "acp", Spec: "acp:<command>", Hosted: true, New: newACPKind},
-	{Scheme: "openai", Spec: "openai:<base-url>#<model>", New: newOpenAIKind},
+	{Scheme: "", Spec: "echo", New: newEcho,
+		Doc: "the default: replies with what the `openai:` harness would send for the turn; no account, no network"},
+	{Scheme: "exec", Spec: "exec:<command>", New: newExec,
+		Doc: "runs the command for each turn (`sh -c`, in the project directory); the payload on stdin, its output the reply, as plain text"},
+	{Scheme: "acp", Spec: "acp:<command>", Hosted: true, New: newACPKind,
+		Doc: "any Agent Client Protocol (v1) agent over stdio: one session per thread, its tools, permissions, modes and commands"},
+	{Scheme: "openai", Spec: "openai:<base-url>#<model>", New: newOpenAIKind,
+		Doc: "any OpenAI-compatible Chat Completions server, with chipchat as the harness"},
 }
 
 // Kinds is the table of backend kinds, in the order help lists them.
@@ -47,6 +53,17 @@ func KindSpecs() string {
 		specs[i] = k.Spec
 	}
 	return strings.Join(specs, ", ")
+}
+
+// KindsMarkdown is README's list of backends, a Markdown table made from
+// the kinds table (TestREADMEListsAgents keeps the two equal).
+func KindsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| `--agent` | what it is |\n| --- | --- |\n")
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", k.Spec, strings.ReplaceAll(k.Doc, "|", `\|`))
+	}
+	return b.String()
 }
 
 // KindOf is the kind of spec and the spec's part after the colon: "" and
