@@ -590,6 +590,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.FocusPrev) && !a.ed.PickerOpen():
 		a.cycleFocus(-1)
 		return nil
+	case key.Matches(msg, k.Editor.Submit) && a.sendsPausedQueue():
+		return a.sendNextQueued() // queue.go
 	case key.Matches(msg, k.Retry):
 		return a.retry()
 	case key.Matches(msg, k.Unqueue) && a.focus == paneComposer && !a.ed.PickerOpen():
