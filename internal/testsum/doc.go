@@ -6,7 +6,9 @@
 // -allow-skip pattern does not match; 0 otherwise.
 //
 // With -failed FILE it writes the failed top-level tests, one "package
-// TestName" a line, so .ci/run can retry exactly those it may retry.
+// TestName" a line, so .ci/run can retry exactly those it may retry; with
+// -tails FILE, the last lines of each one's output, for the line that
+// announces the retry.
 //
 // .ci/run runs it (go build ./internal/testsum); it is not part of
 // chipchat. It imports nothing of the project.

@@ -25,6 +25,8 @@ type summary struct {
 	passed, failed, skipped int
 	// failedTop lists "package TestName" of failed top-level tests.
 	failedTop []string
+	// tails holds the last lines of each failed top-level test's output.
+	tails map[string]string
 	// badPackages lists packages that failed with no failed test (build
 	// errors, panics outside a test, timeouts).
 	badPackages []string
@@ -96,6 +98,10 @@ func summarize(r io.Reader, w io.Writer, allowSkip *regexp.Regexp) summary {
 			pkgFailedTests[e.Package]++
 			if !strings.Contains(e.Test, "/") {
 				s.failedTop = append(s.failedTop, e.Package+" "+e.Test)
+				if s.tails == nil {
+					s.tails = map[string]string{}
+				}
+				s.tails[e.Package+" "+e.Test] = lastLines(out[k], 15)
 			}
 			if b := out[k]; b != nil {
 				fmt.Fprintf(w, "--- output of %s %s\n%s", e.Package, e.Test, b.String())
@@ -110,6 +116,18 @@ func summarize(r io.Reader, w io.Writer, allowSkip *regexp.Regexp) summary {
 	sort.Strings(s.skips)
 	sort.Strings(s.unexpected)
 	return s
+}
+
+// lastLines is the last n lines of b.
+func lastLines(b *strings.Builder, n int) string {
+	if b == nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // skipReason is the last line of a skipped test's output that says why
@@ -153,6 +171,7 @@ func report(w io.Writer, s summary) int {
 func main() {
 	allow := flag.String("allow-skip", "", "a regular expression of test names that may skip (the whole name, subtests included)")
 	failedFile := flag.String("failed", "", "write the failed top-level tests here, one \"package TestName\" a line")
+	tailsFile := flag.String("tails", "", "write the last lines of each failed top-level test's output here")
 	flag.Parse()
 	var re *regexp.Regexp
 	if *allow != "" {
@@ -169,6 +188,16 @@ func main() {
 			data += "\n"
 		}
 		if err := os.WriteFile(*failedFile, []byte(data), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "testsum: %v\n", err)
+			os.Exit(2)
+		}
+	}
+	if *tailsFile != "" {
+		var b strings.Builder
+		for _, name := range s.failedTop {
+			fmt.Fprintf(&b, "--- %s (last lines)\n%s", name, s.tails[name])
+		}
+		if err := os.WriteFile(*tailsFile, []byte(b.String()), 0o644); err != nil {
 			fmt.Fprintf(os.Stderr, "testsum: %v\n", err)
 			os.Exit(2)
 		}

@@ -39,6 +39,9 @@ func TestSummarize(t *testing.T) {
 	if strings.Join(s.failedTop, ";") != "p/a TestBad" {
 		t.Fatalf("failed top-level tests %q", s.failedTop)
 	}
+	if tail := s.tails["p/a TestBad"]; !strings.Contains(tail, "the diff was not on the prompt") {
+		t.Fatalf("the failure's tail %q lacks its message", tail)
+	}
 	if strings.Join(s.badPackages, ";") != "p/b" {
 		t.Fatalf("packages failed outside a test %q (p/a failed through its tests)", s.badPackages)
 	}
