@@ -240,6 +240,7 @@ func runApp(f flags) error {
 	if err != nil {
 		return err
 	}
+	ui.RemoveStaleFiles() // pager files of chipchats killed (ListenPanes: their sockets)
 	backend, acpUI, err := newBackend(spec, cfg, dir, cwd)
 	if err != nil {
 		return err
@@ -279,6 +280,9 @@ func runApp(f flags) error {
 	input, filter := app.NewPasteFilter(os.Stdin)
 	p := tea.NewProgram(app, tea.WithInput(input), tea.WithFilter(filter))
 	input.SetSend(p.Send)
+	// SIGHUP, SIGTERM, SIGINT: the panes socket and pager files go at
+	// once, then the program quits (app.Close ends the rest).
+	defer ui.CatchSignals(p.Quit)()
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return nil

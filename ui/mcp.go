@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -116,12 +117,15 @@ func ListenPanes() (*PanesServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// sockets of chipchats killed before they removed theirs (cleanup.go)
+	removeStale(filepath.Dir(path), "panes-", ".sock")
 	p := &PanesServer{}
 	srv, err := mcpserver.ListenPanes(path, p.terms.Read)
 	if err != nil {
 		return nil, err
 	}
 	p.srv = srv
+	removeOnExit(path)
 	return p, nil
 }
 
@@ -129,7 +133,10 @@ func ListenPanes() (*PanesServer, error) {
 func (p *PanesServer) Path() string { return p.srv.Path() }
 
 // Close stops the socket and removes it.
-func (p *PanesServer) Close() error { return p.srv.Close() }
+func (p *PanesServer) Close() error {
+	forgetOnExit(p.srv.Path())
+	return p.srv.Close()
+}
 
 // syncPanes tells the panes socket which terminals the pane holds (the UI
 // goroutine, after a tab opens or closes).

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,16 +40,19 @@ func PagerCommand() []string {
 // wrote are stripped: the pager shows text, never controls the terminal.
 func (a *App) page(m transcript.PagerMsg) tea.Cmd {
 	return func() tea.Msg {
-		f, err := os.CreateTemp("", "chipchat-*.txt")
+		// the pid in the name: a chipchat killed before it removed the
+		// file has it removed at the next start (cleanup.go)
+		f, err := os.CreateTemp("", pagerPrefix+strconv.Itoa(os.Getpid())+"-*.txt")
 		if err != nil {
 			return pagerFileMsg{err: err}
 		}
+		removeOnExit(f.Name())
 		_, err = f.WriteString(chips.Sanitize(m.Text))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			os.Remove(f.Name())
+			removePagerFile(f.Name())
 			return pagerFileMsg{err: err}
 		}
 		return pagerFileMsg{path: f.Name()}
@@ -63,14 +67,21 @@ func (a *App) runPager(m pagerFileMsg) tea.Cmd {
 	args := PagerCommand()
 	bin, err := exec.LookPath(args[0])
 	if err != nil {
-		os.Remove(m.path)
+		removePagerFile(m.path)
 		return a.notify("no pager to run: set $PAGER ("+filepath.Base(args[0])+" not found)", true)
 	}
 	c := exec.Command(bin, append(args[1:], m.path)...)
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	path := m.path
 	return tea.ExecProcess(c, func(err error) tea.Msg {
-		os.Remove(path)
+		removePagerFile(path)
 		return pagerDoneMsg{err}
 	})
+}
+
+// removePagerFile removes a file page wrote, now that the pager is done
+// with it.
+func removePagerFile(path string) {
+	_ = os.Remove(path)
+	forgetOnExit(path)
 }

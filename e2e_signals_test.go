@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// endedPID is the pid of a process that ran and ended.
+func endedPID(t *testing.T) int {
+	t.Helper()
+	c := exec.Command(os.Args[0], "-test.run=^$")
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return c.ProcessState.Pid()
+}
+
+// leaveSocket makes a unix socket file nobody listens on, as a chipchat
+// killed with SIGKILL leaves its panes socket.
+func leaveSocket(t *testing.T, path string) {
+	t.Helper()
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+}
+
+// waitGone polls until no file matches pattern.
+func waitGone(t *testing.T, what, pattern string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		m, _ := filepath.Glob(pattern)
+		if len(m) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still there: %v", what, m)
+		}
+		time.Sleep(20 * time.Millisecond) // the polling pace
+	}
+}
+
+// childOf is the pid of a child process of pid whose command line holds
+// word.
+func childOf(t *testing.T, pid int, word string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			n, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+			cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			// stat: pid (comm) state ppid …
+			if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
+				if f := strings.Fields(string(stat)[i+1:]); len(f) > 1 && f[1] == strconv.Itoa(pid) && strings.Contains(string(cmd), word) {
+					return n
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no child of %d running %q", pid, word)
+		}
+		time.Sleep(20 * time.Millisecond) // the polling pace
+	}
+}
+
+// The panes socket: one a killed chipchat left is removed at start, and
+// chipchat's own goes the moment SIGHUP arrives; chipchat then exits.
+func TestEndToEndSignalRemovesPanesSocket(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			root := t.TempDir()
+			proj, home, data, run := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data"), filepath.Join(root, "run")
+			writeFile(t, filepath.Join(proj, "README"), "x\n")
+			if err := os.MkdirAll(filepath.Join(run, "chipchat"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			stale := filepath.Join(run, "chipchat", "panes-"+strconv.Itoa(endedPID(t))+".sock")
+			leaveSocket(t, stale)
+			command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q XDG_RUNTIME_DIR=%q TERM=xterm-256color %q --data-dir %q --agent 'acp:sleep 600'; echo EXITED=$?; sleep 600",
+				proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), run, chipchatBinary(t), data)
+			s := startTmux(t, command)
+			s.waitFor("enter send")
+			pid := chipchatPID(t, data)
+			own := filepath.Join(run, "chipchat", "panes-"+strconv.Itoa(pid)+".sock")
+			if _, err := os.Stat(stale); !os.IsNotExist(err) {
+				t.Errorf("the socket of a chipchat no longer running is still there: %v", err)
+			}
+			if _, err := os.Stat(own); err != nil {
+				t.Fatalf("no panes socket: %v", err)
+			}
+			if err := syscall.Kill(pid, sig); err != nil {
+				t.Fatal(err)
+			}
+			waitGone(t, "the panes socket", own)
+			s.waitFor("EXITED=")
+		})
+	}
+}
+
+// The pager's file: one a killed chipchat left is removed at start, and
+// the open pager's goes the moment SIGHUP arrives, while the pager still
+// runs.
+func TestEndToEndSignalRemovesPagerFile(t *testing.T) {
+	root := t.TempDir()
+	proj, home, data, tmp := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data"), filepath.Join(root, "tmp")
+	writeFile(t, filepath.Join(proj, "README"), "x\n")
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(tmp, "chipchat-pager-"+strconv.Itoa(endedPID(t))+"-1.txt")
+	writeFile(t, stale, "old reply\n")
+	writeFile(t, filepath.Join(home, ".config", "chipchat", "config.toml"), "agent = \"exec:echo the reply to page\"\n")
+	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q TMPDIR=%q PAGER='tail -f' TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
+		proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), tmp, chipchatBinary(t), data)
+	s := startTmux(t, command)
+	s.waitFor("enter send")
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the pager file of a chipchat no longer running is still there: %v", err)
+	}
+	pid := chipchatPID(t, data)
+	s.text("go")
+	s.keys("Enter")
+	s.waitFor("the reply to page")
+	s.keys("Tab")
+	s.waitFor("o open")
+	s.keys("Down") // the reply
+	s.keys("o")
+	pager := childOf(t, pid, "tail")
+	pattern := filepath.Join(tmp, "chipchat-pager-"+strconv.Itoa(pid)+"-*.txt")
+	if m, _ := filepath.Glob(pattern); len(m) != 1 {
+		t.Fatalf("the pager's file: %v", m)
+	}
+	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, "the pager's file", pattern)
+	if err := syscall.Kill(pager, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor("EXITED=")
+}
