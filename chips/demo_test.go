@@ -8,7 +8,7 @@ import (
 
 func TestDemo(t *testing.T) {
 	if os.Getenv("CHIPS_DEMO") == "" {
-		t.Skip()
+		t.Skip("set CHIPS_DEMO=1 to print the demo")
 	}
 	reg := Default(DefaultTheme())
 	for _, c := range sampleChips() {
