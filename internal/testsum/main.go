@@ -44,6 +44,7 @@ func summarize(r io.Reader, w io.Writer, allowSkip *regexp.Regexp) summary {
 	var s summary
 	out := map[key]*strings.Builder{}
 	pkgFailedTests := map[string]int{}
+	subTails := map[key]string{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -96,12 +97,15 @@ func summarize(r io.Reader, w io.Writer, allowSkip *regexp.Regexp) summary {
 			}
 			s.failed++
 			pkgFailedTests[e.Package]++
-			if !strings.Contains(e.Test, "/") {
+			if top, _, ok := strings.Cut(e.Test, "/"); ok {
+				// A failed subtest's last lines belong to its top-level test's tail.
+				subTails[key{e.Package, top}] += lastLines(out[k], 15)
+			} else {
 				s.failedTop = append(s.failedTop, e.Package+" "+e.Test)
 				if s.tails == nil {
 					s.tails = map[string]string{}
 				}
-				s.tails[e.Package+" "+e.Test] = lastLines(out[k], 15)
+				s.tails[e.Package+" "+e.Test] = subTails[k] + lastLines(out[k], 5)
 			}
 			if b := out[k]; b != nil {
 				fmt.Fprintf(w, "--- output of %s %s\n%s", e.Package, e.Test, b.String())

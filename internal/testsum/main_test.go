@@ -14,6 +14,7 @@ const sample = `{"Action":"start","Package":"p/a"}
 {"Action":"run","Package":"p/a","Test":"TestBad"}
 {"Action":"output","Package":"p/a","Test":"TestBad","Output":"    a_test.go:9: the diff was not on the prompt\n"}
 {"Action":"run","Package":"p/a","Test":"TestBad/sub"}
+{"Action":"output","Package":"p/a","Test":"TestBad/sub","Output":"    a_test.go:12: the subtest's own failure\n"}
 {"Action":"fail","Package":"p/a","Test":"TestBad/sub"}
 {"Action":"fail","Package":"p/a","Test":"TestBad"}
 {"Action":"run","Package":"p/a","Test":"TestHelper"}
@@ -41,6 +42,9 @@ func TestSummarize(t *testing.T) {
 	}
 	if tail := s.tails["p/a TestBad"]; !strings.Contains(tail, "the diff was not on the prompt") {
 		t.Fatalf("the failure's tail %q lacks its message", tail)
+	}
+	if tail := s.tails["p/a TestBad"]; !strings.Contains(tail, "the subtest's own failure") {
+		t.Fatalf("the failure's tail %q lacks its failed subtest's message", tail)
 	}
 	if strings.Join(s.badPackages, ";") != "p/b" {
 		t.Fatalf("packages failed outside a test %q (p/a failed through its tests)", s.badPackages)
