@@ -1,0 +1,206 @@
+package agent
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"weak"
+)
+
+// acpFS is the fs boundary of one ACP: an *os.Root per allowed root
+// directory, opened on first use and kept (a Root holds the directory, not
+// its name, so renaming or swapping the path afterwards does not move what
+// the agent reaches), and the directories no write may touch.
+//
+// It lives beside the ACP, in a table keyed by a weak pointer, and its
+// Roots are closed once the ACP is garbage.
+type acpFS struct {
+	mu        sync.Mutex
+	roots     map[string]*acpRoot // by cleaned absolute path
+	protected []string            // absolute, cleaned; symlink-resolved forms too
+}
+
+// acpRoot is one opened root directory.
+type acpRoot struct {
+	path string      // as configured, cleaned and absolute
+	real string      // path with symlinks resolved when it was opened
+	root *os.Root    // the directory
+	id   os.FileInfo // its identity when opened
+}
+
+var (
+	acpFSMu  sync.Mutex
+	acpFSTab = map[weak.Pointer[ACP]]*acpFS{}
+)
+
+// fsys is a's fs boundary.
+func (a *ACP) fsys() *acpFS {
+	k := weak.Make(a)
+	acpFSMu.Lock()
+	defer acpFSMu.Unlock()
+	if f := acpFSTab[k]; f != nil {
+		return f
+	}
+	f := &acpFS{roots: map[string]*acpRoot{}, protected: acpDefaultProtected()}
+	acpFSTab[k] = f
+	runtime.AddCleanup(a, func(k weak.Pointer[ACP]) {
+		acpFSMu.Lock()
+		f := acpFSTab[k]
+		delete(acpFSTab, k)
+		acpFSMu.Unlock()
+		if f != nil {
+			f.close()
+		}
+	}, k)
+	return f
+}
+
+// Protect adds directories under which the agent's fs/write_text_file is
+// refused, besides chipchat's default data, state and config directories
+// ($CHIPCHAT_HOME or $XDG_DATA_HOME/chipchat, $XDG_STATE_HOME/chipchat,
+// $XDG_CONFIG_HOME/chipchat and their ~/.local, ~/.config defaults). The
+// app passes its --data-dir here.
+func (a *ACP) Protect(dirs ...string) {
+	f := a.fsys()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, d := range dirs {
+		f.protected = acpAddProtected(f.protected, d)
+	}
+}
+
+func (f *acpFS) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for k, r := range f.roots {
+		_ = r.root.Close()
+		delete(f.roots, k)
+	}
+}
+
+// acpDefaultProtected is chipchat's own directories, as store, clipboard
+// and ui find them.
+func acpDefaultProtected() []string {
+	var out []string
+	home, _ := os.UserHomeDir()
+	xdg := func(env string, def ...string) string {
+		if d := os.Getenv(env); d != "" && filepath.IsAbs(d) {
+			return filepath.Join(d, "chipchat")
+		}
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(append(append([]string{home}, def...), "chipchat")...)
+	}
+	if d := os.Getenv("CHIPCHAT_HOME"); d != "" {
+		out = acpAddProtected(out, d)
+	}
+	out = acpAddProtected(out, xdg("XDG_DATA_HOME", ".local", "share"))
+	out = acpAddProtected(out, xdg("XDG_STATE_HOME", ".local", "state"))
+	out = acpAddProtected(out, xdg("XDG_CONFIG_HOME", ".config"))
+	return out
+}
+
+// acpAddProtected adds d, absolute and cleaned, and its symlink-resolved
+// form.
+func acpAddProtected(list []string, d string) []string {
+	if d == "" {
+		return list
+	}
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return list
+	}
+	list = append(list, abs)
+	if r, err := filepath.EvalSymlinks(abs); err == nil && r != abs {
+		list = append(list, r)
+	}
+	return list
+}
+
+// protectedDirs is a copy of the protected list.
+func (f *acpFS) protectedDirs() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.protected...)
+}
+
+// errACPRootReplaced: the root's path names another directory than the
+// one opened.
+var errACPRootReplaced = errors.New("replaced")
+
+// root is the opened root for path (cleaned, absolute), opening it on
+// first use. When the path has come to name another directory since (the
+// user re-created the project), it is opened again only if the path is
+// now a real directory, not a symlink, and is still that directory once
+// opened; otherwise errACPRootReplaced.
+func (f *acpFS) root(path string) (*acpRoot, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r := f.roots[path]; r != nil {
+		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, r.id) {
+			return r, nil
+		}
+		lfi, err := os.Lstat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !lfi.IsDir() {
+			return nil, errACPRootReplaced
+		}
+		nr, err := acpOpenRoot(path)
+		if err != nil {
+			return nil, err
+		}
+		if !os.SameFile(lfi, nr.id) {
+			_ = nr.root.Close()
+			return nil, errACPRootReplaced
+		}
+		_ = r.root.Close()
+		f.roots[path] = nr
+		return nr, nil
+	}
+	r, err := acpOpenRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	f.roots[path] = r
+	return r, nil
+}
+
+func acpOpenRoot(path string) (*acpRoot, error) {
+	rt, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	id, err := rt.Stat(".")
+	if err != nil {
+		_ = rt.Close()
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path
+	}
+	return &acpRoot{path: path, real: real, root: rt, id: id}, nil
+}
+
+// acpHasGit reports whether a component of the relative path rel is named
+// .git, in any case (case-insensitive file systems open .GIT as .git).
+func acpHasGit(rel string) bool {
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// acpWithin reports whether p is dir or below it (both absolute, cleaned).
+func acpWithin(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
