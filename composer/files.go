@@ -11,10 +11,11 @@
 // Decisions: paths use forward slashes and are sorted and deduplicated; the
 // walk lists regular files and symlinks (a symlinked directory is listed as an
 // entry but never followed), skips every `.git` entry, and does not skip
-// node_modules-like directories unless an ignore rule does. Git runs with
-// core.fsmonitor disabled (a repository's config must not make us run its
-// hooks), without optional locks, and with the GIT_DIR-style variables of our
-// own environment removed so that the root alone chooses the repository.
+// node_modules-like directories unless an ignore rule does. Git runs through
+// internal/safegit: no program the repository's config or attributes name
+// (fsmonitor, hooks, filters, ...) runs, without optional locks, and with the
+// GIT_DIR-style variables of our own environment removed so that the root
+// alone chooses the repository.
 
 package composer
 
@@ -23,7 +24,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -31,6 +31,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/internal/safegit"
 )
 
 // DefaultFileLimit is the number of paths ListFiles returns at most when the
@@ -106,30 +108,9 @@ func filesSortUnique(paths []string) []string {
 
 // ---- git ----
 
-// filesGitEnv is our environment without the variables that would make git
-// look at another repository than the one holding the root.
-func filesGitEnv() []string {
-	env := os.Environ()
-	out := env[:0:0]
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-			"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX",
-			"GIT_OPTIONAL_LOCKS", "GIT_TERMINAL_PROMPT":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
-}
-
 // filesGit runs git with args in dir and returns its standard output.
-func filesGit(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
-	full := append([]string{"-c", "core.fsmonitor=false", "-c", "core.quotepath=off"}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Dir = dir
-	cmd.Env = env
+func filesGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := safegit.Command(ctx, "", dir, append([]string{"-c", "core.quotepath=off"}, args...)...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	err := cmd.Run()
@@ -140,15 +121,14 @@ func filesGit(ctx context.Context, dir string, env []string, args ...string) ([]
 // work tree or git is unavailable or fails (the caller walks instead); err is
 // set only when ctx ended.
 func filesFromGit(ctx context.Context, root string) (paths []string, ok bool, err error) {
-	env := filesGitEnv()
-	out, gerr := filesGit(ctx, root, env, "rev-parse", "--is-inside-work-tree")
+	out, gerr := filesGit(ctx, root, "rev-parse", "--is-inside-work-tree")
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
 	if gerr != nil || strings.TrimSpace(string(out)) != "true" {
 		return nil, false, nil
 	}
-	out, gerr = filesGit(ctx, root, env, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	out, gerr = filesGit(ctx, root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
@@ -156,7 +136,7 @@ func filesFromGit(ctx context.Context, root string) (paths []string, ok bool, er
 		return nil, false, nil
 	}
 	deleted := map[string]bool{}
-	if del, derr := filesGit(ctx, root, env, "ls-files", "-z", "--deleted"); derr == nil {
+	if del, derr := filesGit(ctx, root, "ls-files", "-z", "--deleted"); derr == nil {
 		for _, p := range filesSplitZ(del) {
 			deleted[p] = true
 		}

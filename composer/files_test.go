@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chipchat/chipchat/internal/safegit/safegittest"
 	"github.com/chipchat/chipchat/internal/testenv"
 )
 
@@ -32,7 +33,7 @@ func filesTestGit(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(filesGitEnv(),
+	cmd.Env = append(os.Environ(),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
 		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
@@ -290,5 +291,23 @@ func TestFilesGitignoreMatcher(t *testing.T) {
 	if !filesIgnored([]*filesIgnoreFile{nested}, "sub/x", false) || filesIgnored([]*filesIgnoreFile{nested}, "x", false) ||
 		filesIgnored([]*filesIgnoreFile{nested}, "sub/y/x", false) || filesIgnored([]*filesIgnoreFile{nested}, "subx/x", false) {
 		t.Error("nested anchored rule applied outside its directory")
+	}
+}
+
+// TestListFilesRunsNoRepositoryProgram: in a repository whose config,
+// hooks and attributes name a marker-writing program for everything that
+// can run one, the `@` list runs none of them (plain git there does:
+// Arm).
+func TestListFilesRunsNoRepositoryProgram(t *testing.T) {
+	r := safegittest.New(t)
+	r.Arm(t)
+	paths, _ := filesTestList(t, r.Dir, 0)
+	for _, want := range []string{"main.go", "clean.txt", "untracked.txt", ".gitattributes"} {
+		if !slices.Contains(paths, want) {
+			t.Errorf("%s not listed: %q", want, paths)
+		}
+	}
+	if ran := r.Ran(); len(ran) > 0 {
+		t.Errorf("listing the files ran %q", ran)
 	}
 }

@@ -40,8 +40,8 @@
 // tabs are expanded first (chips.ExpandTabs).
 //
 // It must not import store, agent, chat or ui (nor anything that does);
-// its project imports are contextref and chips, and internal/vtscreen in
-// tests. It talks to its parent only through messages: CommentMsg (one
+// its project imports are contextref, chips and internal/safegit, and
+// internal/vtscreen and internal/safegit/safegittest in tests. It talks to its parent only through messages: CommentMsg (one
 // per comment; several comments can be written in one pass) and
 // ClosedMsg. Its own command results are unexported; Owns(msg) tells the
 // parent which messages to route to Update.
@@ -92,4 +92,64 @@
 //
 // A diff read again (r) while the editor is open waits until it closes, so
 // a comment never lands on rows that moved under it.
+//
+// # Git runs no repository-configured program
+//
+// A repository's .git/config, .gitattributes and .git/info/attributes can
+// name programs, and git runs some of them for commands as innocent as
+// `git diff`. Every git command chipchat runs — this package's diff,
+// rev-parse, merge-base and ls-files (sourceRevision is rev-parse HEAD),
+// the `@` file list's rev-parse and ls-files (composer/files.go) — is
+// built by internal/safegit.Command, and gh (PullRequest), which runs git
+// itself, gets internal/safegit.Environ. Settings reach git as
+// command-scope config (GIT_CONFIG_COUNT/KEY/VALUE: above every config
+// file and inherited by the git processes git and gh start). What runs a
+// program, per git-config(1), githooks(5) and gitattributes(5) of git
+// 2.39, and what chipchat sets:
+//
+//	core.fsmonitor                  false (diff, ls-files, status ran it on every index read)
+//	hooks (core.hooksPath, .git/hooks: post-index-change, reference-transaction, pre-auto-gc, …)
+//	                                core.hooksPath=/dev/null
+//	filter.<driver>.clean/smudge/process (named by .gitattributes; diff runs clean on the work tree)
+//	                                every driver the config defines (git config --get-regexp,
+//	                                asked first): clean=, smudge=, process= empty, required=false
+//	diff.external, GIT_EXTERNAL_DIFF, diff.<driver>.command
+//	                                --no-ext-diff on diff/show/log/diff-*; diff.external= and each
+//	                                driver's command= empty (a git without the flag fails, runs nothing);
+//	                                GIT_EXTERNAL_DIFF dropped from the environment
+//	diff.<driver>.textconv          --no-textconv on the same; each driver's textconv= empty
+//	merge.<driver>.driver           empty (merges only)
+//	core.pager, pager.<cmd>, color.pager, PAGER, GIT_PAGER
+//	                                --no-pager, core.pager=cat, pager.{diff,show,log,ls-files,config}=false,
+//	                                GIT_PAGER=cat, PAGER=cat
+//	core.editor, sequence.editor    ":" (git's "no editor")
+//	core.sshCommand, core.gitProxy, core.askPass, credential.helper, remote.<name>.uploadpack/vcs,
+//	ext:: and other transports, promisor-remote lazy fetches
+//	                                empty; credential.helper= (the list reset); protocol.allow=never;
+//	                                GIT_NO_LAZY_FETCH=1; GIT_TERMINAL_PROMPT=0
+//	gpg.program, gpg.ssh.program, gpg.x509.program, gpg.ssh.defaultKeyCommand, log.showSignature
+//	                                log.showSignature=false, the programs "false" or empty
+//	core.alternateRefsCommand, uploadpack.packObjectsHook
+//	                                empty (fetch/push and serving only)
+//	gc.auto, maintenance.auto (git gc --auto, its pre-auto-gc hook)
+//	                                gc.auto=0, maintenance.auto=false
+//	submodules (diff runs `git status` inside a dirty submodule, with the submodule's own config)
+//	                                diff.ignoreSubmodules=dirty, diff.submodule=short,
+//	                                status.submoduleSummary=false, submodule.recurse=false
+//	an embedded bare repository found by discovery (its config)
+//	                                safe.bareRepository=explicit
+//	system config and attributes    GIT_CONFIG_NOSYSTEM=1, GIT_ATTR_NOSYSTEM=1
+//	GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT of our environment (settings after ours)
+//	                                dropped; so are GIT_DIR and the variables that choose another
+//	                                repository than the directory's
+//
+// Not programs, left as they are: include.path and includeIf (files
+// read), core.excludesFile and attributes without a driver, and the user's
+// own environment (GIT_SSH_COMMAND, GIT_ASKPASS: chipchat's user set them).
+// trace2.* targets are read from system and global config only. The cost:
+// a diff of a Git LFS file (a filter) shows the work tree's bytes against
+// the pointer, and textconv'd files show their raw text. The test
+// (TestNoRepositoryProgramRuns here, in composer and in internal/safegit)
+// arms a repository with a marker-writing program for each of these,
+// shows plain git runs them, and that chipchat's commands run none.
 package review

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/chipchat/chipchat/internal/safegit"
 )
 
 // CompareKind says what a diff compares.
@@ -140,12 +141,13 @@ func (g Git) run(ctx context.Context, dir string, limit int64, args ...string) (
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	// Settings that would change the output's shape are pinned.
+	// Settings that would change the output's shape are pinned; those
+	// that would run a program the repository names are off
+	// (safegit.Command; the list is in doc.go).
 	full := append([]string{"-c", "core.quotepath=off", "-c", "color.ui=false", "-c", "diff.noprefix=false",
 		"-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false", "-c", "core.safecrlf=false"}, args...)
-	cmd := exec.CommandContext(ctx, name, full...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_PAGER=cat", "PAGER=cat", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	cmd := safegit.Command(ctx, name, dir, full...)
+	cmd.Env = append(cmd.Env, "LC_ALL=C")
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -215,7 +217,7 @@ func (g Git) Load(ctx context.Context, projectDir string, cmp Comparison) (*Diff
 	if base == "" {
 		base = emptyTree
 	}
-	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "-U3", "-M",
+	args := []string{"diff", "--no-color", "-U3", "-M",
 		"--src-prefix=a/", "--dst-prefix=b/"}
 	switch cmp.Kind {
 	case Staged:

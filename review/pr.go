@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/internal/safegit"
 )
 
 // PRTimeout bounds the `gh pr view` call.
@@ -31,7 +32,10 @@ func PullRequest(ctx context.Context, dir, ghCommand string, timeout time.Durati
 	defer cancel()
 	cmd := exec.CommandContext(ctx, ghCommand, "pr", "view", "--json", "number,title,url,headRefName,baseRefName,state,isDraft")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1", "NO_COLOR=1", "GH_PAGER=cat")
+	// gh runs git in dir: the git it runs gets chipchat's settings
+	// through the environment (safegit.Environ; the list is in doc.go).
+	cmd.Env = safegit.Environ(ctx, "", dir, append(os.Environ(), "GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1", "NO_COLOR=1", "GH_PAGER=cat",
+		"GH_SPINNER_DISABLED=1"))
 	cmd.WaitDelay = 200 * time.Millisecond // a child holding the pipe cannot outlive the timeout
 	var out bytes.Buffer
 	cmd.Stdout = &limitedWriter{w: &out, n: 1 << 20}
