@@ -143,6 +143,8 @@ func (t acpTarget) fail(err error) error {
 		return acpNotFound(t.path)
 	case acpEscapes(err):
 		return acpRefused("%s leads outside the project directory (through a symlink); chipchat lets the agent read and write only there", t.path)
+	case acpIsLoopErr(err):
+		return acpRefused("%s goes through symlinks that loop or changed while chipchat opened it; chipchat lets the agent read and write only inside the project directory", t.path)
 	case acpIsSocketErr(err):
 		return acpRefused("%s is a socket or a device, not a regular file; chipchat reads and writes regular files only", t.name)
 	}
@@ -234,7 +236,11 @@ func (c *acpClient) ReadTextFile(_ context.Context, r acp.ReadTextFileRequest) (
 	if whole && fi.Size()+2 > acpMaxRead {
 		return acp.ReadTextFileResponse{}, c.refused(r.SessionId, "read", acpTooLargeErr(t.name, fi.Size(), 0, true))
 	}
-	text, err := acpReadText(f, r.Line, r.Limit, acpMaxRead)
+	var hint int64
+	if whole {
+		hint = fi.Size()
+	}
+	text, err := acpReadText(f, r.Line, r.Limit, acpMaxRead, hint)
 	var big *acpTooLarge
 	switch {
 	case errors.Is(err, errACPBinary):
@@ -268,9 +274,11 @@ func (e *acpTooLarge) Error() string { return fmt.Sprintf("too large at line %d"
 // acpReadText reads what acpLines would keep of r's text, streaming: from
 // line (1-based; nil: the first) on, at most limit lines (nil: all). What
 // it reads must be valid UTF-8 (errACPBinary), and what it keeps must
-// encode as a JSON string of at most max bytes (*acpTooLarge, found
-// before more than max bytes are held).
-func acpReadText(r io.Reader, line, limit *int, max int64) (string, error) {
+// encode as a JSON string of at most maxJSON bytes (*acpTooLarge, found
+// before more than that is held). hint, when positive, is the
+// expected size of what is kept (the file's, for a whole read): it is
+// allocated at once.
+func acpReadText(r io.Reader, line, limit *int, maxJSON, hint int64) (string, error) {
 	start := 1
 	if line != nil && *line > 1 {
 		start = *line
@@ -278,15 +286,22 @@ func acpReadText(r io.Reader, line, limit *int, max int64) (string, error) {
 	if limit != nil && *limit <= 0 {
 		return "", nil
 	}
-	var out bytes.Buffer
+	// out grows by doubling up to maxJSON, never past it: what is allocated
+	// stays under twice the limit however large the file.
+	out := make([]byte, 0, min(max(hint, 64<<10), maxJSON))
 	size := int64(2) // the quotes
 	cur, taken := 1, 0
 	take := func(b []byte) error {
 		size += acpJSONSize(b)
-		if size > max {
+		if size > maxJSON {
 			return &acpTooLarge{line: cur + taken}
 		}
-		out.Write(b)
+		if need := len(out) + len(b); need > cap(out) {
+			grown := make([]byte, len(out), min(max(2*int64(cap(out)), int64(need)), maxJSON))
+			copy(grown, out)
+			out = grown
+		}
+		out = append(out, b...)
 		return nil
 	}
 	buf := make([]byte, 64<<10)
@@ -330,11 +345,11 @@ func acpReadText(r io.Reader, line, limit *int, max int64) (string, error) {
 			seg = seg[j+1:]
 			taken++
 			if taken >= *limit {
-				return out.String(), nil
+				return string(out), nil
 			}
 		}
 		if eof {
-			return out.String(), nil
+			return string(out), nil
 		}
 		carry = copy(buf, data[cut:])
 	}

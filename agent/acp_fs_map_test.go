@@ -87,7 +87,7 @@ func FuzzACPReadText(f *testing.F) {
 			if one {
 				rd = iotest.OneByteReader(rd)
 			}
-			got, err := acpReadText(rd, lp, mp, int64(max))
+			got, err := acpReadText(rd, lp, mp, int64(max), int64(len(s)%7))
 			want := acpLines(s, lp, mp)
 			switch {
 			case errors.Is(err, errACPBinary):
@@ -139,16 +139,16 @@ func TestACPReadTextKeepsTheLimit(t *testing.T) {
 	s := strings.Repeat(strings.Repeat("<", 99)+"\n", 100)
 	limit := 10
 	line := 3
-	if _, err := acpReadText(strings.NewReader(s), &line, &limit, 5000); err == nil {
+	if _, err := acpReadText(strings.NewReader(s), &line, &limit, 5000, 0); err == nil {
 		t.Error("10 lines of 600 bytes kept under a limit of 5,000")
 	}
-	got, err := acpReadText(strings.NewReader(s), &line, &limit, 7000)
+	got, err := acpReadText(strings.NewReader(s), &line, &limit, 7000, 0)
 	if err != nil || got != acpLines(s, &line, &limit) {
 		t.Errorf("10 lines under 7,000: %d bytes, %v", len(got), err)
 	}
 	// A cut character across reads is whole again.
 	s = strings.Repeat("é", 40000)
-	got, err = acpReadText(bytes.NewReader([]byte(s)), nil, nil, 1<<20)
+	got, err = acpReadText(bytes.NewReader([]byte(s)), nil, nil, 1<<20, int64(len(s)))
 	if err != nil || got != s {
 		t.Errorf("80,000 bytes of é: %d bytes, %v", len(got), err)
 	}

@@ -88,7 +88,7 @@ func TestHostileSymlinkRace(t *testing.T) {
 	if r.Swaps < 100 || r.ReadsOK == 0 || r.WritesOK == 0 || r.ReadsOK == r.Pairs || r.WritesOK == r.Pairs {
 		t.Errorf("the race did not race: %+v", *r)
 	}
-	if r.WritesOK < r.Pairs && !strings.Contains(r.FirstError, "outside the project") {
+	if r.WritesOK < r.Pairs && !strings.Contains(r.FirstError, "outside the project") && !strings.Contains(r.FirstError, "symlinks that loop or changed") {
 		t.Errorf("a refused write said %q", r.FirstError)
 	}
 	// The disk: nothing outside but the secret; every accepted write is in

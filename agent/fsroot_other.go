@@ -10,3 +10,5 @@ const acpNonBlock = 0
 func acpIsSocketErr(error) bool { return false }
 
 func acpLinks(os.FileInfo) uint64 { return 1 }
+
+func acpIsLoopErr(error) bool { return false }

@@ -25,3 +25,7 @@ func acpLinks(fi os.FileInfo) uint64 {
 	}
 	return 1
 }
+
+// acpIsLoopErr reports ELOOP: a symlink loop, or a symlink put on the path
+// while os.Root walked it.
+func acpIsLoopErr(err error) bool { return errors.Is(err, syscall.ELOOP) }
