@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,8 +90,22 @@ import (
 //     ctx.Err() once the agent ends the prompt, or after
 //     ACPOptions.CancelGrace at the latest. A later turn on that session
 //     waits (briefly) for the abandoned prompt to end before sending its own.
-//   - The SDK's diagnostics are discarded (they would corrupt the TUI); the
-//     tail of the agent's stderr is kept for error messages.
+//   - chipchat reads the agent's stdout itself (acp_lines.go): every
+//     request the agent sends reaches its handler only once the
+//     notifications before it are applied (a permission prompt always has
+//     the tool_call sent just before it), the SDK's notification queue
+//     never overflows (a faster agent waits on its stdout), and a line over
+//     the SDK's 10 MiB limit stops the agent, the turn failing with "the
+//     agent sent a 50 MB message; chipchat reads at most 10 MB"; the next
+//     turn starts it again.
+//   - Session updates are applied in a bounded step that never waits for
+//     the UI (acp_events.go): text chunks and repeated updates of one tool
+//     call are coalesced while Run's goroutine emits, and a tool call's
+//     content is kept to Turn.Limits.ReplyBytes (head and tail).
+//   - The SDK's diagnostics go to ACPOptions.LogPath (ACPLogPath by
+//     default; acp_log.go), never to the terminal; an error on a closed
+//     connection names the last of them. The tail of the agent's stderr is
+//     kept for error messages.
 
 // QuestionKind says what a Question asks.
 type QuestionKind string
@@ -195,6 +208,9 @@ type ACPOptions struct {
 	// LoadQuiet is how long a loaded session must be quiet before its
 	// replay counts as over. Zero means 300ms.
 	LoadQuiet time.Duration
+	// LogPath is where the connection's diagnostics go. Empty means
+	// ACPLogPath(); "-" means nowhere.
+	LogPath string
 }
 
 // ACPDefaultMaxAttachment is the default limit on one attachment (the
@@ -371,6 +387,7 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	}
 
 	turn := newACPTurn(ctx)
+	turn.limit = t.Limits.withDefaults().ReplyBytes
 	done := make(chan struct{})
 	a.mu.Lock()
 	a.turns[sid] = turn
@@ -485,7 +502,9 @@ type acpProc struct {
 	stdout      io.Closer
 	stderr      *acpTailBuffer
 	dir         string
-	env         []string // what was added to the environment
+	env         []string    // what was added to the environment
+	lines       *acpReader  // reads stdout for the SDK
+	logTail     *acpLogTail // the connection's last diagnostics
 	caps        acp.AgentCapabilities
 	authMethods []acp.AuthMethod
 	agentName   string
@@ -531,7 +550,7 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	p, err := acpStart(a.command, dir, env, &acpClient{a: a})
+	p, err := acpStart(a.command, dir, env, &acpClient{a: a}, a.logPath())
 	if err != nil {
 		return nil, err
 	}
@@ -599,7 +618,18 @@ func (a *ACP) restart(p *acpProc) {
 	p.kill()
 }
 
-func acpStart(command, dir string, env []string, client acp.Client) (*acpProc, error) {
+// logPath is the log file of the connection's diagnostics, "" for none.
+func (a *ACP) logPath() string {
+	switch a.opts.LogPath {
+	case "":
+		return ACPLogPath()
+	case "-":
+		return ""
+	}
+	return a.opts.LogPath
+}
+
+func acpStart(command, dir string, env []string, client *acpClient, logPath string) (*acpProc, error) {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
@@ -627,17 +657,32 @@ func acpStart(command, dir string, env []string, client acp.Client) (*acpProc, e
 	}
 	inR.Close()
 	outW.Close()
-	p.conn = acp.NewClientSideConnection(client, inW, outR)
-	p.conn.SetLogger(slog.New(slog.DiscardHandler))
+	p.lines = newACPReader(outR)
+	p.lines.deadline = outR.SetReadDeadline
+	client.lines = p.lines
+	p.logTail = &acpLogTail{}
+	log := newACPLogger(logPath, p.logTail, "agent", command, "pid", cmd.Process.Pid)
+	p.lines.log = log.Warn
+	p.lines.onCut = func(*acpCutError) { p.kill() }
+	p.conn = acp.NewClientSideConnection(client, inW, p.lines.out)
+	p.conn.SetLogger(log)
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 		inW.Close()
 	}()
+	go p.lines.run() // after SetLogger: nothing reaches the SDK before
+	go func() {
+		<-p.conn.Done()
+		p.lines.stop()
+	}()
 	return p, nil
 }
 
 func (p *acpProc) dead() bool {
+	if p.lines.cause() != nil {
+		return true
+	}
 	select {
 	case <-p.exited:
 		return true
@@ -649,7 +694,8 @@ func (p *acpProc) dead() bool {
 }
 
 // kill closes the agent's stdin, then terminates its process group, harder
-// after acpKillGrace, and waits (bounded) for it to be reaped.
+// after acpKillGrace, and waits (bounded) for it to be reaped; the line
+// reader and the SDK's side end with its stdout.
 func (p *acpProc) kill() {
 	p.stdin.Close()
 	acpSignalGroup(p.cmd, false)
@@ -663,12 +709,17 @@ func (p *acpProc) kill() {
 		}
 	}
 	p.stdout.Close()
+	p.lines.stop()
 }
 
 // wrapErr describes a failed request. When the agent died it is an *Error
 // with the exit status and the tail of its stderr; an error the live agent
 // answered is its message.
 func (p *acpProc) wrapErr(what string, err error) error {
+	if c := p.lines.cause(); c != nil {
+		// chipchat stopped the agent: that is the cause, not its exit.
+		return &Error{Err: fmt.Errorf("acp: %s (the agent was stopped during %s)", c, what), StderrTail: strings.TrimSpace(p.stderr.String())}
+	}
 	select {
 	case <-p.conn.Done():
 		// The process may still be being reaped.
@@ -702,9 +753,30 @@ func (p *acpProc) wrapErr(what string, err error) error {
 				}
 			}
 		}
-		return fmt.Errorf("acp: %s: %s (code %d)", what, m, re.Code)
+		msg := fmt.Sprintf("acp: %s: %s (code %d)", what, m, re.Code)
+		if p.closed() {
+			if l := p.logTail.line(); l != "" {
+				msg += "; last log: " + l
+			}
+		}
+		return errors.New(msg)
+	}
+	if p.closed() {
+		if l := p.logTail.line(); l != "" {
+			return fmt.Errorf("acp: %s: %w; last log: %s", what, err, l)
+		}
 	}
 	return fmt.Errorf("acp: %s: %w", what, err)
+}
+
+// closed reports whether the SDK's side of the connection is closed.
+func (p *acpProc) closed() bool {
+	select {
+	case <-p.conn.Done():
+		return true
+	default:
+		return false
+	}
 }
 
 // acpLastLine is the last non-empty line of s.

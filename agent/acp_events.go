@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,26 +14,150 @@ import (
 
 // acpTurn queues the events of one running turn; the connection's
 // goroutines push them, Run's goroutine emits them (so emit is never called
-// concurrently).
+// concurrently). Pushing never waits for the emitter: the SDK's
+// notification goroutine applies an update in a step bounded by the
+// update's own size (and ReplyBytes), whatever the UI does. While events
+// wait, they are coalesced: a text or thought chunk joins the chunk
+// before it, an update of a tool call joins the event queued for that call
+// (its ToolCall or earlier ToolUpdate), a plan or usage replaces the one
+// queued. A Permission is a barrier: nothing after it joins an event
+// before it, so the prompt never shows a state its item has not reached.
+//
+// A tool item's content is what the tool produced (acpCall): the content
+// of kind content/diff/terminal sent once the call started (status no
+// longer pending), else the text of its rawOutput (ToolOutputText). Diffs
+// and terminals sent before it started, and the diffs of a permission
+// request, are kept as the item's diff (before the output, unless the
+// output has a diff of the same file). A permission request's text blocks
+// are shown on its prompt only.
 type acpTurn struct {
 	ctx    context.Context
 	notify chan struct{} // cap 1: "something to flush"
 	over   chan struct{} // closed when Run has returned
+	limit  int64         // the most of one call's content kept (Limits.ReplyBytes)
 
-	mu     sync.Mutex
-	events []Event
-	tools  map[string]*message.Tool // the calls this turn has seen, as they stand
-	order  []string                 // their ids, oldest first
+	mu      sync.Mutex
+	events  []Event                  // *acpRun for coalescing chunks
+	at      map[string]int           // call id → the queued event its updates join
+	planAt  int                      // the queued Plan, or -1
+	usageAt int                      // the queued Usage, or -1
+	tools   map[string]*message.Tool // the calls this turn has seen, as their items stand
+	calls   map[string]*acpCall      // where each call's content came from
+	order   []string                 // their ids, oldest first
+}
+
+// acpRun is a run of text (or thought) chunks coalesced in the queue.
+type acpRun struct {
+	thought bool
+	b       strings.Builder
+}
+
+func (*acpRun) isEvent() {}
+
+// acpCall is where a tool call's content came from.
+type acpCall struct {
+	started bool                  // its status left pending
+	pre     []message.ToolContent // diffs and terminals from before it started and from permission requests
+	post    []message.ToolContent // content sent since it started (nil: none)
+	rawText string                // the text of its rawOutput (ToolOutputText)
 }
 
 func newACPTurn(ctx context.Context) *acpTurn {
-	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), over: make(chan struct{}), tools: map[string]*message.Tool{}}
+	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), over: make(chan struct{}), limit: DefaultReplyBytes,
+		at: map[string]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{}}
 }
 
-// push queues events; t.mu must be held.
+// push queues events, coalescing them with those waiting; t.mu must be
+// held.
 func (t *acpTurn) push(evs ...Event) {
-	t.events = append(t.events, evs...)
+	for _, ev := range evs {
+		t.push1(ev)
+	}
 	t.poke()
+}
+
+func (t *acpTurn) push1(ev Event) {
+	n := len(t.events)
+	switch e := ev.(type) {
+	case TextDelta:
+		t.pushText(false, e.Text)
+		return
+	case ThoughtDelta:
+		t.pushText(true, e.Text)
+		return
+	case ToolCall:
+		t.at[e.Tool.CallID] = n
+	case ToolUpdate:
+		if i, ok := t.at[e.CallID]; ok {
+			switch q := t.events[i].(type) {
+			case ToolCall:
+				acpApplyUpdate(&q.Tool, e)
+				t.events[i] = q
+				return
+			case ToolUpdate:
+				t.events[i] = acpJoinUpdates(q, e)
+				return
+			}
+		}
+		t.at[e.CallID] = n
+	case Plan:
+		if t.planAt >= 0 {
+			t.events[t.planAt] = e
+			return
+		}
+		t.planAt = n
+	case Usage:
+		if t.usageAt >= 0 {
+			t.events[t.usageAt] = e
+			return
+		}
+		t.usageAt = n
+	case Permission:
+		clear(t.at)
+		t.planAt, t.usageAt = -1, -1
+	}
+	t.events = append(t.events, ev)
+}
+
+func (t *acpTurn) pushText(thought bool, s string) {
+	if s == "" {
+		return
+	}
+	if n := len(t.events); n > 0 {
+		if r, ok := t.events[n-1].(*acpRun); ok && r.thought == thought {
+			r.b.WriteString(s)
+			return
+		}
+	}
+	r := &acpRun{thought: thought}
+	r.b.WriteString(s)
+	t.events = append(t.events, r)
+}
+
+// acpJoinUpdates is a then b: each field b sets replaces a's.
+func acpJoinUpdates(a, b ToolUpdate) ToolUpdate {
+	if b.Kind != nil {
+		a.Kind = b.Kind
+	}
+	if b.Title != nil {
+		a.Title = b.Title
+	}
+	if b.Status != nil {
+		a.Status = b.Status
+	}
+	if b.Locations != nil {
+		a.Locations = b.Locations
+	}
+	if b.RawInput != nil {
+		a.RawInput = b.RawInput
+	}
+	if b.RawOutput != nil {
+		a.RawOutput = b.RawOutput
+	}
+	if b.Content != nil {
+		a.Content = b.Content
+	}
+	return a
 }
 
 // poke wakes Run's loop.
@@ -47,8 +172,17 @@ func (t *acpTurn) flush(emit func(Event)) {
 	t.mu.Lock()
 	evs := t.events
 	t.events = nil
+	clear(t.at)
+	t.planAt, t.usageAt = -1, -1
 	t.mu.Unlock()
 	for _, e := range evs {
+		if r, ok := e.(*acpRun); ok {
+			if r.thought {
+				e = ThoughtDelta{r.b.String()}
+			} else {
+				e = TextDelta{r.b.String()}
+			}
+		}
 		emit(e)
 	}
 }
@@ -68,20 +202,24 @@ func (t *acpTurn) update(u acp.SessionUpdate) {
 		}
 	case u.ToolCall != nil:
 		tc := u.ToolCall
-		tool := message.Tool{
-			CallID:    string(tc.ToolCallId),
-			Kind:      string(tc.Kind),
-			Title:     tc.Title,
-			Status:    string(tc.Status),
-			Locations: acpLocations(tc.Locations),
-			RawInput:  acpRaw(tc.RawInput),
-			RawOutput: acpRaw(tc.RawOutput),
-			Content:   acpToolContent(tc.Content),
+		ch := acpChange{ID: string(tc.ToolCallId), Start: true, Locations: acpLocations(tc.Locations),
+			RawInput: acpRaw(tc.RawInput), RawOutput: acpRaw(tc.RawOutput)}
+		if tc.Kind != "" {
+			k := string(tc.Kind)
+			ch.Kind = &k
 		}
-		if tool.Status == "" {
-			tool.Status = message.ToolPending
+		if tc.Title != "" {
+			ch.Title = &tc.Title
 		}
-		t.startTool(tool)
+		st := string(tc.Status)
+		if st == "" {
+			st = message.ToolPending
+		}
+		ch.Status = &st
+		if tc.Content != nil {
+			ch.Content, ch.HasContent = acpToolContent(tc.Content), true
+		}
+		t.change(ch)
 	case u.ToolCallUpdate != nil:
 		tu := u.ToolCallUpdate
 		t.updateTool(acp.ToolCallUpdate{
@@ -99,62 +237,250 @@ func (t *acpTurn) update(u acp.SessionUpdate) {
 	}
 }
 
-// startTool records a new call and queues its ToolCall; t.mu must be held.
-// A call already known (a permission request, handled concurrently with
-// the notifications, may come first) is updated with tool's fields instead.
-func (t *acpTurn) startTool(tool message.Tool) {
-	if old := t.tools[tool.CallID]; old != nil {
-		ev := ToolUpdate{CallID: tool.CallID, Locations: tool.Locations, RawInput: tool.RawInput, RawOutput: tool.RawOutput, Content: tool.Content}
-		if tool.Kind != "" {
-			ev.Kind = &tool.Kind
-		}
-		if tool.Title != "" {
-			ev.Title = &tool.Title
-		}
-		if tool.Status != "" && tool.Status != message.ToolPending {
-			ev.Status = &tool.Status
-		}
-		acpApplyUpdate(old, ev)
-		t.push(ev)
-		return
-	}
-	c := tool
-	t.order = append(t.order, tool.CallID)
-	t.tools[tool.CallID] = &c
-	t.push(ToolCall{Tool: acpCopyTool(tool)})
+// acpChange is one change of a tool call, from a tool_call (Start), a
+// tool_call_update, chipchat's own write, or a permission request.
+type acpChange struct {
+	ID                  string
+	Start               bool // a tool_call: a pending status does not undo a known call's progress
+	Kind, Title, Status *string
+	Locations           []message.Location
+	RawInput, RawOutput json.RawMessage
+	Content             []message.ToolContent
+	HasContent          bool
 }
 
-// updateTool applies an update to a call (a call this turn has not seen
-// starts with it) and queues the event; t.mu must be held.
+// startTool records a call chipchat or the agent starts (a known call is
+// updated with tool's fields instead); t.mu must be held.
+func (t *acpTurn) startTool(tool message.Tool) {
+	ch := acpChange{ID: tool.CallID, Start: true, Locations: tool.Locations, RawInput: tool.RawInput, RawOutput: tool.RawOutput}
+	if tool.Kind != "" {
+		ch.Kind = &tool.Kind
+	}
+	if tool.Title != "" {
+		ch.Title = &tool.Title
+	}
+	if tool.Status == "" {
+		tool.Status = message.ToolPending
+	}
+	ch.Status = &tool.Status
+	if tool.Content != nil {
+		ch.Content, ch.HasContent = tool.Content, true
+	}
+	t.change(ch)
+}
+
+// updateTool applies a tool_call_update (a call this turn has not seen
+// starts with it); t.mu must be held.
 func (t *acpTurn) updateTool(tu acp.ToolCallUpdate) {
-	id := string(tu.ToolCallId)
-	ev := ToolUpdate{CallID: id, Locations: acpLocations(tu.Locations), RawInput: acpRaw(tu.RawInput), RawOutput: acpRaw(tu.RawOutput)}
+	ch := acpChange{ID: string(tu.ToolCallId), Locations: acpLocations(tu.Locations), RawInput: acpRaw(tu.RawInput), RawOutput: acpRaw(tu.RawOutput), Title: tu.Title}
 	if tu.Kind != nil {
 		k := string(*tu.Kind)
-		ev.Kind = &k
-	}
-	if tu.Title != nil {
-		ev.Title = tu.Title
+		ch.Kind = &k
 	}
 	if tu.Status != nil {
 		s := string(*tu.Status)
-		ev.Status = &s
+		ch.Status = &s
 	}
 	if tu.Content != nil {
-		ev.Content = acpToolContent(tu.Content)
-		if ev.Content == nil {
-			ev.Content = []message.ToolContent{}
-		}
+		ch.Content, ch.HasContent = acpToolContent(tu.Content), true
 	}
-	tool := t.tools[id]
-	if tool == nil {
-		nt := message.Tool{CallID: id, Status: message.ToolPending}
-		acpApplyUpdate(&nt, ev)
-		t.startTool(nt)
-		return
+	t.change(ch)
+}
+
+// change applies ch to its call and queues the ToolCall (a new call) or
+// the ToolUpdate; t.mu must be held.
+func (t *acpTurn) change(ch acpChange) {
+	tool, call := t.tools[ch.ID], t.calls[ch.ID]
+	isNew := tool == nil
+	if isNew {
+		tool, call = &message.Tool{CallID: ch.ID, Status: message.ToolPending}, &acpCall{}
+		t.tools[ch.ID], t.calls[ch.ID] = tool, call
+		t.order = append(t.order, ch.ID)
+	}
+	ev := ToolUpdate{CallID: ch.ID}
+	if ch.Kind != nil && *ch.Kind != "" {
+		ev.Kind = ch.Kind
+	}
+	if ch.Title != nil && (*ch.Title != "" || !ch.Start) {
+		ev.Title = ch.Title
+	}
+	if ch.Status != nil && *ch.Status != "" && (isNew || !ch.Start || *ch.Status != message.ToolPending) {
+		ev.Status = ch.Status
+	}
+	ev.Locations = ch.Locations
+	if ch.RawInput != nil {
+		ev.RawInput = acpCapRaw(ch.RawInput, t.limit)
+	}
+	status := tool.Status
+	if ev.Status != nil {
+		status = *ev.Status
+	}
+	if status != message.ToolPending {
+		call.started = true
+	}
+	content := false
+	if ch.HasContent {
+		if call.started {
+			call.post = ch.Content
+			if call.post == nil {
+				call.post = []message.ToolContent{}
+			}
+		} else {
+			call.pre = acpKeep(call.pre, ch.Content)
+		}
+		content = true
+	}
+	if ch.RawOutput != nil {
+		call.rawText = ToolOutputText(ch.RawOutput)
+		ev.RawOutput = acpCapRaw(ch.RawOutput, t.limit)
+		content = true
+	}
+	if content {
+		ev.Content = call.compose(t.limit)
 	}
 	acpApplyUpdate(tool, ev)
-	t.push(ev)
+	switch {
+	case isNew:
+		t.push(ToolCall{Tool: acpCopyTool(*tool)})
+	case ev.Kind != nil || ev.Title != nil || ev.Status != nil || ev.Locations != nil || ev.RawInput != nil || ev.RawOutput != nil || ev.Content != nil:
+		t.push(ev)
+	}
+}
+
+// acpKeep is the diffs and terminals kept from before a call started:
+// those of cs replace the ones of the same file or terminal.
+func acpKeep(kept, cs []message.ToolContent) []message.ToolContent {
+	out := append([]message.ToolContent(nil), kept...)
+	for _, c := range cs {
+		if c.Type != message.ContentDiff && c.Type != message.ContentTerminal {
+			continue
+		}
+		i := slices.IndexFunc(out, func(k message.ToolContent) bool { return acpSameTarget(k, c) })
+		if i >= 0 {
+			out[i] = c
+		} else {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func acpSameTarget(a, b message.ToolContent) bool {
+	if a.Type != b.Type {
+		return false
+	}
+	if a.Type == message.ContentDiff {
+		return a.Path == b.Path
+	}
+	return a.TerminalID == b.TerminalID
+}
+
+// compose is the call's content as its item shows it: the kept diffs and
+// terminals not sent again since, then the output (else the rawOutput's
+// text), cut to limit.
+func (c *acpCall) compose(limit int64) []message.ToolContent {
+	out := []message.ToolContent{}
+	for _, k := range c.pre {
+		if !slices.ContainsFunc(c.post, func(p message.ToolContent) bool { return acpSameTarget(k, p) }) {
+			out = append(out, k)
+		}
+	}
+	out = append(out, c.post...)
+	if len(c.post) == 0 && c.rawText != "" {
+		out = append(out, message.ToolContent{Type: message.ContentText, Text: c.rawText})
+	}
+	out, _ = CapToolContent(out, limit)
+	return out
+}
+
+// permission applies what a permission request tells of its call: a new
+// call starts from it; a known one takes its diffs and locations, and its
+// title, kind and raw input where it has none. Its text blocks are not
+// the call's output. It returns the call as the prompt shows it: the
+// item, with the request's own fields over it. t.mu must be held.
+func (t *acpTurn) permission(tc acp.ToolCallUpdate) message.Tool {
+	id := string(tc.ToolCallId)
+	reqContent := acpToolContent(tc.Content)
+	ch := acpChange{ID: id, Locations: acpLocations(tc.Locations)}
+	var diffs []message.ToolContent
+	for _, c := range reqContent {
+		if c.Type == message.ContentDiff {
+			diffs = append(diffs, c)
+		}
+	}
+	old := t.tools[id]
+	fill := func(have string, v *string) *string {
+		if v == nil || *v == "" || old != nil && have != "" {
+			return nil
+		}
+		return v
+	}
+	var kind *string
+	if tc.Kind != nil {
+		k := string(*tc.Kind)
+		kind = &k
+	}
+	if old == nil {
+		ch.Kind, ch.Title = kind, tc.Title
+		if tc.Status != nil {
+			s := string(*tc.Status)
+			ch.Status = &s
+		}
+		ch.RawInput = acpRaw(tc.RawInput)
+	} else {
+		ch.Kind = fill(old.Kind, kind)
+		if old.Kind == "other" && kind != nil && *kind != "" {
+			ch.Kind = kind
+		}
+		ch.Title = fill(old.Title, tc.Title)
+		if raw := acpRaw(tc.RawInput); raw != nil && acpEmptyRaw(old.RawInput) {
+			ch.RawInput = raw
+		}
+	}
+	t.change(ch)
+	call := t.calls[id]
+	if len(diffs) > 0 {
+		call.pre = acpKeep(call.pre, diffs)
+		ev := ToolUpdate{CallID: id, Content: call.compose(t.limit)}
+		acpApplyUpdate(t.tools[id], ev)
+		t.push(ev)
+	}
+	prompt := acpCopyTool(*t.tools[id])
+	if tc.Title != nil && *tc.Title != "" {
+		prompt.Title = *tc.Title
+	}
+	if kind != nil && *kind != "" {
+		prompt.Kind = *kind
+	}
+	if raw := acpRaw(tc.RawInput); raw != nil && !acpEmptyRaw(raw) {
+		prompt.RawInput = acpCapRaw(raw, t.limit)
+	}
+	if tc.Locations != nil {
+		prompt.Locations = acpLocations(tc.Locations)
+	}
+	if len(reqContent) > 0 {
+		prompt.Content, _ = CapToolContent(reqContent, t.limit)
+	}
+	return prompt
+}
+
+// acpEmptyRaw reports whether a raw input says nothing (absent, null, {}).
+func acpEmptyRaw(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s == "" || s == "null" || s == "{}"
+}
+
+// acpCapRaw is raw, or when it is over limit bytes a JSON string of its
+// head and tail.
+func acpCapRaw(raw json.RawMessage, limit int64) json.RawMessage {
+	if int64(len(raw)) <= max(limit, 0) || limit <= 0 {
+		return raw
+	}
+	b, err := json.Marshal(CutMiddle(string(raw), limit-64))
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 func acpApplyUpdate(tool *message.Tool, ev ToolUpdate) {
@@ -253,9 +579,25 @@ func acpContentText(c acp.ContentBlock) string {
 }
 
 // acpClient is chipchat's side of the connection.
-type acpClient struct{ a *ACP }
+type acpClient struct {
+	a     *ACP
+	lines *acpReader // the reader of the agent's stdout (nil in unit tests)
+}
 
-var _ acp.Client = (*acpClient)(nil)
+var (
+	_ acp.Client                 = (*acpClient)(nil)
+	_ acp.ExtensionMethodHandler = (*acpClient)(nil)
+)
+
+// HandleExtensionMethod takes the line reader's marks (acp_lines.go);
+// every other extension method is unknown.
+func (c *acpClient) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+	if method == acpMarkMethod && c.lines != nil {
+		c.lines.applyMark(params)
+		return nil, nil
+	}
+	return nil, acp.NewMethodNotFound(method)
+}
 
 func (c *acpClient) turn(sid acp.SessionId) *acpTurn {
 	c.a.mu.Lock()
@@ -316,8 +658,7 @@ func (c *acpClient) RequestPermission(ctx context.Context, p acp.RequestPermissi
 		return cancelled, nil
 	}
 	t.mu.Lock()
-	t.updateTool(p.ToolCall)
-	tool := acpCopyTool(*t.tools[string(p.ToolCall.ToolCallId)])
+	tool := t.permission(p.ToolCall)
 	reply := make(chan PermissionAnswer, 1)
 	req := message.Permission{ToolCallID: string(p.ToolCall.ToolCallId), Asked: tool.Title}
 	if strings.TrimSpace(req.Asked) == "" {

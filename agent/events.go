@@ -3,6 +3,9 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/message"
 )
@@ -192,4 +195,226 @@ func (e *Error) Unwrap() error { return e.Err }
 type Configurer interface {
 	SetMode(ctx context.Context, threadID, modeID string) error
 	SetConfigOption(ctx context.Context, threadID, optionID, value string) error
+}
+
+// DefaultReplyBytes is the most of one item's text shown in full, and of
+// one tool call's content kept ([limits] reply_bytes, Limits.ReplyBytes).
+const DefaultReplyBytes = 4 << 20
+
+// ToolOutputKeys are the members of a tool call's rawOutput whose string is
+// what the tool printed, for every agent (Codex sends a command's output
+// only there: stdout, formatted_output, aggregated_output; opencode
+// output; an MCP result content): the first present and non-empty one is
+// the output, except that stdout and stderr go together (stdout, then
+// stderr). A rawOutput that is a plain string is the output itself;
+// "content" may also be a list of text blocks.
+var ToolOutputKeys = []string{"stdout", "stderr", "formatted_output", "aggregated_output", "output", "content", "error"}
+
+// ToolExitKeys are the members of a rawOutput (or of its "metadata"
+// object) that hold the command's exit code.
+var ToolExitKeys = []string{"exit_code", "exitCode", "exit"}
+
+// ToolOutputText is the text a tool call's rawOutput holds (ToolOutputKeys),
+// with a last line "exit code N" when it names one (ToolExitKeys); "" when
+// it holds no text.
+func ToolOutputText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case string:
+		return v
+	case map[string]any:
+		text := ""
+		if out, _ := v["stdout"].(string); out != "" {
+			text = out
+			if e, _ := v["stderr"].(string); e != "" {
+				text = acpJoinLines(text, e)
+			}
+		} else if e, _ := v["stderr"].(string); e != "" {
+			text = e
+		}
+		for _, k := range ToolOutputKeys[2:] {
+			if text != "" {
+				break
+			}
+			text = acpOutputString(v[k])
+		}
+		if code, ok := acpExitCode(v); ok {
+			text = acpJoinLines(text, fmt.Sprintf("exit code %d", code))
+		}
+		return text
+	}
+	return ""
+}
+
+// acpOutputString is a string, or the texts of a list of content blocks
+// ({"type": "text", "text": …}) joined by newlines.
+func acpOutputString(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var parts []string
+		for _, b := range v {
+			if m, ok := b.(map[string]any); ok {
+				if s, ok := m["text"].(string); ok && s != "" {
+					parts = append(parts, s)
+				}
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return ""
+}
+
+func acpExitCode(v map[string]any) (int64, bool) {
+	for _, m := range []any{v, v["metadata"]} {
+		obj, ok := m.(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, k := range ToolExitKeys {
+			if f, ok := obj[k].(float64); ok && f == float64(int64(f)) {
+				return int64(f), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// acpJoinLines is a, a newline when a does not end with one, then b.
+func acpJoinLines(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if !strings.HasSuffix(a, "\n") {
+		a += "\n"
+	}
+	return a + b
+}
+
+// CapTool keeps at most limit bytes (≤ 0: DefaultReplyBytes) of a tool
+// call's content (CapToolContent) and of its raw input and raw output each
+// (a longer one becomes a JSON string of its head and tail). It reports
+// whether anything was cut; t's slices are replaced, never changed in
+// place.
+func CapTool(t *message.Tool, limit int64) bool {
+	if limit <= 0 {
+		limit = DefaultReplyBytes
+	}
+	cs, cut := CapToolContent(t.Content, limit)
+	t.Content = cs
+	for _, raw := range []*json.RawMessage{&t.RawInput, &t.RawOutput} {
+		if int64(len(*raw)) > limit {
+			*raw = acpCapRaw(*raw, limit)
+			cut = true
+		}
+	}
+	return cut
+}
+
+// CapToolContent keeps at most limit bytes (≤ 0: DefaultReplyBytes) of a
+// tool call's content, counting its texts and both sides of its diffs:
+// over it, each piece keeps its share of limit as its head and tail
+// (CutMiddle), as a text item over reply_bytes is shown. The slice given
+// is not changed; the result is a new one when anything was cut.
+func CapToolContent(cs []message.ToolContent, limit int64) ([]message.ToolContent, bool) {
+	if limit <= 0 {
+		limit = DefaultReplyBytes
+	}
+	var total int64
+	for _, c := range cs {
+		total += int64(len(c.Text) + len(c.NewText))
+		if c.OldText != nil {
+			total += int64(len(*c.OldText))
+		}
+	}
+	if total <= limit {
+		return cs, false
+	}
+	share := func(s string) string {
+		if s == "" {
+			return s
+		}
+		n := int64(len(s)) * limit / total
+		return CutMiddle(s, n)
+	}
+	out := make([]message.ToolContent, len(cs))
+	for i, c := range cs {
+		c.Text = share(c.Text)
+		c.NewText = share(c.NewText)
+		if c.OldText != nil {
+			o := share(*c.OldText)
+			c.OldText = &o
+		}
+		out[i] = c
+	}
+	return out, true
+}
+
+// CutMiddle is s when it has at most n bytes, else at most n bytes of it:
+// its head and its tail (cut at line ends where one is near, else at
+// character boundaries) around a line saying how much was left out. The
+// pieces kept are copies, so s itself can be freed.
+func CutMiddle(s string, n int64) string {
+	if int64(len(s)) <= n {
+		return s
+	}
+	left := int64(len(s))
+	mark := fmt.Sprintf("\n… %s left out (reply_bytes) …\n", acpMB(left))
+	room := n - int64(len(mark))
+	if room <= 0 {
+		return strings.Clone(acpHead(s, max(n, 0)))
+	}
+	head := acpHead(s, room/2)
+	tail := acpTail(s, room-int64(len(head)))
+	mark = fmt.Sprintf("\n… %s left out (reply_bytes) …\n", acpMB(int64(len(s)-len(head)-len(tail))))
+	if int64(len(head)+len(mark)+len(tail)) > n {
+		tail = acpTail(s, n-int64(len(head)+len(mark)))
+	}
+	return strings.Clone(head) + mark + strings.Clone(tail)
+}
+
+// acpHead is at most n bytes of the start of s, ending at a newline when
+// one is within the last 1 KiB of them, else at a character boundary.
+func acpHead(s string, n int64) string {
+	if n <= 0 {
+		return ""
+	}
+	if int64(len(s)) <= n {
+		return s
+	}
+	h := s[:n]
+	if i := strings.LastIndexByte(h, '\n'); i >= 0 && int64(len(h)-i) <= 1<<10 {
+		return h[:i+1]
+	}
+	for len(h) > 0 && !utf8.RuneStart(s[len(h)]) {
+		h = h[:len(h)-1]
+	}
+	return h
+}
+
+// acpTail is at most n bytes of the end of s, starting after a newline
+// when one is within the first 1 KiB of them, else at a character
+// boundary.
+func acpTail(s string, n int64) string {
+	if n <= 0 {
+		return ""
+	}
+	if int64(len(s)) <= n {
+		return s
+	}
+	t := s[int64(len(s))-n:]
+	if i := strings.IndexByte(t, '\n'); i >= 0 && i < 1<<10 {
+		return t[i+1:]
+	}
+	for len(t) > 0 && !utf8.RuneStart(t[0]) {
+		t = t[1:]
+	}
+	return t
 }

@@ -85,12 +85,16 @@ type Limits struct {
 	// thread's own earlier turns a new agent session gets when the old one
 	// cannot be resumed (resume_history_bytes, 256 KiB; Turn.Handover).
 	ResumeHistoryBytes int64
+	// ReplyBytes bounds one tool call's content, kept in memory and in the
+	// store (reply_bytes, DefaultReplyBytes: 4 MiB): past it the head and
+	// the tail are kept (CapTool). Every backend's tool items.
+	ReplyBytes int64
 }
 
 // DefaultLimits are the limits when the config sets none.
 func DefaultLimits() Limits {
 	return Limits{InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10,
-		ResumeHistoryBytes: 256 << 10}
+		ResumeHistoryBytes: 256 << 10, ReplyBytes: DefaultReplyBytes}
 }
 
 // withDefaults fills zero (or negative) fields with their defaults.
@@ -110,6 +114,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ResumeHistoryBytes <= 0 {
 		l.ResumeHistoryBytes = d.ResumeHistoryBytes
+	}
+	if l.ReplyBytes <= 0 {
+		l.ReplyBytes = d.ReplyBytes
 	}
 	return l
 }
