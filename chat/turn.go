@@ -218,6 +218,7 @@ func (t *turn) event(ev agent.Event) {
 		t.grow(message.ItemThought, e.Text)
 	case agent.ToolCall:
 		tool := e.Tool
+		agent.CapTool(&tool, s.opt.Limits.ReplyBytes) // [limits] reply_bytes, in memory and in the store
 		if tool.Started.IsZero() {
 			tool.Started = s.clock.Now()
 		}
@@ -246,6 +247,7 @@ func (t *turn) event(ev agent.Event) {
 		it := t.items[pos]
 		tool := *it.Tool
 		applyUpdate(&tool, e)
+		agent.CapTool(&tool, s.opt.Limits.ReplyBytes)
 		keepCancelled(it.Tool, &tool)
 		if t.rejected[tool.CallID] {
 			tool.Settle(true, "", s.clock.Now())

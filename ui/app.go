@@ -161,7 +161,7 @@ func New(opt Options) *App {
 	threads := newThreadSource(opt.Store, opt.Project.ID)
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
 		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threads.list})
-	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript)}
+	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript), transcript.WithReplyBytes(int(opt.Config.Limits.ReplyBytes))}
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}

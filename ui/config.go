@@ -37,6 +37,7 @@ import (
 //	history_bytes = 2097152        # … images and files resent with earlier messages
 //	thread_context_bytes = 32768   # … a referenced thread's recent messages
 //	resume_history_bytes = 262144  # acp: the thread's turns a new session gets when the agent's own cannot be resumed
+//	reply_bytes = 4194304          # a text item shown in full, a tool call's content kept (beyond: head and tail)
 //
 //	[keys]                         # any binding, by name: see chipchat --help
 //	send = ["enter"]
@@ -67,12 +68,16 @@ type Limits struct {
 	// What an ACP agent's new session gets of the thread when its own
 	// session cannot be resumed.
 	ResumeHistoryBytes int64 `toml:"resume_history_bytes"`
+	// ReplyBytes: a text item longer than this shows its head and tail; a
+	// tool call's content keeps only as much (head and tail), in memory
+	// and in the store.
+	ReplyBytes int64 `toml:"reply_bytes"`
 }
 
 // Payload is the limits of what the harness backends put inline.
 func (l Limits) Payload() agent.Limits {
 	return agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes,
-		HistoryBytes: l.HistoryBytes, ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes}
+		HistoryBytes: l.HistoryBytes, ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes, ReplyBytes: l.ReplyBytes}
 }
 
 // ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
@@ -89,7 +94,7 @@ func DefaultConfig() Config {
 	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h",
 		PasteChipChars: 2000, PasteChipLines: 20,
 		InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10,
-		ResumeHistoryBytes: 256 << 10}}
+		ResumeHistoryBytes: 256 << 10, ReplyBytes: agent.DefaultReplyBytes}}
 }
 
 // ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when

@@ -22,6 +22,7 @@ const (
 	maxScrollback      = 1_000_000
 	maxPasteChipChars  = contextref.MaxContextJSONLen
 	maxPasteChipLines  = 1_000_000
+	minReplyBytes      = 64 << 10
 )
 
 // ValidateConfig refuses limits out of range, [keys] entries whose key
@@ -62,6 +63,8 @@ func ValidateConfig(c Config) error {
 			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
 		check(l.ResumeHistoryBytes >= 1 && l.ResumeHistoryBytes <= maxAttachmentBytes, "resume_history_bytes", l.ResumeHistoryBytes,
 			fmt.Sprintf("allowed are 1 to %d bytes", int64(maxAttachmentBytes))),
+		check(l.ReplyBytes >= minReplyBytes && l.ReplyBytes <= maxAttachmentBytes, "reply_bytes", l.ReplyBytes,
+			fmt.Sprintf("allowed are %d (64 KiB) to %d bytes", minReplyBytes, int64(maxAttachmentBytes))),
 		checkAge(where, l.ExcerptMaxAge),
 	} {
 		if err != nil {
