@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -163,6 +165,7 @@ func (b *askBox) view(width, h int) []string {
 			head = append(head, chips.Truncate("  "+chips.SanitizeLine(l.Path), width))
 		}
 		body = transcript.RenderToolContent(p.Tool, max(width-2, 10))
+		body = append(body, permissionInput(p.Tool.RawInput, max(width-2, 10))...)
 	} else {
 		q := b.ask.signIn
 		head = append(head, chips.Truncate(chips.SanitizeLine("Sign in: "+q.Title), width))
@@ -238,6 +241,30 @@ func (b *askBox) optionLines(width, h, headRows, bodyRows int) []string {
 	}
 	if n < len(opts) {
 		out = append(out, hintStyle.Render(chips.Truncate(fmt.Sprintf("  %d of %d · ↑/↓ move, enter picks", b.sel+1, len(opts)), width)))
+	}
+	return out
+}
+
+// permissionInput is the request's raw input as indented, sanitized JSON
+// lines (at most 200), for a call whose input is not a command (an MCP
+// tool's arguments): RenderToolContent shows a command itself.
+func permissionInput(raw json.RawMessage, width int) []string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || len(m) == 0 || m["command"] != nil || m["cmd"] != nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return nil
+	}
+	lines := strings.Split(chips.Sanitize(b.String()), "\n")
+	out := []string{hintStyle.Render("input:")}
+	for i, l := range lines {
+		if i == 200 {
+			out = append(out, hintStyle.Render(fmt.Sprintf("… %d more lines", len(lines)-i)))
+			break
+		}
+		out = append(out, chips.Truncate(l, width))
 	}
 	return out
 }

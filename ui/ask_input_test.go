@@ -1,0 +1,33 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/message"
+)
+
+// A permission for a call whose input is no command (an MCP tool's
+// arguments) shows the input, sanitized; a command is shown once, as
+// "$ command".
+func TestPermissionShowsTheRawInput(t *testing.T) {
+	ask := func(raw string) string {
+		e := chat.PermissionAsked{Request: message.Permission{ToolCallID: "c", Asked: "mcp__chipchat__t3_thread_read",
+			Options: []message.PermissionOption{{ID: "ok", Name: "Allow", Kind: message.AllowOnce}}},
+			Tool: message.Tool{CallID: "c", Kind: "other", Title: "mcp__chipchat__t3_thread_read", RawInput: json.RawMessage(raw)}}
+		return strings.Join(newAskBox(newPermissionAsk(e)).view(80, 30), "\n")
+	}
+	scr := ask(`{"threadId":"thr_42\u001b[2J"}`)
+	if !strings.Contains(scr, `"threadId": "thr_42`) || strings.Contains(scr, "\x1b[2J") {
+		t.Errorf("the prompt lacks the arguments, or shows them unsanitized:\n%s", scr)
+	}
+	scr = ask(`{"command":"ls -la"}`)
+	if !strings.Contains(scr, "$ ls -la") || strings.Contains(scr, `"command"`) {
+		t.Errorf("a command is shown once, as a command line:\n%s", scr)
+	}
+	if scr := ask(`{}`); strings.Contains(scr, "input:") {
+		t.Errorf("an empty input is shown:\n%s", scr)
+	}
+}
