@@ -54,8 +54,13 @@ import (
 //     "cancelled", as the spec asks of a cancelled turn). "rejected" picks
 //     the agent's reject_once, else reject_always, else cancelled. A request
 //     for a session with no running turn is rejected the same way. The
-//     request's tool call is applied to the tool item first (ToolUpdate), so
-//     the transcript shows its diff or command.
+//     request comes after every notification sent before it (acp_lines.go).
+//     Its tool call starts the item when the agent sent none (Gemini), and
+//     its diffs and locations join the item (acpTurn.permission); the
+//     Permission's Tool is the item with the request's own title, kind,
+//     content, raw input and locations over it, so the prompt shows what is
+//     approved. The request's text blocks stay on the prompt: an item's
+//     body is what the tool produced (acpTurn).
 //   - Sign-in: when session/new or session/load answers "authentication
 //     required", a SignIn event lists the methods (QuestionOption.Kind
 //     "agent", "env_var" or "terminal"). An agent method is authenticated
@@ -72,11 +77,10 @@ import (
 //     "edit" tool item with the diff) and terminal (ACPOptions.Terminals, else
 //     an in-process runner without a pty: same output limits, truncation at
 //     a character boundary, kill, release and wait_for_exit), plus terminal
-//     auth. The SDK handles the agent's requests (permission, fs, terminal)
-//     concurrently with the notifications sent before them, so a request may
-//     be seen before the tool_call it belongs to: the request then starts
-//     the tool item and the late tool_call updates it; a terminal's name is
-//     the running tool call's title when known, else its command line.
+//     auth. An agent that asks before it sends the tool_call (Codex's
+//     shell) gets the item started by the request, and the late tool_call
+//     updates it; a terminal's name is the running tool call's title when
+//     known, else its command line.
 //   - The prompt is Turn.Prompt as one text block, then each image
 //     attachment as an image block when the agent advertises
 //     promptCapabilities.image, then each other attachment as an embedded
