@@ -217,46 +217,15 @@ func (t *turn) event(ev agent.Event) {
 	case agent.ThoughtDelta:
 		t.grow(message.ItemThought, e.Text)
 	case agent.ToolCall:
-		tool := e.Tool
-		agent.CapTool(&tool, s.opt.Limits.ReplyBytes) // [limits] reply_bytes, in memory and in the store
-		if tool.Started.IsZero() {
-			tool.Started = s.clock.Now()
-		}
-		if final(tool.Status) && tool.Ended.IsZero() {
-			tool.Ended = s.clock.Now()
-		}
 		t.open = -1
-		if pos, ok := t.tools[tool.CallID]; ok {
-			it := t.items[pos]
-			keepCancelled(it.Tool, &tool)
-			it.Tool = &tool
-			t.set(pos, it)
-			return
-		}
-		if t.rejected[tool.CallID] {
-			tool.Settle(true, "", s.clock.Now())
-		}
-		t.tools[tool.CallID] = t.add(message.Item{Kind: message.ItemTool, Tool: &tool})
+		t.putTool(e.Tool)
 	case agent.ToolUpdate:
-		pos, ok := t.tools[e.CallID]
-		if !ok {
-			t.open = -1
-			pos = t.add(message.Item{Kind: message.ItemTool, Tool: &message.Tool{CallID: e.CallID, Started: s.clock.Now()}})
-			t.tools[e.CallID] = pos
+		tool := message.Tool{CallID: e.CallID}
+		if pos, ok := t.tools[e.CallID]; ok {
+			tool = *t.items[pos].Tool
 		}
-		it := t.items[pos]
-		tool := *it.Tool
 		applyUpdate(&tool, e)
-		agent.CapTool(&tool, s.opt.Limits.ReplyBytes)
-		keepCancelled(it.Tool, &tool)
-		if t.rejected[tool.CallID] {
-			tool.Settle(true, "", s.clock.Now())
-		}
-		if final(tool.Status) && tool.Ended.IsZero() {
-			tool.Ended = s.clock.Now()
-		}
-		it.Tool = &tool
-		t.set(pos, it)
+		t.putTool(tool)
 	case agent.Plan:
 		entries := append([]message.PlanEntry(nil), e.Entries...)
 		if t.plan >= 0 {
@@ -302,12 +271,35 @@ func (t *turn) event(ev agent.Event) {
 
 func final(status string) bool { return message.ToolFinal(status) }
 
-// keepCancelled keeps a call the user cancelled (its permission rejected)
-// cancelled while the agent only reports it pending or running.
-func keepCancelled(old, tool *message.Tool) {
-	if old != nil && old.Status == message.ToolCancelled && !final(tool.Status) {
-		tool.Status, tool.Ended = old.Status, old.Ended
+// putTool folds a call's new state into the reply, a new item for a call
+// not seen yet: its content cut to [limits] reply_bytes (in memory and in
+// the store), its start and end stamped, and a call whose permission the
+// user rejected kept cancelled unless the agent ends it. s.mu must be held.
+func (t *turn) putTool(tool message.Tool) {
+	now := t.s.clock.Now()
+	agent.CapTool(&tool, t.s.opt.Limits.ReplyBytes)
+	if tool.Started.IsZero() {
+		tool.Started = now
 	}
+	pos, ok := t.tools[tool.CallID]
+	if t.rejected[tool.CallID] {
+		at := now
+		if ok && !t.items[pos].Tool.Ended.IsZero() {
+			at = t.items[pos].Tool.Ended
+		}
+		tool.Settle(true, "", at)
+	}
+	if final(tool.Status) && tool.Ended.IsZero() {
+		tool.Ended = now
+	}
+	if !ok {
+		t.open = -1
+		t.tools[tool.CallID] = t.add(message.Item{Kind: message.ItemTool, Tool: &tool})
+		return
+	}
+	it := t.items[pos]
+	it.Tool = &tool
+	t.set(pos, it)
 }
 
 // reject settles the call whose permission the user rejected as
