@@ -69,6 +69,13 @@ func newEnv(t *testing.T, caps agent.Capabilities) *env {
 // backend, whose turns fb hands to the test.
 func newEnvFor(t *testing.T, fb *fakeBackend, backend agent.Backend) *env {
 	t.Helper()
+	return newEnvWith(t, fb, backend, nil)
+}
+
+// newEnvWith is newEnvFor with the service's options changed by opt (when
+// not nil); fb may be nil for a backend that is no fake.
+func newEnvWith(t *testing.T, fb *fakeBackend, backend agent.Backend, opt func(*Options)) *env {
+	t.Helper()
 	dir := fastTempDir(t)
 	st, err := store.Open(filepath.Join(dir, "data"))
 	if err != nil {
@@ -85,7 +92,11 @@ func newEnvFor(t *testing.T, fb *fakeBackend, backend agent.Backend) *env {
 		t.Fatal(err)
 	}
 	e := &env{t: t, st: st, assets: as, clock: NewManualClock(time.Unix(1_800_000_000, 0)), b: fb, thread: th}
-	e.s = New(Options{Store: st, Assets: as, Backend: backend, ProjectID: p.ID, Dir: dir, Clock: e.clock, ExcerptMaxAge: time.Hour})
+	o := Options{Store: st, Assets: as, Backend: backend, ProjectID: p.ID, Dir: dir, Clock: e.clock, ExcerptMaxAge: time.Hour}
+	if opt != nil {
+		opt(&o)
+	}
+	e.s = New(o)
 	t.Cleanup(e.s.Close)
 	return e
 }

@@ -13,38 +13,9 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/agent"
-	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/internal/floodagent"
 	"github.com/chipchat/chipchat/message"
-	"github.com/chipchat/chipchat/store"
 )
-
-// newEnvWith is newEnvFor with the service's options changed by opt.
-func newEnvWith(t *testing.T, backend agent.Backend, opt func(*Options)) *env {
-	t.Helper()
-	dir := fastTempDir(t)
-	st, err := store.Open(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	as, err := assets.Open(filepath.Join(dir, "data", "assets"), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := st.Project("/proj")
-	th, err := st.CreateThread(p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fb, _ := backend.(*fakeBackend)
-	e := &env{t: t, st: st, assets: as, clock: NewManualClock(time.Unix(1_800_000_000, 0)), b: fb, thread: th}
-	o := Options{Store: st, Assets: as, Backend: backend, ProjectID: p.ID, Dir: dir, Clock: e.clock}
-	opt(&o)
-	e.s = New(o)
-	t.Cleanup(e.s.Close)
-	return e
-}
 
 // A tool call's content is kept to [limits] reply_bytes, its head and its
 // tail, in memory (the items the UI gets) and in the store, however often
@@ -52,7 +23,7 @@ func newEnvWith(t *testing.T, backend agent.Backend, opt func(*Options)) *env {
 func TestToolContentKeptToReplyBytes(t *testing.T) {
 	const limit = 64 << 10
 	fb := &fakeBackend{caps: agent.Capabilities{Cancel: true}, turns: make(chan *fakeTurn, 4)}
-	e := newEnvWith(t, fb, func(o *Options) { o.Limits.ReplyBytes = limit })
+	e := newEnvWith(t, fb, fb, func(o *Options) { o.Limits.ReplyBytes = limit })
 	e.send("go")
 	ft := e.turn()
 	rs := until[ReplyStarted](e, nil)
@@ -109,7 +80,7 @@ func TestACPFloodReachesTheReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	e := newEnvWith(t, a, func(*Options) {})
+	e := newEnvWith(t, nil, a, nil)
 	var ru0 syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	wall0 := time.Now()
