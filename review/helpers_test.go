@@ -2,14 +2,13 @@ package review
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/internal/testenv"
+	"github.com/chipchat/chipchat/internal/safegit/safegittest"
 	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
@@ -17,31 +16,13 @@ import (
 // and returns its path.
 func gitRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
-	testenv.NeedCommands(t, "apt-get install git", "git")
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.email", "t@example.com")
-	git(t, dir, "config", "user.name", "T")
-	git(t, dir, "config", "commit.gpgsign", "false")
-	for name, text := range files {
-		writeFile(t, dir, name, text)
-	}
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "init")
+	safegittest.Init(t, dir, files)
 	return dir
 }
 
-func git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+// git is the test's own git (no global or system config).
+var git = safegittest.Git
 
 func writeFile(t testing.TB, dir, name, text string) {
 	t.Helper()

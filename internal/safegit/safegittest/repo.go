@@ -3,6 +3,7 @@
 // setting that can make git run a program, a script that appends a line
 // to a marker file. A test runs chipchat's commands in it and asserts the
 // marker stayed empty; Arm shows that plain git runs the scripts there.
+// Init and Git are the tests' own git, for plain repositories too.
 package safegittest
 
 import (
@@ -49,10 +50,6 @@ func New(t testing.TB) *Repo {
 	// Filters and textconv must still pass the content through.
 	script := "#!/bin/sh\necho \"$*\" >> '" + r.Marker + "'\ncase \"$1\" in\nclean|smudge) cat ;;\ntextconv) cat \"$2\" ;;\nesac\nexit 0\n"
 	write(t, evil, script, 0o755)
-	git(t, r.Dir, "init", "-q", "-b", "main")
-	git(t, r.Dir, "config", "user.email", "t@example.com")
-	git(t, r.Dir, "config", "user.name", "T")
-	git(t, r.Dir, "config", "commit.gpgsign", "false")
 	files := map[string]string{
 		"main.go":      "package main\n\nfunc main() {}\n",
 		"clean.txt":    "clean\n",
@@ -64,13 +61,9 @@ func New(t testing.TB) *Repo {
 		".gitattributes": "* diff=evil\nclean.txt filter=evilc\nprocess.txt filter=evilp\nrequired.txt filter=req\n" +
 			"dotted.txt filter=dot.ted\ntextconv.txt diff=tc\nuntracked.txt filter=evilc\n",
 	}
-	for name, text := range files {
-		write(t, filepath.Join(r.Dir, name), text, 0o644)
-	}
-	git(t, r.Dir, "add", "-A")
-	git(t, r.Dir, "commit", "-q", "-m", "init")
-	git(t, r.Dir, "branch", "topic")
-	r.Head = git(t, r.Dir, "rev-parse", "HEAD")
+	Init(t, r.Dir, files)
+	Git(t, r.Dir, "branch", "topic")
+	r.Head = Git(t, r.Dir, "rev-parse", "HEAD")
 
 	hooks := filepath.Join(root, "hooks")
 	for _, dir := range []string{hooks, filepath.Join(r.Dir, ".git", "hooks")} {
@@ -120,7 +113,7 @@ func New(t testing.TB) *Repo {
 		{"gc.auto", "1"},
 		{"core.untrackedCache", "true"},
 	} {
-		git(t, r.Dir, "config", kv[0], kv[1])
+		Git(t, r.Dir, "config", kv[0], kv[1])
 	}
 	for name, text := range files {
 		if name != ".gitattributes" {
@@ -128,7 +121,7 @@ func New(t testing.TB) *Repo {
 		}
 	}
 	// Staged with the filters off (this is the test's own git).
-	git(t, r.Dir, "-c", "filter.evilc.clean=", "-c", "filter.evilp.process=", "-c", "filter.evilp.required=false",
+	Git(t, r.Dir, "-c", "filter.evilc.clean=", "-c", "filter.evilp.process=", "-c", "filter.evilp.required=false",
 		"-c", "filter.req.clean=", "-c", "filter.req.required=false", "-c", "filter.dot.ted.clean=",
 		"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "add", "staged.txt")
 	write(t, filepath.Join(r.Dir, "untracked.txt"), "untracked\n", 0o644)
@@ -167,7 +160,7 @@ func (r *Repo) Arm(t testing.TB) {
 	} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = r.Dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		cmd.Env = gitEnv()
 		_ = cmd.Run() // the scripts make some of them fail
 	}
 	ran := strings.Join(r.Ran(), "\n")
@@ -179,6 +172,26 @@ func (r *Repo) Arm(t testing.TB) {
 	r.Reset(t)
 }
 
+// Init makes dir a repository on branch main with files (slash-separated
+// paths to their text) committed, as the test's own git (Git).
+func Init(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	testenv.NeedCommands(t, "apt-get install git", "git")
+	Git(t, dir, "init", "-q", "-b", "main")
+	Git(t, dir, "config", "user.email", "t@example.com")
+	Git(t, dir, "config", "user.name", "T")
+	Git(t, dir, "config", "commit.gpgsign", "false")
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, p, text, 0o644)
+	}
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "-m", "init")
+}
+
 func write(t testing.TB, p, text string, mode os.FileMode) {
 	t.Helper()
 	if err := os.WriteFile(p, []byte(text), mode); err != nil {
@@ -186,14 +199,22 @@ func write(t testing.TB, p, text string, mode os.FileMode) {
 	}
 }
 
-func git(t testing.TB, dir string, args ...string) string {
+// Git runs the test's own git in dir, without the global and system
+// config, and returns its output trimmed; it fails the test when git
+// fails.
+func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	cmd.Env = gitEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// gitEnv is the environment without the global and system git config.
+func gitEnv() []string {
+	return append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
 }
