@@ -181,7 +181,8 @@ type acpParts struct {
 // project directory (the git root of cwd, else cwd), its terminal/*
 // commands in chipchat's terminal pane, and gets chipchat's own MCP server
 // (chipchat mcp, reading dataDir's threads and, through the panes socket,
-// the app's terminals) plus the config's [[mcp_servers]] in every session.
+// the app's terminals) plus the config's [[mcp_servers]] in every session;
+// its fs/write_text_file never reaches dataDir.
 func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend, acpParts, error) {
 	kind, _, err := agent.KindOf(spec)
 	if err != nil {
@@ -206,7 +207,7 @@ func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend,
 		}
 		return nil, acpParts{}, err
 	}
-	opts.ACP = agent.ACPOptions{Dir: project, Terminals: parts.terms, MCPServers: servers}
+	opts.ACP = agent.ACPOptions{Dir: project, Terminals: parts.terms, MCPServers: servers, Protect: []string{dataDir}}
 	a, err := agent.NewWith(spec, opts)
 	if err != nil {
 		if parts.panes != nil {

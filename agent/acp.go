@@ -215,6 +215,10 @@ type ACPOptions struct {
 	// LogPath is where the connection's diagnostics go. Empty means
 	// ACPLogPath(); "-" means nowhere.
 	LogPath string
+	// Protect are directories under which fs/write_text_file is refused,
+	// besides chipchat's default data, state and config directories (the
+	// app's --data-dir).
+	Protect []string
 }
 
 // ACPDefaultMaxAttachment is the default limit on one attachment (the
@@ -250,6 +254,7 @@ type ACP struct {
 	busy     map[string]chan struct{} // session id → closed when its prompt returns
 	pending  map[string][]acpSetting  // thread id → settings to apply once it has a session
 	terms    *acpTerminals
+	fs       *acpFS
 	writes   int // fs writes reported, for their item ids
 
 	// Test hooks: quietAfter times the settling after session/load;
@@ -272,6 +277,7 @@ func NewACP(command string, opts ACPOptions) (*ACP, error) {
 		turns:    map[string]*acpTurn{},
 		busy:     map[string]chan struct{}{},
 		pending:  map[string][]acpSetting{},
+		fs:       newACPFS(opts.Protect),
 	}
 	host := opts.Terminals
 	if host == nil {
@@ -314,7 +320,8 @@ func (a *ACP) SetSessionID(threadID, sessionID string) {
 }
 
 // Close stops the agent process (its whole process group) and its
-// terminals, and makes later turns fail. It is safe to call more than once.
+// terminals, closes the fs roots, and makes later turns fail. It is safe
+// to call more than once.
 func (a *ACP) Close() error {
 	a.mu.Lock()
 	a.closed = true
@@ -325,6 +332,7 @@ func (a *ACP) Close() error {
 	if p != nil {
 		p.kill()
 	}
+	a.fs.close()
 	return nil
 }
 

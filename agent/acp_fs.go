@@ -126,7 +126,7 @@ func (c *acpClient) target(sid acp.SessionId, p string) (acpTarget, error) {
 	if err != nil {
 		return acpTarget{}, err
 	}
-	r, err := c.a.fsys().root(owners[i])
+	r, err := c.a.fs.root(owners[i])
 	if errors.Is(err, errACPRootReplaced) {
 		return acpTarget{}, acpRefused("%s was replaced by another directory or a symlink since the agent started; chipchat keeps the agent in the directory it opened", owners[i])
 	}
@@ -438,7 +438,7 @@ func (f *acpFS) checkWritable(t acpTarget) error {
 	if acpHasGit(t.rel) {
 		return acpRefused("%s is inside .git; chipchat does not let the agent write there (hooks and config there run programs)", t.name)
 	}
-	for _, p := range f.protectedDirs() {
+	for _, p := range f.protected {
 		for _, abs := range []string{filepath.Join(t.r.path, t.rel), filepath.Join(t.r.real, t.rel), filepath.Clean(t.path)} {
 			if acpWithin(p, abs) {
 				return acpRefused("%s is inside chipchat's own directory %s; the agent may not write there", t.name, p)
@@ -473,7 +473,7 @@ func (f *acpFS) checkReal(t acpTarget, o *os.File, rel string) error {
 	if acpHasGit(inRoot) {
 		return acpRefused("%s leads into .git (through a symlink); chipchat does not let the agent write there (hooks and config there run programs)", t.name)
 	}
-	for _, p := range f.protectedDirs() {
+	for _, p := range f.protected {
 		if acpWithin(p, real) {
 			return acpRefused("%s leads into chipchat's own directory %s; the agent may not write there", t.name, p)
 		}
@@ -554,7 +554,7 @@ func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest)
 	if err != nil {
 		return acp.WriteTextFileResponse{}, err
 	}
-	fsys := c.a.fsys()
+	fsys := c.a.fs
 	if err := fsys.checkWritable(t); err != nil {
 		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
 	}

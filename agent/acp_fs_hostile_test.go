@@ -257,10 +257,10 @@ func ptr[T any](v T) *T { return &v }
 func TestHostileGitAndDataDirWritesRefused(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "chipchat-data")
 	t.Setenv("CHIPCHAT_HOME", data)
-	h := newHostile(t, ACPOptions{})
-	extra := filepath.Join(h.outside, "extra")
-	h.a.Protect(extra)
-	h.a.opts.Roots = []string{data, h.outside} // the data directory added as a root by mistake
+	extra := filepath.Join(t.TempDir(), "extra") // a --data-dir (ACPOptions.Protect)
+	h := newHostile(t, ACPOptions{Protect: []string{extra}})
+	// The data directories added as roots by mistake.
+	h.a.opts.Roots = []string{data, h.outside, filepath.Dir(extra)}
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		t.Fatal(err)
 	}

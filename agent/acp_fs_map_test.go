@@ -153,3 +153,24 @@ func TestACPReadTextKeepsTheLimit(t *testing.T) {
 		t.Errorf("80,000 bytes of é: %d bytes, %v", len(got), err)
 	}
 }
+
+// TestACPCloseClosesRoots: ACP.Close closes the opened roots, and a
+// request after it opens none again.
+func TestACPCloseClosesRoots(t *testing.T) {
+	dir := t.TempDir()
+	a, err := NewACP("true", ACPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := a.fs.root(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if _, err := r.root.Stat("."); err == nil {
+		t.Error("the root is still open after Close")
+	}
+	if _, err := a.fs.root(dir); !errors.Is(err, errACPClosed) {
+		t.Errorf("root after Close: %v, want errACPClosed", err)
+	}
+}

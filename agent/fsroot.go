@@ -4,23 +4,21 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"weak"
 )
 
 // acpFS is the fs boundary of one ACP: an *os.Root per allowed root
-// directory, opened on first use and kept (a Root holds the directory, not
-// its name, so renaming or swapping the path afterwards does not move what
-// the agent reaches), and the directories no write may touch.
-//
-// It lives beside the ACP, in a table keyed by a weak pointer, and its
-// Roots are closed once the ACP is garbage.
+// directory, opened on first use and kept until ACP.Close (a Root holds
+// the directory, not its name, so renaming or swapping the path afterwards
+// does not move what the agent reaches), and the directories no write may
+// touch.
 type acpFS struct {
-	mu        sync.Mutex
-	roots     map[string]*acpRoot // by cleaned absolute path
-	protected []string            // absolute, cleaned; symlink-resolved forms too
+	protected []string // absolute, cleaned; symlink-resolved forms too; set once
+
+	mu     sync.Mutex
+	closed bool
+	roots  map[string]*acpRoot // by cleaned absolute path
 }
 
 // acpRoot is one opened root directory.
@@ -31,50 +29,24 @@ type acpRoot struct {
 	id   os.FileInfo // its identity when opened
 }
 
-var (
-	acpFSMu  sync.Mutex
-	acpFSTab = map[weak.Pointer[ACP]]*acpFS{}
-)
-
-// fsys is a's fs boundary.
-func (a *ACP) fsys() *acpFS {
-	k := weak.Make(a)
-	acpFSMu.Lock()
-	defer acpFSMu.Unlock()
-	if f := acpFSTab[k]; f != nil {
-		return f
-	}
+// newACPFS is the boundary protecting chipchat's default data, state and
+// config directories ($CHIPCHAT_HOME or $XDG_DATA_HOME/chipchat,
+// $XDG_STATE_HOME/chipchat, $XDG_CONFIG_HOME/chipchat and their
+// ~/.local, ~/.config defaults) and protect (ACPOptions.Protect: the
+// app's --data-dir).
+func newACPFS(protect []string) *acpFS {
 	f := &acpFS{roots: map[string]*acpRoot{}, protected: acpDefaultProtected()}
-	acpFSTab[k] = f
-	runtime.AddCleanup(a, func(k weak.Pointer[ACP]) {
-		acpFSMu.Lock()
-		f := acpFSTab[k]
-		delete(acpFSTab, k)
-		acpFSMu.Unlock()
-		if f != nil {
-			f.close()
-		}
-	}, k)
+	for _, d := range protect {
+		f.protected = acpAddProtected(f.protected, d)
+	}
 	return f
 }
 
-// Protect adds directories under which the agent's fs/write_text_file is
-// refused, besides chipchat's default data, state and config directories
-// ($CHIPCHAT_HOME or $XDG_DATA_HOME/chipchat, $XDG_STATE_HOME/chipchat,
-// $XDG_CONFIG_HOME/chipchat and their ~/.local, ~/.config defaults). The
-// app passes its --data-dir here.
-func (a *ACP) Protect(dirs ...string) {
-	f := a.fsys()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, d := range dirs {
-		f.protected = acpAddProtected(f.protected, d)
-	}
-}
-
+// close closes the roots; a later request finds none (errACPClosed).
 func (f *acpFS) close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.closed = true
 	for k, r := range f.roots {
 		_ = r.root.Close()
 		delete(f.roots, k)
@@ -121,16 +93,12 @@ func acpAddProtected(list []string, d string) []string {
 	return list
 }
 
-// protectedDirs is a copy of the protected list.
-func (f *acpFS) protectedDirs() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.protected...)
-}
-
 // errACPRootReplaced: the root's path names another directory than the
 // one opened.
 var errACPRootReplaced = errors.New("replaced")
+
+// errACPClosed: the ACP was closed.
+var errACPClosed = errors.New("the agent connection is closed")
 
 // root is the opened root for path (cleaned, absolute), opening it on
 // first use. When the path has come to name another directory since (the
@@ -140,6 +108,9 @@ var errACPRootReplaced = errors.New("replaced")
 func (f *acpFS) root(path string) (*acpRoot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.closed {
+		return nil, errACPClosed
+	}
 	if r := f.roots[path]; r != nil {
 		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, r.id) {
 			return r, nil
