@@ -53,22 +53,38 @@ func callIn(t *testing.T, cs *mcp.ClientSession, args map[string]any) (ThreadPag
 	return page, res
 }
 
-// Pages stop at PageBytes of text, and a message longer than that comes
-// alone, cut and marked, with the pages going on after it.
-func TestThreadPageBytes(t *testing.T) {
+// oneThread is a store in a temporary directory holding a thread of a
+// temporary project, the server's options for that project, and a
+// function that adds a user message to the thread.
+func oneThread(t *testing.T) (Options, store.Thread, func(text string)) {
+	t.Helper()
 	dir, project := t.TempDir(), t.TempDir()
 	st, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	p, _ := st.Project(store.ProjectKey(project))
-	th, _ := st.CreateThread(p.ID)
+	t.Cleanup(func() { st.Close() })
+	p, err := st.Project(store.ProjectKey(project))
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := st.CreateThread(p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	add := func(text string) {
+		t.Helper()
 		if _, err := st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleUser, Text: text}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return Options{DataDir: dir, ProjectKey: store.ProjectKey(project)}, th, add
+}
+
+// Pages stop at PageBytes of text, and a message longer than that comes
+// alone, cut and marked, with the pages going on after it.
+func TestThreadPageBytes(t *testing.T) {
+	opt, th, add := oneThread(t)
 	for i := range 40 {
 		add(fmt.Sprintf("%d %s", i+1, strings.Repeat("x", 4000)))
 	}
@@ -76,7 +92,7 @@ func TestThreadPageBytes(t *testing.T) {
 	add(huge)
 	add("after")
 
-	cs := inProcess(t, Options{DataDir: dir, ProjectKey: store.ProjectKey(project)})
+	cs := inProcess(t, opt)
 	var all []ThreadMessage
 	var sizes []int
 	args := map[string]any{"threadId": th.ID}
@@ -224,19 +240,10 @@ func benchDir(b *testing.B) string {
 // The text content a model reads holds <, > and & as they are in the
 // thread, not as \u003c, \u003e, \u0026; it still decodes to the same page.
 func TestThreadReadKeepsAngleBrackets(t *testing.T) {
-	dir, project := t.TempDir(), t.TempDir()
-	st, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, _ := st.Project(store.ProjectKey(project))
-	th, _ := st.CreateThread(p.ID)
+	opt, th, add := oneThread(t)
 	const text = "see <project_context> & </project_context> > done"
-	if _, err := st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleUser, Text: text}); err != nil {
-		t.Fatal(err)
-	}
-	cs := inProcess(t, Options{DataDir: dir, ProjectKey: store.ProjectKey(project)})
+	add(text)
+	cs := inProcess(t, opt)
 	page, res := callIn(t, cs, map[string]any{"threadId": th.ID})
 	if res.IsError {
 		t.Fatal(res.Content[0].(*mcp.TextContent).Text)
