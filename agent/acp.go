@@ -72,12 +72,15 @@ import (
 //     (QuestionOption.Terminal) and answered once it exited, after which the
 //     session request is retried.
 //   - The client capabilities offered are fs.readTextFile and
-//     fs.writeTextFile (paths inside the session's directory and
-//     ACPOptions.Roots, symlinks resolved; a write is reported as a completed
-//     "edit" tool item with the diff) and terminal (ACPOptions.Terminals, else
-//     an in-process runner without a pty: same output limits, truncation at
-//     a character boundary, kill, release and wait_for_exit), plus terminal
-//     auth. An agent that asks before it sends the tool_call (Codex's
+//     fs.writeTextFile (a path is mapped lexically onto the session's
+//     directory or one of ACPOptions.Roots and opened through that
+//     directory's os.Root, so no symlink, ".." or rename race reaches
+//     outside it; regular UTF-8 text files only, no write under .git or
+//     chipchat's own directories (ACPOptions.Protect), acp_fs.go; a write
+//     is reported as a completed "edit" tool item with the diff) and
+//     terminal (ACPOptions.Terminals, else an in-process runner without a
+//     pty: same output limits, truncation at a character boundary, kill,
+//     release and wait_for_exit), plus terminal auth. An agent that asks before it sends the tool_call (Codex's
 //     shell) gets the item started by the request, and the late tool_call
 //     updates it; a terminal's name is the running tool call's title when
 //     known, else its command line.
