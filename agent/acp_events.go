@@ -476,7 +476,7 @@ func acpCapRaw(raw json.RawMessage, limit int64) json.RawMessage {
 	if int64(len(raw)) <= max(limit, 0) || limit <= 0 {
 		return raw
 	}
-	b, err := json.Marshal(CutMiddle(string(raw), limit-64))
+	b, err := message.MarshalJSON(CutMiddle(string(raw), limit-64))
 	if err != nil {
 		return nil
 	}
@@ -528,11 +528,13 @@ func acpLocations(ls []acp.ToolCallLocation) []message.Location {
 	return out
 }
 
+// acpRaw is v (a raw input or output the SDK decoded) as JSON again, with
+// <, > and & literal (message.MarshalJSON).
 func acpRaw(v any) json.RawMessage {
 	if v == nil {
 		return nil
 	}
-	b, err := json.Marshal(v)
+	b, err := message.MarshalJSON(v)
 	if err != nil {
 		return nil
 	}

@@ -1540,6 +1540,23 @@ func TestACPToolCallAfterItsPermissionRequest(t *testing.T) {
 	}
 }
 
+func TestACPRawInputKeepsItsText(t *testing.T) {
+	// A command's raw input reads as the agent wrote it: <, > and & are not
+	// written as \u003c, \u003e, \u0026 (the prompt and the store show it).
+	turn := newACPTurn(context.Background())
+	turn.update(acp.StartToolCall("c", "Run", acp.WithStartRawInput(map[string]any{"command": "a && b <in >out"})))
+	var evs []Event
+	turn.flush(func(e Event) { evs = append(evs, e) })
+	if c, ok := evs[0].(ToolCall); !ok || string(c.Tool.RawInput) != `{"command":"a && b <in >out"}` {
+		t.Errorf("event = %+v", evs[0])
+	}
+	// Cut to its head and tail, it is still literal.
+	long := json.RawMessage(`"` + strings.Repeat("<&>", 100) + `"`)
+	if got := string(acpCapRaw(long, 200)); !strings.HasPrefix(got, `"\"<&><&>`) || strings.Contains(got, `\u00`) {
+		t.Errorf("acpCapRaw = %s", got)
+	}
+}
+
 func TestACPLoadFailsStartsANewSession(t *testing.T) {
 	h := newACPHarness(t, ACPOptions{})
 	evs, err := h.run(Turn{ThreadID: "a", Prompt: "hi", SessionID: "sess-gone"})
