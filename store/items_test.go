@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,20 +14,7 @@ import (
 // that release's own store code) opens, migrates to 4 and shows every old
 // reply unchanged, as one text item each.
 func TestMigrateSchema3Database(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.Open(filepath.Join("testdata", "schema3", "chipchat.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst, err := os.OpenFile(filepath.Join(dir, "chipchat.db"), os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	src.Close()
-	dst.Close()
+	dir := copyFixture(t, "schema3")
 	s := open(t, dir)
 	p, err := s.Project("/home/dev/proj")
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -66,6 +67,29 @@ func contextJSON(t testing.TB, c *contextref.MessageContext) string {
 		t.Fatal(err)
 	}
 	return string(raw)
+}
+
+// copyFixture copies testdata/<name>/chipchat.db, a database an earlier
+// schema's own code wrote, into a new data directory.
+func copyFixture(t testing.TB, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.Open(filepath.Join("testdata", name, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(filepath.Join(dir, FileName), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestReopenKeepsEverything(t *testing.T) {
