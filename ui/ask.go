@@ -28,6 +28,11 @@ type askBox struct {
 	sel    int
 	scroll int
 	top    int
+	// body is the tool call's content and input as drawn at bodyWidth:
+	// made once per question and width, not on every frame.
+	body      []string
+	bodyWidth int
+	bodyMade  bool
 }
 
 // options are the question's answers as the prompt lists them.
@@ -164,8 +169,7 @@ func (b *askBox) view(width, h int) []string {
 		for _, l := range p.Tool.Locations {
 			head = append(head, chips.Truncate("  "+chips.SanitizeLine(l.Path), width))
 		}
-		body = transcript.RenderToolContent(p.Tool, max(width-2, 10))
-		body = append(body, permissionInput(p.Tool.RawInput, max(width-2, 10))...)
+		body = b.content(width)
 	} else {
 		q := b.ask.signIn
 		head = append(head, chips.Truncate(chips.SanitizeLine("Sign in: "+q.Title), width))
@@ -198,6 +202,18 @@ func (b *askBox) view(width, h int) []string {
 		}
 	}
 	return append(append(head, ""), foot...)
+}
+
+// content is the permission's tool call content (RenderToolContent) and
+// raw input (permissionInput) at width, rendered once per width.
+func (b *askBox) content(width int) []string {
+	if !b.bodyMade || b.bodyWidth != width {
+		p := b.ask.permission
+		w := max(width-2, 10)
+		b.body = append(transcript.RenderToolContent(p.Tool, w), permissionInput(p.Tool.RawInput, w)...)
+		b.bodyWidth, b.bodyMade = width, true
+	}
+	return b.body
 }
 
 // optionLines are the prompt's options as they fit: all of them, or a

@@ -31,3 +31,24 @@ func TestPermissionShowsTheRawInput(t *testing.T) {
 		t.Errorf("an empty input is shown:\n%s", scr)
 	}
 }
+
+// The prompt's content (the diff, the input as JSON) is rendered once per
+// question and width, not on every frame: a later view at that width shows
+// what the first rendered; another width renders it again.
+func TestPermissionContentRenderedOncePerWidth(t *testing.T) {
+	e := chat.PermissionAsked{Request: message.Permission{ToolCallID: "c", Asked: "read",
+		Options: []message.PermissionOption{{ID: "ok", Name: "Allow", Kind: message.AllowOnce}}},
+		Tool: message.Tool{CallID: "c", Kind: "other", Title: "read", RawInput: json.RawMessage(`{"path":"first.txt"}`)}}
+	b := newAskBox(newPermissionAsk(e))
+	view := func(w int) string { return strings.Join(b.view(w, 30), "\n") }
+	if scr := view(80); !strings.Contains(scr, "first.txt") {
+		t.Fatalf("the input is not shown:\n%s", scr)
+	}
+	b.ask.permission.Tool.RawInput = json.RawMessage(`{"path":"second.txt"}`)
+	if scr := view(80); !strings.Contains(scr, "first.txt") || strings.Contains(scr, "second.txt") {
+		t.Errorf("the content was rendered again for a frame at the same width:\n%s", scr)
+	}
+	if scr := view(60); !strings.Contains(scr, "second.txt") {
+		t.Errorf("another width did not render the content again:\n%s", scr)
+	}
+}
