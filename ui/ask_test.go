@@ -232,6 +232,20 @@ func (h *harness) answered(threadID string) string {
 	return h.e.messages(threadID)[1].Text
 }
 
+// downTo presses down in a prompt of n options and fails unless option i
+// (from 1) is then highlighted on screen and counted "i of n"; it returns
+// the screen.
+func (h *harness) downTo(i, n int) string {
+	h.t.Helper()
+	h.press("down")
+	want := fmt.Sprintf("> %d. Option %d", i, i)
+	scr := h.plain()
+	if !strings.Contains(scr, want) || !strings.Contains(scr, fmt.Sprintf("%d of %d", i, n)) {
+		h.t.Fatalf("after down, %q and its count are not on screen:\n%s", want, scr)
+	}
+	return scr
+}
+
 // 500 options: the list scrolls so the highlight stays on screen, says
 // which of how many it is, and enter answers the option the user sees
 // highlighted.
@@ -243,11 +257,7 @@ func TestPermissionManyOptionsScroll(t *testing.T) {
 		t.Fatalf("the first option is highlighted, with its place in the list:\n%s", scr)
 	}
 	for i := range 45 {
-		h.press("down")
-		want := fmt.Sprintf("> %d. Option %d", i+2, i+2)
-		if scr := h.plain(); !strings.Contains(scr, want) || !strings.Contains(scr, fmt.Sprintf("%d of 500", i+2)) {
-			t.Fatalf("after %d × down %q is not on screen:\n%s", i+1, want, scr)
-		}
+		h.downTo(i+2, 500)
 	}
 	if lines := strings.Split(h.view(), "\n"); len(lines) != testHeight {
 		t.Fatalf("the screen is %d lines, want %d", len(lines), testHeight)
@@ -293,11 +303,8 @@ func TestPermissionManyOptionsWithLongDiff(t *testing.T) {
 	e := newTestEnv(t)
 	h, threadID := e.askOptions(60, 200)
 	for i := range 20 {
-		h.press("down")
-		scr := h.plain()
-		want := fmt.Sprintf("> %d. Option %d", i+2, i+2)
-		if !strings.Contains(scr, want) || !strings.Contains(scr, fmt.Sprintf("%d of 60", i+2)) || !strings.Contains(scr, "line 1") || !strings.Contains(scr, "pgup/pgdown scroll") {
-			t.Fatalf("after %d × down: want %q, the diff and its hint:\n%s", i+1, want, scr)
+		if scr := h.downTo(i+2, 60); !strings.Contains(scr, "line 1") || !strings.Contains(scr, "pgup/pgdown scroll") {
+			t.Fatalf("the diff and its hint are not on screen:\n%s", scr)
 		}
 	}
 	h.press("pgdown", "pgdown")
