@@ -213,17 +213,13 @@ func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap)
 // every scope); the error is "keys.NAME = [...]: what is wrong; what is
 // allowed", for the caller to prefix with the file.
 func (k *Keys) Apply(overrides map[string][]string) error {
-	byName := map[string]KeyDef{}
-	for _, d := range keyTable {
-		byName[d.Name] = d
-	}
 	names := make([]string, 0, len(overrides))
 	for n := range overrides {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		d, ok := byName[n]
+		d, ok := keyDef(n)
 		keys := overrides[n]
 		switch {
 		case !ok:

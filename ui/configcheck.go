@@ -122,6 +122,17 @@ var namedKeys = func() map[string]bool {
 	return m
 }()
 
+// splitKeyName splits key name k into its modifiers and its key: "ctrl+s"
+// is ctrl and s, "ctrl++" ctrl and +, "+" the + key alone.
+func splitKeyName(k string) (mods []string, base string) {
+	parts := strings.Split(k, "+")
+	base, mods = parts[len(parts)-1], parts[:len(parts)-1]
+	if base == "" && len(parts) >= 2 && parts[len(parts)-2] == "" {
+		base, mods = "+", parts[:len(parts)-2]
+	}
+	return mods, base
+}
+
 // checkKeyName accepts what Bubble Tea names a key press: modifiers from
 // modifierOrder, in that order, each once, then one character or one named
 // key ("ctrl+shift+up", "alt+x", "?", "f5").
@@ -129,12 +140,7 @@ func checkKeyName(k string) error {
 	if k == "" {
 		return fmt.Errorf("an empty key name")
 	}
-	parts := strings.Split(k, "+")
-	base := parts[len(parts)-1]
-	mods := parts[:len(parts)-1]
-	if base == "" && len(parts) >= 2 && parts[len(parts)-2] == "" {
-		base, mods = "+", parts[:len(parts)-2] // "ctrl++" is ctrl and the + key
-	}
+	mods, base := splitKeyName(k)
 	last := -1
 	for _, m := range mods {
 		i := slices.Index(modifierOrder, m)

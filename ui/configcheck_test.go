@@ -35,6 +35,8 @@ func TestConfigRefusals(t *testing.T) {
 		// character where text is typed
 		{"[keys]\nsend = [\"a\"]\n", []string{`keys.send = "a"`, "types", "composer"}},
 		{"[keys]\nsend = [\"space\"]\n", []string{`keys.send = "space"`, "types"}},
+		{"[keys]\nsend = [\"+\"]\n", []string{`keys.send = "+"`, "types"}},
+		{"[keys]\nsend = [\"shift++\"]\n", []string{`keys.send = "shift++"`, "types"}},
 		{"[keys]\nnewline = [\"shift+enter\", \"?\"]\n", []string{`keys.newline = "?"`}},
 		{"[keys]\nquit = [\"q\"]\n", []string{`keys.quit = "q"`}},
 		{"[keys]\nretry = [\"shift+r\"]\n", []string{`keys.retry = "shift+r"`}},

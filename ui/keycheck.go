@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,9 +14,8 @@ var typingScopes = []Scope{ScopeComposer, ScopeShell, ScopePicker, ScopeComment,
 // typesText reports whether key name k is a key press that types a
 // character: one printable character or space, with no modifier but shift.
 func typesText(k string) bool {
-	parts := strings.Split(k, "+")
-	base := parts[len(parts)-1]
-	for _, m := range parts[:len(parts)-1] {
+	mods, base := splitKeyName(k)
+	for _, m := range mods {
 		if m != "shift" {
 			return false
 		}
@@ -27,16 +25,6 @@ func typesText(k string) bool {
 	}
 	r, n := utf8.DecodeRuneInString(base)
 	return n == len(base) && r != utf8.RuneError && unicode.IsPrint(r)
-}
-
-// keyDef is the key table's row named name.
-func keyDef(name string) (KeyDef, bool) {
-	for _, d := range keyTable {
-		if d.Name == name {
-			return d, true
-		}
-	}
-	return KeyDef{}, false
 }
 
 // checkTypingKey refuses key k for the action named name when k types a

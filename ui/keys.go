@@ -443,6 +443,16 @@ func DefaultAppKeys() AppKeys { return DefaultKeys().AppKeys }
 // KeyDefs is the key table, for --help and tests.
 func KeyDefs() []KeyDef { return slices.Clone(keyTable) }
 
+// keyDef is the key table's row named name.
+func keyDef(name string) (KeyDef, bool) {
+	for _, d := range keyTable {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return KeyDef{}, false
+}
+
 // hint is "KEY what" for the hint bar, with the key the binding shows; ""
 // when the binding is off.
 func hint(b key.Binding, what string) string {
