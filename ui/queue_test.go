@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,18 +9,30 @@ import (
 	"github.com/chipchat/chipchat/store"
 )
 
+// openPausedQueue opens a thread whose turn was interrupted (chipchat died
+// mid-turn) with queued messages behind it, and waits for its queue shown
+// paused.
+func (e *testEnv) openPausedQueue(queued ...string) (*harness, store.Thread) {
+	msgs := []store.Message{
+		{Role: message.RoleUser, Text: "first", Status: message.StatusDone},
+		{Role: message.RoleAssistant, Text: "half", Status: message.StatusInterrupted},
+	}
+	for _, q := range queued {
+		msgs = append(msgs, store.Message{Role: message.RoleUser, Text: q, Status: message.StatusQueued})
+	}
+	th := e.newThread("queued", msgs...)
+	h := e.open(th.ID)
+	paused := fmt.Sprintf("queued (%d), paused", len(queued))
+	h.pumpUntil("the paused queue", func() bool { return strings.Contains(h.plain(), paused) })
+	return h, th
+}
+
 // A thread reopened with a queued message (chipchat died before sending
 // it) shows its queue paused; enter on the empty composer sends the next
 // queued message, as the queue's line says.
 func TestEnterOnEmptyComposerSendsPausedQueue(t *testing.T) {
 	e := newTestEnv(t)
-	th := e.newThread("queued",
-		store.Message{Role: message.RoleUser, Text: "first", Status: message.StatusDone},
-		store.Message{Role: message.RoleAssistant, Text: "half", Status: message.StatusInterrupted},
-		store.Message{Role: message.RoleUser, Text: "second", Status: message.StatusQueued},
-		store.Message{Role: message.RoleUser, Text: "third", Status: message.StatusQueued})
-	h := e.open(th.ID)
-	h.pumpUntil("the paused queue", func() bool { return strings.Contains(h.plain(), "queued (2), paused") })
+	h, th := e.openPausedQueue("second", "third")
 	h.press("enter")
 	// the head goes first; once it is answered the queue runs on
 	h.pumpUntil("both queued messages answered", func() bool {
@@ -43,12 +56,7 @@ func TestEnterOnEmptyComposerSendsPausedQueue(t *testing.T) {
 // and an ordinary draft still goes behind the paused queue.
 func TestEnterOnBlankDraftSendsPausedQueue(t *testing.T) {
 	e := newTestEnv(t)
-	th := e.newThread("queued",
-		store.Message{Role: message.RoleUser, Text: "first", Status: message.StatusDone},
-		store.Message{Role: message.RoleAssistant, Text: "half", Status: message.StatusInterrupted},
-		store.Message{Role: message.RoleUser, Text: "second", Status: message.StatusQueued})
-	h := e.open(th.ID)
-	h.pumpUntil("the paused queue", func() bool { return strings.Contains(h.plain(), "queued (1), paused") })
+	h, th := e.openPausedQueue("second")
 	h.typeText("  ")
 	h.press("enter")
 	h.replyAfter("the queued message answered", 3)
