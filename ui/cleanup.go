@@ -87,13 +87,12 @@ func RemoveStaleFiles() {
 }
 
 // removeStale removes the files in dir named prefix<pid>… (then suffix)
-// whose pid is no running process. It reports what it removed.
-func removeStale(dir, prefix, suffix string) []string {
+// whose pid is no running process.
+func removeStale(dir, prefix, suffix string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil
+		return
 	}
-	var out []string
 	for _, e := range ents {
 		name := e.Name()
 		rest, ok := strings.CutPrefix(name, prefix)
@@ -108,12 +107,8 @@ func removeStale(dir, prefix, suffix string) []string {
 		if err != nil || pid <= 0 || processAlive(pid) {
 			continue
 		}
-		p := filepath.Join(dir, name)
-		if os.Remove(p) == nil {
-			out = append(out, p)
-		}
+		_ = os.Remove(filepath.Join(dir, name))
 	}
-	return out
 }
 
 // processAlive reports whether pid is a running process (one of another
