@@ -23,8 +23,9 @@ func readOnlyDSN(path string) string {
 // process (chipchat mcp) that reads threads while the app writes them. It
 // never creates, migrates or repairs anything: the directory and the file
 // must exist (else an error wrapping os.ErrNotExist), the file must be a
-// chipchat database (else an error wrapping ErrDamaged) of a schema this
-// build knows (else a *SchemaError). Unlike Open it skips the integrity
+// chipchat database (else an error wrapping ErrDamaged) of this build's
+// schema (else a *SchemaError: a newer chipchat wrote it, or an older one
+// and no chipchat of this version has opened it yet to migrate it). Unlike Open it skips the integrity
 // check, whose cost grows with the file: a damaged page fails the read that
 // meets it. Messages still marked streaming are read as they are (their
 // writer may be alive).
@@ -67,6 +68,10 @@ func OpenReadOnly(dir string) (*Store, error) {
 		case version == 0:
 			// made but never migrated: nothing to read yet
 			err = fmt.Errorf("store: %s holds no chipchat data yet (run chipchat with this --data-dir first): %w", path, os.ErrNotExist)
+		case version < SchemaVersion:
+			// an older schema lacks tables and columns the reads use,
+			// and migrating is a write
+			err = &SchemaError{Path: path, Found: version, Supported: SchemaVersion}
 		}
 	}
 	if err == nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chipchat/chipchat/message"
@@ -170,6 +171,36 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 	var se *SchemaError
 	if _, err := OpenReadOnly(newer); !errors.As(err, &se) || se.Found != SchemaVersion+1 {
 		t.Fatalf("newer schema: %v, want *SchemaError", err)
+	}
+	// An older schema (chipchat upgraded, not run since) lacks what the
+	// reads use ("no such table: reply_items"), and migrating is a write:
+	// refused, saying how to upgrade it; once chipchat has, it opens.
+	older := copyFixture(t, "schema3")
+	before := readFile(t, filepath.Join(older, FileName))
+	_, err = OpenReadOnly(older)
+	if !errors.As(err, &se) || se.Found != 3 || se.Supported != SchemaVersion ||
+		!strings.Contains(err.Error(), "schema 3, written by an older chipchat") || !strings.Contains(err.Error(), "run chipchat once with this --data-dir") {
+		t.Fatalf("older schema: %v, want a *SchemaError saying how to upgrade", err)
+	}
+	if !bytes.Equal(readFile(t, filepath.Join(older, FileName)), before) {
+		t.Fatal("OpenReadOnly changed the older database")
+	}
+	open(t, older).Close()
+	r, err := OpenReadOnly(older)
+	if err != nil {
+		t.Fatalf("after the upgrade: %v", err)
+	}
+	defer r.Close()
+	p, err := r.ProjectByKey("/home/dev/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := r.Threads(p.ID)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("threads %v %v", ts, err)
+	}
+	if msgs, _, err := r.MessagesAfter(ts[0].ID, 0, 100); err != nil || len(msgs) == 0 {
+		t.Fatalf("messages after the upgrade: %d, %v", len(msgs), err)
 	}
 }
 

@@ -52,7 +52,8 @@ var (
 	ErrBusy = errors.New("the database stayed busy (another chipchat process is writing to it); try again")
 )
 
-// SchemaError says the database was written by a newer chipchat.
+// SchemaError says the database was written by a newer chipchat, or,
+// opened read-only (OpenReadOnly), by an older one and not migrated yet.
 type SchemaError struct {
 	Path      string
 	Found     int // the file's schema version
@@ -60,6 +61,10 @@ type SchemaError struct {
 }
 
 func (e *SchemaError) Error() string {
+	if e.Found < e.Supported {
+		return fmt.Sprintf("store: %s is schema %d, written by an older chipchat and not upgraded yet (this one reads schema %d): run chipchat once with this --data-dir to upgrade it",
+			e.Path, e.Found, e.Supported)
+	}
 	return fmt.Sprintf("store: %s is schema %d, written by a newer chipchat; this one knows schema %d at most: upgrade chipchat or use another --data-dir",
 		e.Path, e.Found, e.Supported)
 }
