@@ -122,18 +122,21 @@ func (a *agent) handle(m msg) {
 
 // request sends a request and waits for its result.
 func (a *agent) request(method string, params any) json.RawMessage {
-	return <-a.send(method, params)
+	req, ch := a.newRequest(method, params)
+	a.write(req)
+	return <-ch
 }
 
-func (a *agent) send(method string, params any) <-chan json.RawMessage {
+// newRequest is a request's line, not yet written, and the channel its
+// result will come on.
+func (a *agent) newRequest(method string, params any) ([]byte, <-chan json.RawMessage) {
 	a.pmu.Lock()
 	a.nextID++
 	id := strconv.Itoa(a.nextID)
 	ch := make(chan json.RawMessage, 1)
 	a.pending[id] = ch
 	a.pmu.Unlock()
-	a.write(line(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": method, "params": params}))
-	return ch
+	return line(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": method, "params": params}), ch
 }
 
 func update(u any) []byte {
@@ -184,15 +187,9 @@ func (a *agent) prompt(m msg) {
 			call := update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": "Edit f" + strconv.Itoa(i) + ".txt",
 				"kind": "edit", "status": "pending",
 				"content": []any{map[string]any{"type": "diff", "path": path, "oldText": "old\n", "newText": fmt.Sprintf("new %d\n", i)}}})
-			a.pmu.Lock()
-			a.nextID++
-			rid := strconv.Itoa(a.nextID)
-			ch := make(chan json.RawMessage, 1)
-			a.pending[rid] = ch
-			a.pmu.Unlock()
-			req := line(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(rid), "method": "session/request_permission", "params": map[string]any{
+			req, ch := a.newRequest("session/request_permission", map[string]any{
 				"sessionId": "s1", "toolCall": map[string]any{"toolCallId": id},
-				"options": []any{map[string]any{"optionId": "ok", "name": "Allow", "kind": "allow_once"}, map[string]any{"optionId": "no", "name": "Reject", "kind": "reject_once"}}}})
+				"options": []any{map[string]any{"optionId": "ok", "name": "Allow", "kind": "allow_once"}, map[string]any{"optionId": "no", "name": "Reject", "kind": "reject_once"}}})
 			a.write(call, req) // one write: the request right behind the notification
 			<-ch
 			a.write(update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id, "status": "completed"}))
@@ -259,7 +256,7 @@ func (a *agent) replay(file string) {
 		}
 		switch {
 		case r.Update != nil:
-			a.write(line(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{"sessionId": "s1", "update": r.Update}}))
+			a.write(update(r.Update))
 		case r.Permission != nil:
 			var p map[string]any
 			_ = json.Unmarshal(r.Permission, &p)
