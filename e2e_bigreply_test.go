@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,15 +16,9 @@ func TestEndToEndFiftyMegabyteReply(t *testing.T) {
 		t.Skip("streams 50 MB")
 	}
 	testenv.NeedCommands(t, "apt-get install mawk", "awk") // the agent's script
-	root := t.TempDir()
-	proj := filepath.Join(root, "proj")
-	home := filepath.Join(root, "home")
-	data := filepath.Join(root, "data")
-	writeFile(t, filepath.Join(proj, "README"), "x\n")
 	// 50 MB (590,000 blocks) of paragraphs, lists and code fences in two
 	// bursts, then a last line to wait for.
-	script := filepath.Join(root, "agent.sh")
-	writeFile(t, script, `burst() { awk -v from=$1 -v to=$2 'BEGIN { for (i = from; i < to; i++) {
+	p := newExecProject(t, `burst() { awk -v from=$1 -v to=$2 'BEGIN { for (i = from; i < to; i++) {
   if (i % 50 == 0) print "## Section " i "\n";
   if (i % 7 == 0) print "- item " i " of a list that goes on\n";
   else if (i % 11 == 0) print "`+"```"+`go\nfunc f" i "() int { return " i " }\n`+"```"+`\n";
@@ -38,8 +30,7 @@ sleep 1
 burst 295000 590000
 echo "THE VERY END OF THE REPLY"
 `)
-	config := fmt.Sprintf("agent = %q\n", "exec:sh "+script)
-	a := startChipchat(t, proj, home, data, config)
+	a := p.start(t)
 	pid := a.pid()
 	a.text("write a lot")
 	a.keys("Enter")
@@ -86,13 +77,7 @@ echo "THE VERY END OF THE REPLY"
 // An exec: agent that writes plain text keeps its single newlines: "chunk
 // 1" and "chunk 2" stay two lines (decided once, from the reply's start).
 func TestEndToEndExecPlainTextKeepsLines(t *testing.T) {
-	root := t.TempDir()
-	proj := filepath.Join(root, "proj")
-	writeFile(t, filepath.Join(proj, "README"), "x\n")
-	script := filepath.Join(root, "agent.sh")
-	writeFile(t, script, "printf 'first chunk\\nsecond chunk\\n'\n")
-	config := fmt.Sprintf("agent = %q\n", "exec:sh "+script)
-	a := startChipchat(t, proj, filepath.Join(root, "home"), filepath.Join(root, "data"), config)
+	a := newExecProject(t, "printf 'first chunk\\nsecond chunk\\n'\n").start(t)
 	a.text("go")
 	a.keys("Enter")
 	// The reply as it stays: its text, and the turn over ("enter queue"

@@ -32,15 +32,11 @@ func logLines(t *testing.T, dir string) string {
 // its stdin answers 300.
 func TestEndToEndPastedLogReachesExecAgent(t *testing.T) {
 	testenv.NeedCommands(t, "apt-get install mawk", "awk") // the agent's script
-	root := t.TempDir()
-	proj, home, data := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data")
-	writeFile(t, filepath.Join(proj, "README"), "x\n")
-	script := filepath.Join(root, "count.sh")
-	writeFile(t, script, `awk '/^<attached_file name="pasted-text-1.txt"/{f=1;next} /^<\/attached_file>/{f=0} f && length($0) > 0 {n++} END{print "counted " n " lines of pasted-text-1.txt"}'`+"\n")
-	a := startChipchat(t, proj, home, data, fmt.Sprintf("agent = %q\n", "exec:sh "+script))
+	p := newExecProject(t, `awk '/^<attached_file name="pasted-text-1.txt"/{f=1;next} /^<\/attached_file>/{f=0} f && length($0) > 0 {n++} END{print "counted " n " lines of pasted-text-1.txt"}'`+"\n")
+	a := p.start(t)
 	a.text("summarize ")
 	a.waitFor("summarize")
-	a.run("load-buffer", logLines(t, root))
+	a.run("load-buffer", logLines(t, p.root))
 	a.run("paste-buffer", "-p", "-t", a.name)
 	a.waitFor("long paste kept as pasted-text-1.txt")
 	a.keys("Enter")

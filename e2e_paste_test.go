@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,17 +28,49 @@ type chipchatApp struct {
 
 // startChipchat runs chipchat on data in the project proj, with HOME,
 // config and state under home (config, when given, is written as its
-// config.toml).
-func startChipchat(t *testing.T, proj, home, data, config string) *chipchatApp {
+// config.toml) and env's NAME=value entries added to its environment.
+func startChipchat(t *testing.T, proj, home, data, config string, env ...string) *chipchatApp {
 	t.Helper()
 	if config != "" {
 		writeFile(t, filepath.Join(home, ".config", "chipchat", "config.toml"), config)
 	}
-	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
-		proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), chipchatBinary(t), data)
+	var extra strings.Builder
+	for _, e := range env {
+		fmt.Fprintf(&extra, " %q", e)
+	}
+	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q TERM=xterm-256color%s %q --data-dir %q; echo EXITED=$?; sleep 600",
+		proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), extra.String(), chipchatBinary(t), data)
 	s := startTmux(t, command)
 	s.waitFor("enter send")
 	return &chipchatApp{tmuxSession: s, t: t, data: data, command: command}
+}
+
+// execProject is a project (a README in it), a home and a data dir under
+// one temporary root, whose config runs a shell script as the exec: agent.
+type execProject struct{ root, proj, home, data, config string }
+
+// newExecProject writes script as the exec: agent of a new project.
+// countTurns, put first, numbers the turns in $n.
+func newExecProject(t *testing.T, script string) execProject {
+	t.Helper()
+	root := t.TempDir()
+	p := execProject{root: root, proj: filepath.Join(root, "proj"), home: filepath.Join(root, "home"), data: filepath.Join(root, "data")}
+	writeFile(t, filepath.Join(p.proj, "README"), "x\n")
+	path := filepath.Join(root, "agent.sh")
+	writeFile(t, path, script)
+	p.config = fmt.Sprintf("agent = %q\n", "exec:sh "+path)
+	return p
+}
+
+// countTurns starts an exec: script that numbers its turns: $n is 1 on the
+// first, 2 on the next… (a file beside the script counts them, across
+// chipchat processes).
+const countTurns = `n=$(cat "${0%/*}/turns" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "${0%/*}/turns"` + "\n"
+
+// start runs chipchat on the project (again after a kill: the same data).
+func (p execProject) start(t *testing.T) *chipchatApp {
+	t.Helper()
+	return startChipchat(t, p.proj, p.home, p.data, p.config)
 }
 
 // pid finds the chipchat process of this data dir.
@@ -49,9 +82,21 @@ func (a *chipchatApp) pid() int {
 // chipchatPID finds the chipchat process running on the data dir data.
 func chipchatPID(t *testing.T, data string) int {
 	t.Helper()
+	pid := findProcess(func(args []string, _ int) bool {
+		return len(args) > 2 && filepath.Base(args[0]) == "chipchat" && slices.Contains(args[1:], data)
+	})
+	if pid == 0 {
+		t.Fatalf("no chipchat process for %s", data)
+	}
+	return pid
+}
+
+// findProcess is the pid of a running process for which match holds of
+// its arguments and its parent's pid, or 0.
+func findProcess(match func(args []string, ppid int) bool) int {
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
-		n, err := strconv.Atoi(e.Name())
+		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
@@ -59,12 +104,20 @@ func chipchatPID(t *testing.T, data string) int {
 		if err != nil {
 			continue
 		}
-		args := strings.Split(string(cmd), "\x00")
-		if len(args) > 2 && filepath.Base(args[0]) == "chipchat" && strings.Contains(string(cmd), "\x00"+data+"\x00") {
-			return n
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		ppid := 0 // stat: pid (comm) state ppid …
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 {
+			if f := strings.Fields(string(stat[i+1:])); len(f) > 1 {
+				ppid, _ = strconv.Atoi(f[1])
+			}
+		}
+		if match(strings.Split(strings.TrimSuffix(string(cmd), "\x00"), "\x00"), ppid) {
+			return pid
 		}
 	}
-	t.Fatalf("no chipchat process for %s", data)
 	return 0
 }
 
@@ -240,10 +293,7 @@ func TestEndToEndExternalEditorThroughFilter(t *testing.T) {
 	if err := os.Chmod(ed, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q VISUAL=%q TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
-		proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), ed, chipchatBinary(t), data)
-	s := startTmux(t, command)
-	s.waitFor("enter send")
+	s := startChipchat(t, proj, home, data, "", "VISUAL="+ed)
 	s.text("hello ")
 	s.keys("C-g")
 	s.waitFor("EDITOR READY")

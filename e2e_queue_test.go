@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,38 +10,28 @@ import (
 // queue shows paused, and enter on the empty composer sends the queued
 // message (not the interrupted one again: that is alt+r).
 func TestEndToEndKillThenEnterSendsQueued(t *testing.T) {
-	root := t.TempDir()
-	proj := filepath.Join(root, "proj")
-	home := filepath.Join(root, "home")
-	data := filepath.Join(root, "data")
-	counter := filepath.Join(root, "turns")
-	script := filepath.Join(root, "agent.sh")
 	// The agent echoes the turn's last line of input, so the reply says
 	// which message it answered.
-	writeFile(t, script, fmt.Sprintf(`n=$(cat %q 2>/dev/null || echo 0); n=$((n+1)); echo $n > %q
-last=$(tail -n 1)
+	p := newExecProject(t, countTurns+`last=$(tail -n 1)
 case $n in
 1) echo "partial answer from turn one"; sleep 60 ;;
 *) echo "turn $n answers: $last" ;;
 esac
-`, counter, counter))
-	writeFile(t, filepath.Join(proj, "README"), "x\n")
-	config := fmt.Sprintf("agent = %q\n", "exec:sh "+script)
-
-	a := startChipchat(t, proj, home, data, config)
+`)
+	a := p.start(t)
 	a.text("first question")
 	a.keys("Enter")
 	a.waitFor("partial answer from turn one", "replying")
 	a.text("second question")
 	a.keys("Enter")
 	a.waitFor("queued (1)", "second question")
-	waitStored(t, data, "partial answer from turn one")
+	waitStored(t, p.data, "partial answer from turn one")
 	if err := syscall.Kill(a.pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	a.waitFor("EXITED=137")
 
-	b := startChipchat(t, proj, home, data, config)
+	b := p.start(t)
 	b.waitFor("partial answer from turn one", "interrupted", "queued (1), paused", "enter on an empty composer sends the next")
 	b.keys("Enter")
 	scr := b.waitFor("turn 2 answers: second question")

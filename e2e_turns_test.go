@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,23 +16,13 @@ import (
 // still there (paused), alt+r asks again, and once that turn is done the
 // queued message is sent.
 func TestEndToEndKillMidTurnQueueAndRetry(t *testing.T) {
-	root := t.TempDir()
-	proj := filepath.Join(root, "proj")
-	home := filepath.Join(root, "home")
-	data := filepath.Join(root, "data")
-	counter := filepath.Join(root, "turns")
-	script := filepath.Join(root, "agent.sh")
-	writeFile(t, script, fmt.Sprintf(`n=$(cat %q 2>/dev/null || echo 0); n=$((n+1)); echo $n > %q
-case $n in
+	p := newExecProject(t, countTurns+`case $n in
 1) echo "partial answer from turn one"; sleep 60 ;;
 2) echo "the retried answer" ;;
 *) echo "answer number $n" ;;
 esac
-`, counter, counter))
-	writeFile(t, filepath.Join(proj, "README"), "x\n")
-	config := fmt.Sprintf("agent = %q\n", "exec:sh "+script)
-
-	a := startChipchat(t, proj, home, data, config)
+`)
+	a := p.start(t)
 	a.text("first question")
 	a.keys("Enter")
 	a.waitFor("partial answer from turn one", "replying")
@@ -43,13 +31,13 @@ esac
 	a.waitFor("queued (1)", "second question")
 	// The partial text is on disk within 300 ms of arriving: wait for it
 	// there (a reader beside the live process), then kill.
-	waitStored(t, data, "partial answer from turn one")
+	waitStored(t, p.data, "partial answer from turn one")
 	if err := syscall.Kill(a.pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	a.waitFor("EXITED=137")
 
-	b := startChipchat(t, proj, home, data, config)
+	b := p.start(t)
 	b.waitFor("partial answer from turn one", "interrupted", "queued (1), paused", "alt+r asks again")
 	b.keys("M-r")
 	b.waitFor("the retried answer")
