@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,18 +20,6 @@ func endedPID(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return c.ProcessState.Pid()
-}
-
-// leaveSocket makes a unix socket file nobody listens on, as a chipchat
-// killed with SIGKILL leaves its panes socket.
-func leaveSocket(t *testing.T, path string) {
-	t.Helper()
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln.SetUnlinkOnClose(false)
-	ln.Close()
 }
 
 // waitGone polls until no file matches pattern.
@@ -58,20 +44,11 @@ func childOf(t *testing.T, pid int, word string) int {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			n, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-			cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			// stat: pid (comm) state ppid …
-			if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
-				if f := strings.Fields(string(stat)[i+1:]); len(f) > 1 && f[1] == strconv.Itoa(pid) && strings.Contains(string(cmd), word) {
-					return n
-				}
-			}
+		child := findProcess(func(args []string, ppid int) bool {
+			return ppid == pid && strings.Contains(strings.Join(args, " "), word)
+		})
+		if child != 0 {
+			return child
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no child of %d running %q", pid, word)
@@ -80,28 +57,18 @@ func childOf(t *testing.T, pid int, word string) int {
 	}
 }
 
-// The panes socket: one a killed chipchat left is removed at start, and
-// chipchat's own goes the moment SIGHUP arrives; chipchat then exits.
+// The panes socket goes the moment SIGHUP or SIGTERM arrives; chipchat
+// then exits. (That a killed chipchat's socket goes at the next start is
+// ListenPanes' own: ui's TestListenPanesRemovesStaleSockets.)
 func TestEndToEndSignalRemovesPanesSocket(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			root := t.TempDir()
 			proj, home, data, run := filepath.Join(root, "proj"), filepath.Join(root, "home"), filepath.Join(root, "data"), filepath.Join(root, "run")
 			writeFile(t, filepath.Join(proj, "README"), "x\n")
-			if err := os.MkdirAll(filepath.Join(run, "chipchat"), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			stale := filepath.Join(run, "chipchat", "panes-"+strconv.Itoa(endedPID(t))+".sock")
-			leaveSocket(t, stale)
-			command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q XDG_RUNTIME_DIR=%q TERM=xterm-256color %q --data-dir %q --agent 'acp:sleep 600'; echo EXITED=$?; sleep 600",
-				proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), run, chipchatBinary(t), data)
-			s := startTmux(t, command)
-			s.waitFor("enter send")
-			pid := chipchatPID(t, data)
+			a := startChipchat(t, proj, home, data, "agent = \"acp:sleep 600\"\n", "XDG_RUNTIME_DIR="+run)
+			pid := a.pid()
 			own := filepath.Join(run, "chipchat", "panes-"+strconv.Itoa(pid)+".sock")
-			if _, err := os.Stat(stale); !os.IsNotExist(err) {
-				t.Errorf("the socket of a chipchat no longer running is still there: %v", err)
-			}
 			if _, err := os.Stat(own); err != nil {
 				t.Fatalf("no panes socket: %v", err)
 			}
@@ -109,7 +76,7 @@ func TestEndToEndSignalRemovesPanesSocket(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitGone(t, "the panes socket", own)
-			s.waitFor("EXITED=")
+			a.waitFor("EXITED=")
 		})
 	}
 }
@@ -126,15 +93,11 @@ func TestEndToEndSignalRemovesPagerFile(t *testing.T) {
 	}
 	stale := filepath.Join(tmp, "chipchat-pager-"+strconv.Itoa(endedPID(t))+"-1.txt")
 	writeFile(t, stale, "old reply\n")
-	writeFile(t, filepath.Join(home, ".config", "chipchat", "config.toml"), "agent = \"exec:echo the reply to page\"\n")
-	command := fmt.Sprintf("cd %q && env HOME=%q XDG_CONFIG_HOME=%q XDG_STATE_HOME=%q TMPDIR=%q PAGER='tail -f' TERM=xterm-256color %q --data-dir %q; echo EXITED=$?; sleep 600",
-		proj, home, filepath.Join(home, ".config"), filepath.Join(home, ".state"), tmp, chipchatBinary(t), data)
-	s := startTmux(t, command)
-	s.waitFor("enter send")
+	s := startChipchat(t, proj, home, data, "agent = \"exec:echo the reply to page\"\n", "TMPDIR="+tmp, "PAGER=tail -f")
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the pager file of a chipchat no longer running is still there: %v", err)
 	}
-	pid := chipchatPID(t, data)
+	pid := s.pid()
 	s.text("go")
 	s.keys("Enter")
 	s.waitFor("the reply to page")
