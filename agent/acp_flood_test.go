@@ -24,13 +24,7 @@ import (
 
 // TestFloodACPHelperProcess is the flood agent; it does nothing in a
 // normal run.
-func TestFloodACPHelperProcess(t *testing.T) {
-	if os.Getenv(floodagent.Env) != "1" {
-		return
-	}
-	floodagent.Main()
-	os.Exit(0)
-}
+func TestFloodACPHelperProcess(t *testing.T) { runAsAgent(floodagent.Env, floodagent.Main) }
 
 type floodHarness struct {
 	t       *testing.T
@@ -44,17 +38,9 @@ type floodHarness struct {
 func newFloodHarness(t *testing.T, opts ACPOptions) *floodHarness {
 	t.Helper()
 	h := &floodHarness{t: t, dir: t.TempDir(), pidFile: filepath.Join(t.TempDir(), "pid")}
-	if opts.LogPath == "" {
-		opts.LogPath = filepath.Join(t.TempDir(), "chipchat.log")
-	}
-	h.logPath = opts.LogPath
 	opts.Env = append(opts.Env, floodagent.Env+"=1", "FLOODAGENT_PIDFILE="+h.pidFile)
-	a, err := NewACP("exec "+acpShellQuote(os.Args[0])+" -test.run='^TestFloodACPHelperProcess$'", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	h.a = a
+	h.a = newSelfACP(t, "TestFloodACPHelperProcess", opts)
+	h.logPath = h.a.opts.LogPath
 	h.answer = func(p Permission) PermissionAnswer { return PermissionAnswer{OptionID: "ok", Outcome: "selected"} }
 	return h
 }

@@ -25,13 +25,7 @@ import (
 
 // TestHostileACPHelperProcess is the hostile agent; it does nothing in a
 // normal run.
-func TestHostileACPHelperProcess(t *testing.T) {
-	if os.Getenv(hostileagent.Env) != "1" {
-		return
-	}
-	hostileagent.Main()
-	os.Exit(0)
-}
+func TestHostileACPHelperProcess(t *testing.T) { runAsAgent(hostileagent.Env, hostileagent.Main) }
 
 type hostileHarness struct {
 	t       *testing.T
@@ -51,12 +45,7 @@ func newHostile(t *testing.T, opts ACPOptions) *hostileHarness {
 		}
 	}
 	opts.Env = append(opts.Env, hostileagent.Env+"=1")
-	a, err := NewACP("exec "+acpShellQuote(os.Args[0])+" -test.run='^TestHostileACPHelperProcess$'", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	h.a = a
+	h.a = newSelfACP(t, "TestHostileACPHelperProcess", opts)
 	return h
 }
 
@@ -74,15 +63,10 @@ func (h *hostileHarness) run(ops ...hostileagent.Op) ([]hostileagent.Result, []E
 	if err := h.a.Run(ctx, Turn{ThreadID: "hostile", Prompt: string(b), Dir: h.proj}, func(e Event) { evs = append(evs, e) }); err != nil {
 		h.t.Fatalf("turn: %v (events %v)", err, evs)
 	}
-	var text strings.Builder
-	for _, e := range evs {
-		if d, ok := e.(TextDelta); ok {
-			text.WriteString(d.Text)
-		}
-	}
+	text := acpText(evs)
 	var res []hostileagent.Result
-	if err := json.Unmarshal([]byte(text.String()), &res); err != nil || len(res) != len(ops) {
-		h.t.Fatalf("the agent answered %q (%v)", text.String(), err)
+	if err := json.Unmarshal([]byte(text), &res); err != nil || len(res) != len(ops) {
+		h.t.Fatalf("the agent answered %q (%v)", text, err)
 	}
 	return res, evs
 }

@@ -55,12 +55,35 @@ import (
 const fakeACPEnv = "CHIPCHAT_ACP_FAKE"
 
 // TestACPHelperProcess is the fake agent; it does nothing in a normal run.
-func TestACPHelperProcess(t *testing.T) {
-	if os.Getenv(fakeACPEnv) != "1" {
+func TestACPHelperProcess(t *testing.T) { runAsAgent(fakeACPEnv, runFakeACPAgent) }
+
+// runAsAgent is a helper test's body: when env is "1" the test binary was
+// re-executed as an agent (newSelfACP), so it runs agent and exits;
+// otherwise it does nothing.
+func runAsAgent(env string, agent func()) {
+	if os.Getenv(env) != "1" {
 		return
 	}
-	runFakeACPAgent()
+	agent()
 	os.Exit(0)
+}
+
+// newSelfACP is an ACP backend whose agent is this test binary re-executed
+// to run only the helper test named helper (opts.Env sets the variable
+// that makes it run its agent), closed when the test ends. The
+// connection's log goes to a temporary file unless opts.LogPath says
+// otherwise.
+func newSelfACP(t *testing.T, helper string, opts ACPOptions) *ACP {
+	t.Helper()
+	if opts.LogPath == "" {
+		opts.LogPath = filepath.Join(t.TempDir(), "chipchat.log")
+	}
+	a, err := NewACP("exec "+acpShellQuote(os.Args[0])+" -test.run='^"+helper+"$'", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
 }
 
 type fakeACPAgent struct {
@@ -450,16 +473,7 @@ func newACPHarness(t *testing.T, opts ACPOptions, env ...string) *acpHarness {
 	dir := t.TempDir()
 	log := filepath.Join(t.TempDir(), "agent.log")
 	opts.Env = append([]string{fakeACPEnv + "=1", "CHIPCHAT_ACP_LOG=" + log}, env...)
-	if opts.LogPath == "" {
-		opts.LogPath = filepath.Join(t.TempDir(), "chipchat.log")
-	}
-	cmd := "exec " + acpShellQuote(os.Args[0]) + " -test.run='^TestACPHelperProcess$'"
-	a, err := NewACP(cmd, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	h := &acpHarness{t: t, a: a, log: log, dir: dir}
+	h := &acpHarness{t: t, a: newSelfACP(t, "TestACPHelperProcess", opts), log: log, dir: dir}
 	h.permission = func(p Permission) PermissionAnswer {
 		for _, o := range p.Request.Options {
 			if o.Kind == message.AllowOnce {
