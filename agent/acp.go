@@ -735,14 +735,12 @@ func (p *acpProc) wrapErr(what string, err error) error {
 		// chipchat stopped the agent: that is the cause, not its exit.
 		return &Error{Err: fmt.Errorf("acp: %s (the agent was stopped during %s)", c, what), StderrTail: strings.TrimSpace(p.stderr.String())}
 	}
-	select {
-	case <-p.conn.Done():
+	if p.closed() {
 		// The process may still be being reaped.
 		select {
 		case <-p.exited:
 		case <-time.After(time.Second):
 		}
-	default:
 	}
 	select {
 	case <-p.exited:
@@ -757,6 +755,12 @@ func (p *acpProc) wrapErr(what string, err error) error {
 		return &Error{Err: fmt.Errorf("acp: agent %s during %s", msg, what), StderrTail: tail}
 	default:
 	}
+	lastLog := "" // what the SDK said last, when it closed the connection
+	if p.closed() {
+		if l := p.logTail.line(); l != "" {
+			lastLog = "; last log: " + l
+		}
+	}
 	var re *acp.RequestError
 	if errors.As(err, &re) {
 		m := re.Message
@@ -768,20 +772,9 @@ func (p *acpProc) wrapErr(what string, err error) error {
 				}
 			}
 		}
-		msg := fmt.Sprintf("acp: %s: %s (code %d)", what, m, re.Code)
-		if p.closed() {
-			if l := p.logTail.line(); l != "" {
-				msg += "; last log: " + l
-			}
-		}
-		return errors.New(msg)
+		return fmt.Errorf("acp: %s: %s (code %d)%s", what, m, re.Code, lastLog)
 	}
-	if p.closed() {
-		if l := p.logTail.line(); l != "" {
-			return fmt.Errorf("acp: %s: %w; last log: %s", what, err, l)
-		}
-	}
-	return fmt.Errorf("acp: %s: %w", what, err)
+	return fmt.Errorf("acp: %s: %w%s", what, err, lastLog)
 }
 
 // closed reports whether the SDK's side of the connection is closed.
