@@ -164,6 +164,23 @@ func (d *Draft) IsEmpty() bool {
 	return len(d.lines) == 1 && len(d.lines[0].atoms) == 0 && len(d.shelf) == 0
 }
 
+// IsBlank reports whether the draft holds nothing to send: prose of
+// blanks at most, no chip and no shelf image. It reads the atoms; it does
+// not write the Markdown.
+func (d *Draft) IsBlank() bool {
+	if len(d.shelf) > 0 {
+		return false
+	}
+	for _, l := range d.lines {
+		for _, r := range l.atoms {
+			if r < 0 || !unicode.IsSpace(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // newCitationChip makes an assistant quote chip; link is its serialized
 // link as written.
 func (d *Draft) newCitationChip(c *contextref.Citation, link string) rune {

@@ -658,3 +658,29 @@ func TestDraftProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestIsBlankIsNothingToSend: IsBlank agrees with "the Markdown is blanks
+// and the shelf is empty", the rule send uses, for blanks, words, chips,
+// invisible characters and a shelf image alone.
+func TestIsBlankIsNothingToSend(t *testing.T) {
+	cases := []struct {
+		name string
+		make func(d *Draft)
+		want bool
+	}{
+		{"empty", func(*Draft) {}, true},
+		{"blanks and newlines", func(d *Draft) { typeString(d, "  \t"); d.TypeRune('\n'); typeString(d, " ") }, true},
+		{"a word", func(d *Draft) { typeString(d, "  hi ") }, false},
+		{"a zero-width space", func(d *Draft) { d.TypeRune('\u200b') }, false},
+		{"a chip", func(d *Draft) { d.InsertChip(mentionRec("m", "a.go"), "") }, false},
+		{"an image on the shelf only", func(d *Draft) { d.InsertChip(imageRec("img"), ""); d.DeleteBackward() }, false},
+	}
+	for _, c := range cases {
+		d := NewDraft()
+		c.make(d)
+		rule := strings.TrimSpace(d.Markdown()) == "" && len(d.Shelf()) == 0
+		if got := d.IsBlank(); got != c.want || got != rule {
+			t.Errorf("%s: IsBlank %v, want %v (Markdown rule says %v)", c.name, got, c.want, rule)
+		}
+	}
+}

@@ -280,7 +280,7 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 	w := e.lay.atomWidth
 	switch {
 	case key.Matches(msg, k.Submit):
-		if strings.TrimSpace(d.Markdown()) == "" && len(d.Shelf()) == 0 {
+		if d.IsBlank() {
 			return nil
 		}
 		md, recs := d.Markdown(), d.Records()

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -15,8 +13,7 @@ func (a *App) sendsPausedQueue() bool {
 	if !a.queuePaused || a.focus != paneComposer || a.ed.PickerOpen() || a.shell.on {
 		return false
 	}
-	d := a.ed.Draft()
-	return strings.TrimSpace(d.Markdown()) == "" && len(d.Shelf()) == 0
+	return a.ed.Draft().IsBlank()
 }
 
 // sendNextQueued is enter on an empty composer under a paused queue: its
