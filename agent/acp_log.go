@@ -137,18 +137,19 @@ type acpLogHandler struct {
 	tail *acpLogTail
 }
 
+// acpLogCut cuts a string or error value to acpLogValueMax bytes.
 func acpLogCut(_ []string, a slog.Attr) slog.Attr {
-	if a.Value.Kind() == slog.KindString {
-		if s := a.Value.String(); len(s) > acpLogValueMax {
-			a.Value = slog.StringValue(fmt.Sprintf("%s… (%d bytes)", s[:acpLogValueMax], len(s)))
+	var s string
+	switch a.Value.Kind() {
+	case slog.KindString:
+		s = a.Value.String()
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok {
+			s = err.Error()
 		}
 	}
-	if a.Value.Kind() == slog.KindAny {
-		if err, ok := a.Value.Any().(error); ok {
-			if s := err.Error(); len(s) > acpLogValueMax {
-				a.Value = slog.StringValue(fmt.Sprintf("%s… (%d bytes)", s[:acpLogValueMax], len(s)))
-			}
-		}
+	if len(s) > acpLogValueMax {
+		a.Value = slog.StringValue(fmt.Sprintf("%s… (%d bytes)", s[:acpLogValueMax], len(s)))
 	}
 	return a
 }
