@@ -763,16 +763,7 @@ func (p *acpProc) wrapErr(what string, err error) error {
 	}
 	var re *acp.RequestError
 	if errors.As(err, &re) {
-		m := re.Message
-		if d, ok := re.Data.(map[string]any); ok {
-			for _, k := range []string{"details", "error", "message"} {
-				if s, ok := d[k].(string); ok && s != "" {
-					m += ": " + s
-					break
-				}
-			}
-		}
-		return fmt.Errorf("acp: %s: %s (code %d)%s", what, m, re.Code, lastLog)
+		return fmt.Errorf("acp: %s: %s (code %d)%s", what, acpRefusal(re), re.Code, lastLog)
 	}
 	return fmt.Errorf("acp: %s: %w%s", what, err, lastLog)
 }
