@@ -202,24 +202,12 @@ func (t *acpTurn) update(u acp.SessionUpdate) {
 		}
 	case u.ToolCall != nil:
 		tc := u.ToolCall
-		ch := acpChange{ID: string(tc.ToolCallId), Start: true, Locations: acpLocations(tc.Locations),
-			RawInput: acpRaw(tc.RawInput), RawOutput: acpRaw(tc.RawOutput)}
-		if tc.Kind != "" {
-			k := string(tc.Kind)
-			ch.Kind = &k
+		tool := message.Tool{CallID: string(tc.ToolCallId), Kind: string(tc.Kind), Title: tc.Title, Status: string(tc.Status),
+			Locations: acpLocations(tc.Locations), RawInput: acpRaw(tc.RawInput), RawOutput: acpRaw(tc.RawOutput)}
+		if tc.Content != nil { // an empty list is content too (it replaces)
+			tool.Content = append([]message.ToolContent{}, acpToolContent(tc.Content)...)
 		}
-		if tc.Title != "" {
-			ch.Title = &tc.Title
-		}
-		st := string(tc.Status)
-		if st == "" {
-			st = message.ToolPending
-		}
-		ch.Status = &st
-		if tc.Content != nil {
-			ch.Content, ch.HasContent = acpToolContent(tc.Content), true
-		}
-		t.change(ch)
+		t.startTool(tool)
 	case u.ToolCallUpdate != nil:
 		tu := u.ToolCallUpdate
 		t.updateTool(acp.ToolCallUpdate{
@@ -249,6 +237,15 @@ type acpChange struct {
 	HasContent          bool
 }
 
+// acpStrPtr is *p as a plain string, nil for nil.
+func acpStrPtr[T ~string](p *T) *string {
+	if p == nil {
+		return nil
+	}
+	s := string(*p)
+	return &s
+}
+
 // startTool records a call chipchat or the agent starts (a known call is
 // updated with tool's fields instead); t.mu must be held.
 func (t *acpTurn) startTool(tool message.Tool) {
@@ -272,15 +269,8 @@ func (t *acpTurn) startTool(tool message.Tool) {
 // updateTool applies a tool_call_update (a call this turn has not seen
 // starts with it); t.mu must be held.
 func (t *acpTurn) updateTool(tu acp.ToolCallUpdate) {
-	ch := acpChange{ID: string(tu.ToolCallId), Locations: acpLocations(tu.Locations), RawInput: acpRaw(tu.RawInput), RawOutput: acpRaw(tu.RawOutput), Title: tu.Title}
-	if tu.Kind != nil {
-		k := string(*tu.Kind)
-		ch.Kind = &k
-	}
-	if tu.Status != nil {
-		s := string(*tu.Status)
-		ch.Status = &s
-	}
+	ch := acpChange{ID: string(tu.ToolCallId), Kind: acpStrPtr(tu.Kind), Title: tu.Title, Status: acpStrPtr(tu.Status),
+		Locations: acpLocations(tu.Locations), RawInput: acpRaw(tu.RawInput), RawOutput: acpRaw(tu.RawOutput)}
 	if tu.Content != nil {
 		ch.Content, ch.HasContent = acpToolContent(tu.Content), true
 	}
@@ -415,17 +405,9 @@ func (t *acpTurn) permission(tc acp.ToolCallUpdate) message.Tool {
 		}
 		return v
 	}
-	var kind *string
-	if tc.Kind != nil {
-		k := string(*tc.Kind)
-		kind = &k
-	}
+	kind := acpStrPtr(tc.Kind)
 	if old == nil {
-		ch.Kind, ch.Title = kind, tc.Title
-		if tc.Status != nil {
-			s := string(*tc.Status)
-			ch.Status = &s
-		}
+		ch.Kind, ch.Title, ch.Status = kind, tc.Title, acpStrPtr(tc.Status)
 		ch.RawInput = acpRaw(tc.RawInput)
 	} else {
 		ch.Kind = fill(old.Kind, kind)
