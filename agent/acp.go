@@ -103,7 +103,7 @@ import (
 //     the tool_call sent just before it), the SDK's notification queue
 //     never overflows (a faster agent waits on its stdout), and a line over
 //     the SDK's 10 MiB limit stops the agent, the turn failing with "the
-//     agent sent a 50 MiB message; chipchat reads at most 10 MiB"; the next
+//     agent sent a 50 MB message; chipchat reads at most 10 MB"; the next
 //     turn starts it again.
 //   - Session updates are applied in a bounded step that never waits for
 //     the UI (acp_events.go): text chunks and repeated updates of one tool

@@ -149,7 +149,7 @@ func TestACPOverlongLineStopsTheAgent(t *testing.T) {
 	if err == nil {
 		t.Fatal("a 50 MB line ended the turn without an error")
 	}
-	const want = "the agent sent a 50 MiB message; chipchat reads at most 10 MiB"
+	const want = "the agent sent a 50 MB message; chipchat reads at most 10 MB"
 	if !strings.Contains(err.Error(), want) {
 		t.Fatalf("error = %q, want it to say %q", err, want)
 	}
@@ -209,7 +209,7 @@ func TestACPLineAtTheSDKLimit(t *testing.T) {
 		t.Errorf("text is %d bytes ending %q, want the long chunk and then \"after\"", len(got), got[max(0, len(got)-10):])
 	}
 	_, err = h.run("line " + strconv.Itoa(acpMaxLine+1))
-	if err == nil || !strings.Contains(err.Error(), "chipchat reads at most 10 MiB") {
+	if err == nil || !strings.Contains(err.Error(), "chipchat reads at most 10 MB") {
 		t.Fatalf("a line of %d bytes: err = %v, want the cut", acpMaxLine+1, err)
 	}
 }

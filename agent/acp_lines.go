@@ -63,11 +63,19 @@ type acpCutError struct {
 }
 
 func (e *acpCutError) Error() string {
-	size := humanSize(e.Size)
+	size := acpMB(e.Size)
 	if e.More {
 		size = "more than " + size
 	}
-	return fmt.Sprintf("the agent sent a %s message; chipchat reads at most %s", size, humanSize(acpMaxLine+1))
+	return fmt.Sprintf("the agent sent a %s message; chipchat reads at most %s", size, acpMB(acpMaxLine+1))
+}
+
+// acpMB is n bytes in MB (MiB), rounded ("50 MB"; "0.5 MB" below 1).
+func acpMB(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d MB", (n+1<<19)>>20)
 }
 
 // acpReader copies the agent's stdout to the SDK's reader, numbering lines

@@ -366,14 +366,14 @@ func CutMiddle(s string, n int64) string {
 		return s
 	}
 	left := int64(len(s))
-	mark := fmt.Sprintf("\n… %s left out (reply_bytes) …\n", humanSize(left))
+	mark := fmt.Sprintf("\n… %s left out (reply_bytes) …\n", acpMB(left))
 	room := n - int64(len(mark))
 	if room <= 0 {
 		return strings.Clone(acpHead(s, max(n, 0)))
 	}
 	head := acpHead(s, room/2)
 	tail := acpTail(s, room-int64(len(head)))
-	mark = fmt.Sprintf("\n… %s left out (reply_bytes) …\n", humanSize(int64(len(s)-len(head)-len(tail))))
+	mark = fmt.Sprintf("\n… %s left out (reply_bytes) …\n", acpMB(int64(len(s)-len(head)-len(tail))))
 	if int64(len(head)+len(mark)+len(tail)) > n {
 		tail = acpTail(s, n-int64(len(head)+len(mark)))
 	}
