@@ -111,14 +111,14 @@ func newFlagSet(f *flags, out io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// kindList is agent's table of backends as help lists them: "echo,
+// kindList is agent's list of backends as help says it: "echo,
 // exec:<command>, … or openai:<base-url>#<model>".
 func kindList() string {
-	var specs []string
-	for _, k := range agent.Kinds() {
-		specs = append(specs, k.Spec)
+	specs := agent.KindSpecs()
+	if i := strings.LastIndex(specs, ", "); i >= 0 {
+		return specs[:i] + " or " + specs[i+2:]
 	}
-	return strings.Join(specs[:len(specs)-1], ", ") + " or " + specs[len(specs)-1]
+	return specs
 }
 
 func printUsage(w io.Writer) {
