@@ -183,7 +183,7 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 		before := projectFiles(d.Project)
 		s.text("Edit notes.txt: " + acpagents.MarkEditAllow)
 		s.keys("Enter")
-		scr := s.waitWithin(turn, "The agent asks", "allow once")
+		scr := s.waitWithin(turn, "The agent asks", "allow once", "the agent waits")
 		if !strings.Contains(scr, files.AllowLine) || !strings.Contains(scr, files.OldLine) {
 			t.Errorf("the edit's diff is not on screen during the prompt:\n%s", scr)
 		}

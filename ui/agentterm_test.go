@@ -92,8 +92,8 @@ func TestAgentTerminalTab(t *testing.T) {
 	if tab := paneTab(h, "agent-term-1"); tab == nil || tab.Label != "agent: Run the tests" {
 		t.Fatalf("tab %+v", tab)
 	}
-	if !strings.Contains(h.app.toast, "ctrl+t shows it") {
-		t.Errorf("no toast says where the command runs: %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "ctrl+t shows it") {
+		t.Errorf("no toast says where the command runs: %q", h.app.Toast())
 	}
 	ex := waitExit(t, term)
 	if ex.ExitCode == nil || *ex.ExitCode != 3 || ex.Signal != "" {
@@ -179,7 +179,7 @@ func TestSignInTerminalMethod(t *testing.T) {
 	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the sign-in prompt", func() bool { return h.app.ov == overlayAsk })
+	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == ScopeAsk })
 	h.press("enter")
 	h.pumpUntil("the login's tab", func() bool { return paneHas(h, "signin-1") && h.focus() == paneTerminal })
 	tab := paneTab(h, "signin-1")

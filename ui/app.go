@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
@@ -50,6 +49,8 @@ type Options struct {
 	// nil.
 	AgentTerminals *AgentTerminals
 	Panes          *PanesServer
+	// Now is the clock of the overlays' key guard (nil: time.Now).
+	Now func() time.Time
 	// Review is the review pane's git, gh and id minting (package review;
 	// the zero value: git and gh from PATH, new context ids). The project,
 	// comparison, keys and look are the app's.
@@ -63,19 +64,6 @@ const (
 	paneTranscript
 	paneShelf
 	paneTerminal
-)
-
-type overlay int
-
-const (
-	overlayNone overlay = iota
-	overlayHelp
-	overlayAttach
-	overlayThreads
-	overlayConfirm
-	overlayStash
-	overlayAsk
-	overlayHistory
 )
 
 // App is chipchat's whole-screen model: transcript above, image shelf and
@@ -104,23 +92,15 @@ type App struct {
 	queue       []store.Message
 	queuePaused bool
 	info        chat.Info
-	asks        []pendingAsk
 
 	// the draft on disk
 	savedVersion uint64
 	save         autosave // when the draft goes to disk (autosave.go)
 
-	ov       overlay
-	help     *helpView
-	attach   *pathPrompt
-	switcher *threadSwitcher
-	confirm  *confirmBox
-	stashes  *stashList
-	pasteSeq int // numbers pasted-text-N.txt and pasted-image-N.png
+	ovs      *overlayStack // the open overlays, the top one last (overlay.go)
+	pasteSeq int           // numbers pasted-text-N.txt and pasted-image-N.png
 
-	toast    string
-	toastErr bool
-	toastSeq int
+	toast toastLine
 
 	ctrlCArmed bool
 	shelfSel   int
@@ -129,22 +109,19 @@ type App struct {
 	now  time.Time
 	spin int
 
-	askBox *askBox
-	acp    acpUI // the / and modes pickers, the agent's terminals, chipchat mcp (commands.go)
+	acp acpUI // the / and modes pickers, the agent's terminals, chipchat mcp (commands.go)
 
-	hist       history        // the project's earlier prompts (history.go)
-	histSearch *historySearch // ctrl+r
-	shell      shellMode      // ! shell mode (shell.go)
+	hist  history   // the project's earlier prompts (history.go)
+	shell shellMode // ! shell mode (shell.go)
 
 	// the terminal pane
 	pane      *terminal.Pane
 	paneShown bool
 	paneRight bool // split beside the transcript rather than below it
 
-	// the review pane (ui/review.go), the quote comment prompt
-	// (ui/quote.go) and the # picker's thread list (ui/threadref.go)
+	// the review pane (ui/review.go) and the # picker's thread list
+	// (ui/threadref.go)
 	rv      *reviewPane
-	quoting *quotePrompt
 	threads *threadSource
 }
 
@@ -169,7 +146,7 @@ func New(opt Options) *App {
 		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: markStale(opt.Dir), Limits: opt.Config.Limits.Payload()})
 	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: keys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
-		pane: terminal.NewPane(opt.Dir)}
+		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Now, opt.Config.UI.QuestionGuard())}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
 	a.acp.terms, a.acp.mcp = opt.AgentTerminals, opt.Panes
 	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
@@ -232,7 +209,7 @@ func OpenThread(st *store.Store, cwd, threadID string, newThread bool) (Options,
 func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 	a.thread = t
 	a.threads.setCurrent(t.ID)
-	a.quoting = nil // a quote of the thread being left
+	a.ovs.Remove(is[*quotePrompt]) // a quote of the thread being left
 	a.tr.SetMessages(toTranscript(msgs, a.plainReplies()))
 	a.chat.Adopt(t.ID, msgs)
 	a.phase, a.queue, a.queuePaused = a.chat.Phase(t.ID), nil, false
@@ -307,7 +284,6 @@ func (a *App) Close() {
 
 // ---- messages of the app's own ----
 
-type toastDoneMsg struct{ seq int }
 type excerptNotedMsg struct{ err error }
 type threadOpenedMsg struct {
 	thread store.Thread
@@ -332,290 +308,54 @@ type attachedMsg struct {
 type openedMsg struct{ text string }
 
 // notify shows a toast for a few seconds.
-func (a *App) notify(text string, isErr bool) tea.Cmd {
-	a.toast, a.toastErr = chips.SanitizeLine(text), isErr
-	a.toastSeq++
-	seq := a.toastSeq
-	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return toastDoneMsg{seq} })
+func (a *App) notify(text string, isErr bool) tea.Cmd { return a.toast.show(text, isErr) }
+
+// Toast is the toast on the footer now ("" when none).
+func (a *App) Toast() string { return a.toast.text }
+
+// OverlayScope is the key scope of the overlay on top ("" when none is
+// open): what the keys act on now.
+func (a *App) OverlayScope() Scope {
+	if top := a.ovs.Top(); top != nil {
+		return top.Scope()
+	}
+	return ""
 }
 
-// Update routes a message: overlays first, then app keys, then the focused
-// pane.
-func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if cmd, ok := a.paneMsg(msg); ok { // the review pane, quotes, thread chips (ui/review.go)
-		return a, cmd
+// spun is a tick of the running turn's spinner.
+func (a *App) spun(msg spinMsg) tea.Cmd {
+	if msg.threadID != a.thread.ID || !a.turnShown() {
+		return nil
 	}
-	if cmd, ok := a.habitsMsg(msg); ok { // history and ! shell results (history.go, shell.go)
-		return a, cmd
-	}
-	if cmd, ok := a.acpMsg(msg); ok { // the agent's terminals and sign-in (agentterm.go)
-		return a, cmd
-	}
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		a.width, a.height = msg.Width, msg.Height
-		a.layout()
-		return a, nil
-	case toastDoneMsg:
-		if msg.seq == a.toastSeq {
-			a.toast = ""
-		}
-		return a, nil
-	case draftTickMsg:
-		return a, a.draftTick(msg)
-	case draftSavedMsg:
-		return a, a.draftSaved(msg)
-	case chatMsg:
-		return a, a.chatEvents(msg)
-	case noticeMsg:
-		return a, a.notify(msg.text, msg.err)
-	case spinMsg:
-		if msg.threadID != a.thread.ID || !a.turnShown() {
-			return a, nil
-		}
-		a.spin++
-		a.now = msg.at
-		return a, spinTick(a.thread.ID)
-	case threadOpenedMsg:
-		if msg.err != nil {
-			return a, a.notify("could not open the thread: "+msg.err.Error(), true)
-		}
-		a.loadThread(msg.thread, msg.msgs, msg.draft)
-		a.layout()
-		return a, nil
-	case threadsListedMsg:
-		if a.switcher != nil {
-			a.switcher.setThreads(msg.threads, msg.err)
-		}
-		return a, nil
-	case threadChangedMsg:
-		return a, a.threadChanged(msg)
-	case attachedMsg:
-		return a, a.attached(msg)
-	case openedMsg:
-		return a, a.notify(msg.text, false)
-	case completionMsg:
-		if a.ov == overlayAttach {
-			a.attach.complete(msg)
-		}
-		return a, nil
-	case threadTitleMsg:
-		if msg.t.ID == a.thread.ID {
-			a.thread = msg.t
-		}
-		return a, nil
-	case terminal.UpdatedMsg, terminal.ExitedMsg:
-		var cmd tea.Cmd
-		a.pane, cmd = a.pane.Update(msg)
-		return a, cmd
-	case terminal.CaptureMsg:
-		return a, a.captured(msg.Record)
-	case terminal.CaptureFailedMsg:
-		return a, a.notify("nothing captured: "+msg.Reason, true)
-	case terminal.FocusComposerMsg:
-		a.setFocus(paneComposer)
-		return a, nil
-	case excerptNotedMsg:
-		if msg.err != nil {
-			return a, a.notify("excerpt time not saved (it will not expire): "+msg.err.Error(), true)
-		}
-		return a, nil
-	case composer.SubmitMsg:
-		if a.shell.on { // ! shell mode: enter runs the line (shell.go)
-			return a, a.runShell(msg.Markdown)
-		}
-		return a, tea.Batch(a.remember(msg), a.send(msg))
-	case composer.NoticeMsg:
-		return a, a.notify(msg.Text, msg.Err)
-	case transcript.OpenMsg:
-		return a, a.open(msg.Record)
-	case transcript.PagerMsg:
-		return a, a.page(msg)
-	case pagerFileMsg:
-		return a, a.runPager(msg)
-	case pagerDoneMsg:
-		if msg.err != nil {
-			return a, a.notify("pager: "+msg.err.Error(), true)
-		}
-		return a, nil
-	case transcript.ForkMsg:
-		return a, a.fork(msg.MessageID)
-	case transcript.CopyMsg:
-		return a, a.copyMessage(msg)
-	case copiedMsg:
-		return a, a.copied(msg)
-	case pasteReadyMsg:
-		return a, a.pasteReady(msg)
-	case systemReadMsg:
-		return a, a.systemRead(msg)
-	case pastedFileMsg:
-		return a, a.pastedFile(msg)
-	case expandedMsg:
-		return a, a.expanded(msg)
-	case stashedMsg:
-		return a, a.stashed(msg)
-	case stashListedMsg:
-		if a.stashes != nil {
-			a.stashes.set(msg.entries, msg.err)
-		}
-		return a, nil
-	case stashDroppedMsg:
-		if msg.err != nil {
-			return a, a.notify("stash: "+msg.err.Error(), true)
-		}
-		return a, nil
-	case tea.KeyPressMsg:
-		return a, a.key(msg)
-	case tea.PasteMsg:
-		if a.ov == overlayAttach {
-			a.attach.paste(msg.Content)
-			return a, nil
-		}
-		if a.ov == overlayNone && a.focus == paneComposer {
-			return a, a.paste(msg.Content)
-		}
-		if a.ov == overlayNone && a.focus == paneTerminal {
-			var cmd tea.Cmd
-			a.pane, cmd = a.pane.Update(msg)
-			return a, cmd
-		}
-		return a, nil
-	}
-	// Everything else belongs to the components (picker loads, editor
-	// results, mouse...).
-	var cmds []tea.Cmd
-	var cmd tea.Cmd
-	a.ed, cmd = a.ed.Update(msg)
-	cmds = append(cmds, cmd, a.afterComposer())
-	if _, ok := msg.(tea.MouseMsg); ok {
-		if a.focus == paneTerminal {
-			a.pane, cmd = a.pane.Update(msg)
-		} else {
-			a.tr, cmd = a.tr.Update(msg)
-		}
-		cmds = append(cmds, cmd)
-	}
-	return a, tea.Batch(cmds...)
+	a.spin++
+	a.now = msg.at
+	return spinTick(a.thread.ID)
 }
 
-// toComposer hands a message to the editor and schedules the draft save.
-func (a *App) toComposer(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	a.ed, cmd = a.ed.Update(msg)
-	a.syncCommandPicker()
-	return tea.Batch(cmd, a.afterComposer())
+// threadOpened shows a thread read for the switch.
+func (a *App) threadOpened(msg threadOpenedMsg) tea.Cmd {
+	if msg.err != nil {
+		return a.notify("could not open the thread: "+msg.err.Error(), true)
+	}
+	a.loadThread(msg.thread, msg.msgs, msg.draft)
+	a.layout()
+	return nil
 }
 
-func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
-	if !key.Matches(msg, a.keys.Interrupt) {
-		a.ctrlCArmed = false
+// retitle takes the open thread's title as stored.
+func (a *App) retitle(msg threadTitleMsg) {
+	if msg.t.ID == a.thread.ID {
+		a.thread = msg.t
 	}
-	if key.Matches(msg, a.keys.Quit) {
-		return a.quit() // from anywhere, popups included: quit saves everything
+}
+
+// submitted is enter in the composer: in ! shell mode the line runs
+// (shell.go), else the message is remembered and sent.
+func (a *App) submitted(msg composer.SubmitMsg) tea.Cmd {
+	if a.shell.on {
+		return a.runShell(msg.Markdown)
 	}
-	switch a.ov {
-	case overlayHelp:
-		return a.help.key(a, msg)
-	case overlayAttach:
-		return a.attach.key(a, msg)
-	case overlayThreads:
-		return a.switcher.key(a, msg)
-	case overlayConfirm:
-		return a.confirm.key(a, msg)
-	case overlayAsk:
-		return a.askBox.key(a, msg)
-	case overlayStash:
-		return a.stashes.key(a, msg)
-	case overlayHistory:
-		return a.histSearch.key(a, msg)
-	}
-	k := a.keys
-	if a.focus == paneTerminal {
-		return a.terminalKey(msg)
-	}
-	if cmd, ok := a.shellKey(msg); ok { // ! shell mode (shell.go)
-		return cmd
-	}
-	if a.acp.pick != nil && a.focus == paneComposer { // the / and modes pickers (commands.go, modes.go)
-		if cmd, ok := a.pickerKey(msg); ok {
-			return cmd
-		}
-		defer a.syncCommandPicker() // ctrl+c, undo…: the picker follows the draft
-	}
-	switch {
-	case key.Matches(msg, k.HidePane) && a.pane.Active() != nil:
-		return a.togglePane()
-	case key.Matches(msg, k.HistorySearch) && a.focus == paneComposer && !a.ed.PickerOpen():
-		return a.openHistorySearch()
-	case key.Matches(msg, k.Terminal) && !a.ed.PickerOpen():
-		return a.showTerminal()
-	case key.Matches(msg, k.Modes) && !a.ed.PickerOpen():
-		return a.openModes(scopeAll, "")
-	case key.Matches(msg, k.Interrupt) && a.focus == paneComposer && a.hasSelection():
-		return a.copySelection(false)
-	case key.Matches(msg, k.Cut) && a.focus == paneComposer && a.hasSelection():
-		return a.copySelection(true)
-	case key.Matches(msg, k.Interrupt):
-		return a.interrupt()
-	case key.Matches(msg, k.Paste) && a.focus == paneComposer:
-		return a.readSystem()
-	case key.Matches(msg, k.ExpandPaste) && a.focus == paneComposer && !a.ed.PickerOpen():
-		return a.expandPaste()
-	case key.Matches(msg, k.Stash):
-		a.setFocus(paneComposer)
-		return a.stash()
-	case key.Matches(msg, k.StashList):
-		return a.openStash()
-	case key.Matches(msg, k.Help) || msg.String() == "?" && a.focus != paneComposer ||
-		msg.String() == "?" && a.focus == paneComposer && a.ed.Draft().IsEmpty():
-		a.openHelp()
-		return nil
-	case key.Matches(msg, k.Cancel) && !a.ed.PickerOpen() && !a.tr.PopoverOpen() && !a.tr.SelectionActive():
-		// esc closes the innermost open thing (DESIGN.md section 9): a
-		// selection, then a pane's mode (focus goes back to the
-		// composer); only when nothing is open does it cancel the turn.
-		if a.focus == paneComposer && a.hasSelection() {
-			d := a.ed.Draft()
-			d.SetCaret(d.Caret(), false)
-			return nil
-		}
-		if a.focus != paneComposer {
-			a.setFocus(paneComposer)
-			return nil
-		}
-		return a.cancelTurn()
-	case key.Matches(msg, k.FocusNext) && !a.ed.PickerOpen():
-		a.cycleFocus(1)
-		return nil
-	case key.Matches(msg, k.FocusPrev) && !a.ed.PickerOpen():
-		a.cycleFocus(-1)
-		return nil
-	case key.Matches(msg, k.Editor.Submit) && a.sendsPausedQueue():
-		return a.sendNextQueued() // queue.go
-	case key.Matches(msg, k.Retry):
-		return a.retry()
-	case key.Matches(msg, k.Unqueue) && a.focus == paneComposer && !a.ed.PickerOpen():
-		return a.unqueue()
-	case key.Matches(msg, k.Attach):
-		a.openAttach()
-		return nil
-	case key.Matches(msg, k.NewThread) && !a.ed.PickerOpen():
-		return a.newThread()
-	case key.Matches(msg, k.Threads):
-		return a.openThreads()
-	}
-	switch a.focus {
-	case paneTranscript:
-		var cmd tea.Cmd
-		a.tr, cmd = a.tr.Update(msg)
-		return cmd
-	case paneShelf:
-		return a.shelfKey(msg)
-	}
-	if cmd, ok := a.historyKey(msg); ok { // up/down through earlier prompts (history.go)
-		return cmd
-	}
-	return a.toComposer(msg)
+	return tea.Batch(a.remember(msg), a.send(msg))
 }
 
 func (a *App) cycleFocus(dir int) {

@@ -122,8 +122,8 @@ func TestEscCancelsRunningTurnKeepingPartialReply(t *testing.T) {
 	h.press("enter")
 	h.pumpUntil("the first chunk", func() bool { return h.app.turnShown() && h.replyShown() != "" })
 	h.press("esc")
-	if !strings.Contains(h.app.toast, "cancelled") {
-		t.Errorf("toast after esc = %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "cancelled") {
+		t.Errorf("toast after esc = %q", h.app.Toast())
 	}
 	h.pumpUntil("the turn to end", func() bool { return !h.app.turnShown() })
 	var reply store.Message
@@ -156,8 +156,8 @@ func TestCtrlCTwiceOnEmptyComposerQuits(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
 	h.press("ctrl+c")
-	if !strings.Contains(h.app.toast, "ctrl+c again") {
-		t.Errorf("toast after one ctrl+c = %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "ctrl+c again") {
+		t.Errorf("toast after one ctrl+c = %q", h.app.Toast())
 	}
 	h.assertNoQuit("one ctrl+c")
 	h.press("ctrl+c")
@@ -191,8 +191,8 @@ func TestCtrlCClearsDraftAndCtrlZRestoresIt(t *testing.T) {
 	if got := h.app.ed.Draft().Markdown(); got != "" {
 		t.Fatalf("draft after ctrl+c = %q, want cleared", got)
 	}
-	if !strings.Contains(h.app.toast, "ctrl+z") {
-		t.Errorf("toast = %q, want it to say ctrl+z brings the draft back", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "ctrl+z") {
+		t.Errorf("toast = %q, want it to say ctrl+z brings the draft back", h.app.Toast())
 	}
 	h.press("ctrl+z")
 	if got := h.app.ed.Draft().Markdown(); got != "keep me" {
@@ -374,7 +374,7 @@ func TestHelpOverlayF1AndQuestionMark(t *testing.T) {
 	}
 	// With the transcript focused, ? opens the keymap whatever the draft.
 	h.press("tab", "?")
-	if h.app.ov != overlayHelp {
+	if h.app.OverlayScope() != ScopeHelp {
 		t.Error("? with the transcript focused does not show the keymap")
 	}
 	h.press("esc", "tab")
@@ -480,8 +480,8 @@ func TestCtrlNMovesPickerInsteadOfNewThread(t *testing.T) {
 	h.press("ctrl+n")
 	// A new thread says so at once (newThread's toast is set in Update);
 	// the thread itself opens when its command's result comes back.
-	if strings.Contains(h.app.toast, "new thread") {
-		t.Errorf("ctrl+n with the file picker open started a new thread (toast %q)", h.app.toast)
+	if strings.Contains(h.app.Toast(), "new thread") {
+		t.Errorf("ctrl+n with the file picker open started a new thread (toast %q)", h.app.Toast())
 	}
 	if !h.app.ed.PickerOpen() {
 		t.Error("ctrl+n closed the file picker")
@@ -489,8 +489,8 @@ func TestCtrlNMovesPickerInsteadOfNewThread(t *testing.T) {
 	// Without the picker ctrl+n opens one new thread: the picker's ctrl+n
 	// opened none before it.
 	h.press("esc", "ctrl+n")
-	if !strings.Contains(h.app.toast, "new thread") {
-		t.Fatalf("ctrl+n without the picker: toast %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "new thread") {
+		t.Fatalf("ctrl+n without the picker: toast %q", h.app.Toast())
 	}
 	h.pumpUntil("the new thread", func() bool { return h.app.thread.ID != threadID })
 	if n := count[threadOpenedMsg](h); n != 1 {
@@ -506,7 +506,7 @@ func TestCtrlQQuitsWithPopupOpen(t *testing.T) {
 			h := e.open("")
 			h.press(open)
 			h.popupLoaded()
-			if h.app.ov == overlayNone {
+			if h.app.OverlayScope() == Scope("") {
 				t.Fatalf("%s opened no popup", open)
 			}
 			h.press("ctrl+q")
@@ -526,9 +526,9 @@ func TestTooManyRecordsRefusedDraftStays(t *testing.T) {
 	}
 	before := h.app.ed.Draft().Markdown()
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.toast != "" && !(h.app.phase == chat.Storing) })
-	if !h.app.toastErr || !strings.Contains(h.app.toast, "201") || !strings.Contains(h.app.toast, "200") {
-		t.Errorf("toast = %q (err %v), want an error naming 201 and the limit 200", h.app.toast, h.app.toastErr)
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) })
+	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "201") || !strings.Contains(h.app.Toast(), "200") {
+		t.Errorf("toast = %q (err %v), want an error naming 201 and the limit 200", h.app.Toast(), h.app.toast.err)
 	}
 	if got := h.app.ed.Draft().Markdown(); got != before {
 		t.Error("the refused message left the composer")
@@ -550,9 +550,9 @@ func TestRefusalToastSaysItOnce(t *testing.T) {
 		h.app.ed.InsertContext(composer.MentionRecord(fmt.Sprintf("f%03d", i)), "")
 	}
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.toast != "" && !(h.app.phase == chat.Storing) })
-	if n := strings.Count(h.app.toast, "message not sent"); n != 1 {
-		t.Errorf("toast = %q: says %q %d times", h.app.toast, "message not sent", n)
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) })
+	if n := strings.Count(h.app.Toast(), "message not sent"); n != 1 {
+		t.Errorf("toast = %q: says %q %d times", h.app.Toast(), "message not sent", n)
 	}
 }
 
@@ -568,9 +568,9 @@ func TestOversizeTextRefusedDraftStays(t *testing.T) {
 	big := strings.Repeat("😀", chat.MaxMessageLen/4+1)
 	h.paste(big)
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.toast != "" && !(h.app.phase == chat.Storing) })
-	if !h.app.toastErr || !strings.Contains(h.app.toast, "over the") {
-		t.Errorf("toast = %q, want a clear size error", h.app.toast)
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) })
+	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "over the") {
+		t.Errorf("toast = %q, want a clear size error", h.app.Toast())
 	}
 	if got := h.app.ed.Draft().Markdown(); got != big {
 		t.Error("the refused text left the composer")
@@ -738,9 +738,9 @@ func TestOpenChipWithoutBytesSaysSo(t *testing.T) {
 	h := e.open("")
 	cmd := h.app.open(imageRec("att_nowhere", "ghost.png"))
 	h.exec(cmd)
-	h.pumpUntil("the toast", func() bool { return strings.Contains(h.app.toast, "ghost.png") })
-	if !strings.Contains(h.app.toast, "not in this environment") {
-		t.Errorf("toast = %q", h.app.toast)
+	h.pumpUntil("the toast", func() bool { return strings.Contains(h.app.Toast(), "ghost.png") })
+	if !strings.Contains(h.app.Toast(), "not in this environment") {
+		t.Errorf("toast = %q", h.app.Toast())
 	}
 }
 

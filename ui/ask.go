@@ -24,6 +24,7 @@ import (
 // room scrolls with the highlight (top is its first shown option) and says
 // "n of m".
 type askBox struct {
+	k      *Keys
 	ask    pendingAsk
 	sel    int
 	scroll int
@@ -79,42 +80,48 @@ func rejectOption(opts []message.PermissionOption) (string, bool) {
 	return "", false
 }
 
-func newAskBox(p pendingAsk) *askBox {
-	b := &askBox{ask: p}
+func newAskBox(k *Keys, p pendingAsk) *askBox {
+	b := &askBox{k: k, ask: p}
 	if p.permission != nil {
 		b.sel = firstOption(b.options())
 	}
 	return b
 }
 
-func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	opts := b.options()
-	answer := func(id, outcome string) tea.Cmd {
-		var then tea.Cmd
-		if b.ask.permission != nil {
-			a.chat.AnswerPermission(b.ask.id, agent.PermissionAnswer{OptionID: id, Outcome: outcome})
-		} else if cmd, ok := a.signInChosen(b.ask.id, id, b.ask.signIn); ok {
-			then = cmd // a terminal method: its login runs first (agentterm.go)
-		} else {
-			a.chat.AnswerSignIn(b.ask.id, id)
-		}
-		// AskClosed removes it from a.asks; close the prompt now.
-		for i, p := range a.asks {
-			if p.id == b.ask.id {
-				a.asks = append(a.asks[:i:i], a.asks[i+1:]...)
-				break
-			}
-		}
-		a.askBox = nil
-		a.ov = overlayNone
-		a.showAsk()
-		return then
+// askAnswered is the user's answer to the agent's question: the option
+// picked (outcome "selected" or "rejected"), or none ("cancelled").
+type askAnswered struct {
+	ask               pendingAsk
+	optionID, outcome string
+}
+
+// interrupted is ctrl+c in a prompt: the app cancels the turn.
+type interrupted struct{}
+
+func (b *askBox) guardKeys()   {}
+func (b *askBox) Scope() Scope { return ScopeAsk }
+
+func (b *askBox) Hints() string {
+	return "the agent waits: 1-9 or " + joinHints(hint(b.k.AskChoose, "choose"), hint(b.k.Cancel, "dismiss"))
+}
+
+// guardHint is the hint bar while the question ignores keys.
+const guardHint = "the agent asks — read it; its keys work in a moment"
+
+func (b *askBox) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		return b, nil, nil
 	}
+	opts := b.options()
+	answer := func(id, outcome string) (Overlay, tea.Cmd, any) {
+		return nil, nil, askAnswered{b.ask, id, outcome}
+	}
+	k := b.k
 	switch s := msg.String(); {
-	case key.Matches(msg, a.keys.Interrupt):
-		a.ov, a.askBox = overlayNone, nil
-		return a.interrupt()
-	case key.Matches(msg, a.keys.Cancel):
+	case key.Matches(msg, k.Interrupt):
+		return nil, nil, interrupted{}
+	case key.Matches(msg, k.Cancel):
 		if b.ask.permission == nil {
 			return answer("", "cancelled")
 		}
@@ -122,18 +129,32 @@ func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 			return answer(id, "rejected")
 		}
 		return answer("", "cancelled")
-	case key.Matches(msg, a.keys.AskUp):
+	case key.Matches(msg, k.AskUp):
 		b.sel = max(0, b.sel-1)
-	case key.Matches(msg, a.keys.AskDown):
+	case key.Matches(msg, k.AskDown):
 		b.sel = max(0, min(len(opts)-1, b.sel+1))
-	case key.Matches(msg, a.keys.AskPageDown):
+	case key.Matches(msg, k.AskPageDown):
 		b.scroll += 5
-	case key.Matches(msg, a.keys.AskPageUp):
+	case key.Matches(msg, k.AskPageUp):
 		b.scroll = max(0, b.scroll-5)
-	case key.Matches(msg, a.keys.AskChoose) && len(opts) > 0:
+	case key.Matches(msg, k.AskChoose) && len(opts) > 0:
 		return answer(opts[b.sel].ID, "selected")
 	case len(s) == 1 && s[0] >= '1' && s[0] <= '9' && int(s[0]-'1') < len(opts):
 		return answer(opts[s[0]-'1'].ID, "selected")
+	}
+	return b, nil, nil
+}
+
+// answerAsk gives the agent the user's answer.
+func (a *App) answerAsk(r askAnswered) tea.Cmd {
+	switch {
+	case r.ask.permission != nil:
+		a.chat.AnswerPermission(r.ask.id, agent.PermissionAnswer{OptionID: r.optionID, Outcome: r.outcome})
+	default:
+		if cmd, ok := a.signInChosen(r.ask.id, r.optionID, r.ask.signIn); ok {
+			return cmd // a terminal method: its login runs first (agentterm.go)
+		}
+		a.chat.AnswerSignIn(r.ask.id, r.optionID)
 	}
 	return nil
 }
@@ -155,7 +176,7 @@ func kindLabel(kind string) string {
 
 // view draws the prompt in h rows at most: the question, the tool call's
 // content (scrollable), the options.
-func (b *askBox) view(width, h int) []string {
+func (b *askBox) View(width, h int) []string {
 	var head, body []string
 	if p := b.ask.permission; p != nil {
 		title := p.Request.Asked

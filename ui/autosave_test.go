@@ -300,12 +300,12 @@ func TestQuitWithUnsavableDraftStopsOnce(t *testing.T) {
 	filler := fill()
 	big := bigDraft(h)
 	h.press("ctrl+q")
-	h.pumpUntil("the stopped quit", func() bool { return strings.Contains(h.app.toast, "not quitting") })
+	h.pumpUntil("the stopped quit", func() bool { return strings.Contains(h.app.Toast(), "not quitting") })
 	if h.quit {
 		t.Fatal("quit with the draft unsaved")
 	}
-	if !strings.Contains(h.app.toast, "disk is full") || h.app.ed.Draft().Markdown() != big {
-		t.Fatalf("toast %q; draft kept: %v", h.app.toast, h.app.ed.Draft().Markdown() == big)
+	if !strings.Contains(h.app.Toast(), "disk is full") || h.app.ed.Draft().Markdown() != big {
+		t.Fatalf("toast %q; draft kept: %v", h.app.Toast(), h.app.ed.Draft().Markdown() == big)
 	}
 	// Room again: the second quit saves and quits.
 	os.Remove(filler)

@@ -74,9 +74,9 @@ func TestCapabilitiesNotSniffed(t *testing.T) {
 		before := len(h.e.messages(h.app.thread.ID))
 		h.press("enter")
 		if declared {
-			h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.toast, "not sent") })
-			if strings.Contains(h.app.toast, "refused by the method") {
-				t.Errorf("declared: the refusal came from the method: %q", h.app.toast)
+			h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.Toast(), "not sent") })
+			if strings.Contains(h.app.Toast(), "refused by the method") {
+				t.Errorf("declared: the refusal came from the method: %q", h.app.Toast())
 			}
 		}
 		h.probe() // the image message, when sent, is stored before the probe
@@ -87,7 +87,7 @@ func TestCapabilitiesNotSniffed(t *testing.T) {
 			}
 		}
 		if stored == declared {
-			t.Errorf("declared %v: the 67-byte image message stored = %v (toast %q)", declared, stored, h.app.toast)
+			t.Errorf("declared %v: the 67-byte image message stored = %v (toast %q)", declared, stored, h.app.Toast())
 		}
 
 		h.app.Close()

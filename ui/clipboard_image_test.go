@@ -30,8 +30,8 @@ func TestCtrlVPastesAnImage(t *testing.T) {
 	h.press("ctrl+v")
 	h.pumpUntil("the image chip", func() bool { return len(h.app.ed.Draft().Shelf()) == 1 })
 	// Rough edge 6 (issue 15): the toast says a pasted image was kept, not a long paste.
-	if !strings.Contains(h.app.toast, "pasted image kept as pasted-image-1.png") || strings.Contains(h.app.toast, "long paste") {
-		t.Fatalf("toast = %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "pasted image kept as pasted-image-1.png") || strings.Contains(h.app.Toast(), "long paste") {
+		t.Fatalf("toast = %q", h.app.Toast())
 	}
 	id := h.app.ed.Draft().Shelf()[0]
 	r, _ := h.app.ed.Draft().Record(id)

@@ -57,7 +57,7 @@ func TestCopySelectionWritesCacheEntry(t *testing.T) {
 	h.typeText("see ")
 	h.app.ed.InsertContext(uiTerm("ctx_t"), "")
 	h.press("alt+a", "ctrl+c")
-	h.pumpUntil("the copy toast", func() bool { return strings.Contains(h.app.toast, "copied") })
+	h.pumpUntil("the copy toast", func() bool { return strings.Contains(h.app.Toast(), "copied") })
 	text := "see " + contextref.LinkFor(uiTerm("ctx_t"))
 	if got := h.app.ed.Draft().Markdown(); got != text {
 		t.Fatalf("copy changed the draft: %q", got)
@@ -86,7 +86,7 @@ func TestCutSelection(t *testing.T) {
 	if got := h.app.ed.Draft().Markdown(); got != " tail" {
 		t.Fatalf("after cut: %q", got)
 	}
-	h.pumpUntil("the cut toast", func() bool { return strings.Contains(h.app.toast, "cut") })
+	h.pumpUntil("the cut toast", func() bool { return strings.Contains(h.app.Toast(), "cut") })
 	if _, err := clip.Cache.Lookup(contextref.LinkFor(uiTerm("ctx_t"))); err != nil {
 		t.Fatal(err)
 	}
@@ -103,17 +103,17 @@ func TestPasteAcrossEnvironments(t *testing.T) {
 	ha.typeText(" and ")
 	ha.app.ed.InsertContext(uiTerm("ctx_t"), "")
 	ha.press("alt+a", "ctrl+c")
-	ha.pumpUntil("the copy", func() bool { return strings.Contains(ha.app.toast, "copied") })
+	ha.pumpUntil("the copy", func() bool { return strings.Contains(ha.app.Toast(), "copied") })
 	text, _, _ := ha.app.ed.Draft().SelectedMarkdown()
 
 	b := newTestEnv(t)
 	hb := b.openClip(clip, reg)
 	hb.paste(text)
-	hb.pumpUntil("the paste", func() bool { return strings.Contains(hb.app.toast, "pasted") })
+	hb.pumpUntil("the paste", func() bool { return strings.Contains(hb.app.Toast(), "pasted") })
 	d := hb.app.ed.Draft()
 	recs := d.Records()
 	if len(recs) != 2 {
-		t.Fatalf("records after paste: %d (%s); toast %q", len(recs), d.Markdown(), hb.app.toast)
+		t.Fatalf("records after paste: %d (%s); toast %q", len(recs), d.Markdown(), hb.app.Toast())
 	}
 	for _, o := range contextref.Scan(d.Markdown()) {
 		r, ok := d.Record(o.ContextID)
@@ -149,9 +149,9 @@ func TestPasteUnknownEnvironmentLeavesImageUnresolved(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.openClip(clip, reg)
 	h.paste(text)
-	h.pumpUntil("the paste", func() bool { return strings.Contains(h.app.toast, "pasted") })
-	if !h.app.toastErr || !strings.Contains(h.app.toast, "unknown") {
-		t.Errorf("toast %q", h.app.toast)
+	h.pumpUntil("the paste", func() bool { return strings.Contains(h.app.Toast(), "pasted") })
+	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "unknown") {
+		t.Errorf("toast %q", h.app.Toast())
 	}
 	d := h.app.ed.Draft()
 	if _, ok := d.Record("att_x"); ok {
@@ -178,7 +178,7 @@ func TestPasteTamperedCacheIsPlainText(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.openClip(clip, reg)
 	h.paste(text)
-	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.toast, "plain text") })
+	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.Toast(), "plain text") })
 	d := h.app.ed.Draft()
 	if d.Markdown() != text || len(d.Records()) != 0 {
 		t.Errorf("draft %q %d records", d.Markdown(), len(d.Records()))

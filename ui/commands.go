@@ -159,28 +159,62 @@ func (a *App) cannotServe(c *slashCommand) string {
 
 // ---- the `/` picker ----
 
-// pickKind says what the bottom picker lists.
-type pickKind int
+// commandPicker is the `/` command picker, drawn over the bottom of the
+// main area, above the composer: its query is the draft's first word, so
+// typing goes on to the composer (syncCommandPicker follows the draft).
+type commandPicker struct {
+	k    *Keys
+	pick *composer.KeyMap // the composer's picker keys, as the config binds them
+	p    *composer.Picker
+}
 
-const (
-	pickCommands pickKind = iota + 1
-	pickModes
+// What the command picker asks of the app: a command it chose; closed by
+// esc (dismissed for this "/word"; pass: and the key goes on — enter on
+// no match sends the text as prose).
+type (
+	commandChosen    struct{ value string }
+	commandDismissed struct{ pass bool }
 )
 
-// bottomPicker is a picker drawn over the bottom of the transcript, above
-// the composer: the `/` command picker (its query is the draft's first
-// word) or the modes picker (modes.go; its query is typed into it).
-type bottomPicker struct {
-	kind   pickKind
-	p      *composer.Picker
-	scope  modeScope // pickModes: what it lists
-	values []modeChoice
+func (c *commandPicker) placement() placement { return atBottom }
+func (c *commandPicker) Scope() Scope         { return ScopePicker }
+func (c *commandPicker) Hints() string {
+	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
+}
+func (c *commandPicker) View(width, height int) []string {
+	return strings.Split(c.p.View(width, min(c.p.Len()+2, 12, height)), "\n")
+}
+
+func (c *commandPicker) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		return c, nil, passKey{} // a paste is the composer's
+	}
+	k := c.pick
+	switch {
+	case key.Matches(msg, c.k.Interrupt):
+		return nil, nil, passKey{} // ctrl+c cancels the turn (or clears the draft) from anywhere
+	case key.Matches(msg, k.PickerClose):
+		return nil, nil, commandDismissed{}
+	case key.Matches(msg, k.PickerPrev):
+		c.p.Move(-1)
+	case key.Matches(msg, k.PickerNext):
+		c.p.Move(1)
+	case key.Matches(msg, k.PickerChoose):
+		it, ok := c.p.Selected()
+		if !ok {
+			return nil, nil, commandDismissed{pass: true} // nothing matches: the text is prose (a path, say)
+		}
+		return nil, nil, commandChosen{it.Value}
+	default:
+		return c, nil, passKey{}
+	}
+	return c, nil, nil
 }
 
 // acpUI is the app's state for the ACP client's UI: the bottom picker,
 // the agent's terminals, chipchat's MCP server wiring.
 type acpUI struct {
-	pick *bottomPicker
 	// dismissed: esc closed the command picker for the current "/word";
 	// it opens again once the draft no longer starts with one, or at a
 	// bare "/".
@@ -268,15 +302,16 @@ func (a *App) commandQuery() (string, bool) {
 // syncCommandPicker opens, updates or closes the command picker after the
 // draft or caret changed.
 func (a *App) syncCommandPicker() {
-	if a.acp.pick != nil && a.acp.pick.kind != pickCommands {
-		return
+	open, isOpen := overlayOf[*commandPicker](a.ovs)
+	if a.ovs.Len() > 0 && !isOpen {
+		return // another overlay is open (the modes picker among them)
 	}
 	q, ok := a.commandQuery()
-	if !ok || a.focus != paneComposer || a.ov != overlayNone || a.ed.PickerOpen() {
+	if !ok || a.focus != paneComposer || a.ed.PickerOpen() {
 		if !ok {
 			a.acp.dismissed = false
 		}
-		a.acp.pick = nil
+		a.ovs.Remove(is[*commandPicker])
 		return
 	}
 	if q == "" {
@@ -285,60 +320,25 @@ func (a *App) syncCommandPicker() {
 	if a.acp.dismissed {
 		return
 	}
-	if a.acp.pick == nil {
-		a.acp.pick = &bottomPicker{kind: pickCommands, p: composer.NewPicker("/ command")}
-		a.acp.pick.p.SetItems(a.commandItems())
+	if !isOpen {
+		open = &commandPicker{k: &a.keys, pick: &a.ed.Keys, p: composer.NewPicker("/ command")}
+		open.p.SetItems(a.commandItems())
+		a.ovs.Push(open)
 	}
-	a.acp.pick.p.SetQuery(q)
+	open.p.SetQuery(q)
 }
 
 // refreshCommandItems re-reads the items of an open command picker (the
 // agent's commands changed).
 func (a *App) refreshCommandItems() {
-	if p := a.acp.pick; p != nil && p.kind == pickCommands {
-		p.p.SetItems(a.commandItems())
+	if c, ok := overlayOf[*commandPicker](a.ovs); ok {
+		c.p.SetItems(a.commandItems())
 	}
-}
-
-// pickerKey handles a key while the bottom picker is open; handled false
-// hands it on (to the composer).
-func (a *App) pickerKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	bp := a.acp.pick
-	if key.Matches(msg, a.keys.Interrupt) {
-		// ctrl+c cancels the turn (or clears the draft) from anywhere.
-		a.acp.pick = nil
-		return nil, false
-	}
-	if bp.kind == pickModes {
-		return a.modesKey(msg), true
-	}
-	k := a.ed.Keys // the composer's picker keys, as the config binds them
-	switch {
-	case key.Matches(msg, k.PickerClose):
-		a.acp.pick, a.acp.dismissed = nil, true
-		return nil, true
-	case key.Matches(msg, k.PickerPrev):
-		bp.p.Move(-1)
-		return nil, true
-	case key.Matches(msg, k.PickerNext):
-		bp.p.Move(1)
-		return nil, true
-	case key.Matches(msg, k.PickerChoose):
-		it, ok := bp.p.Selected()
-		if !ok {
-			// Nothing matches: the text is prose (a path, say).
-			a.acp.pick, a.acp.dismissed = nil, true
-			return nil, false
-		}
-		return a.chooseCommand(it.Value), true
-	}
-	return nil, false
 }
 
 // chooseCommand acts on a picked command: one of chipchat's runs, an
 // agent's is written into the draft for enter to send.
 func (a *App) chooseCommand(value string) tea.Cmd {
-	a.acp.pick = nil
 	kind, name, _ := strings.Cut(value, ":")
 	if kind == "c" {
 		if cmd, ok := a.runCommand("/"+name, false); ok {
@@ -397,31 +397,6 @@ func (a *App) commandHint() string {
 	return ""
 }
 
-// pickerRows is how tall the bottom picker is drawn in an area of h rows.
-func (a *App) pickerRows(h int) int {
-	bp := a.acp.pick
-	return min(bp.p.Len()+2, 12, h)
-}
-
-// withPicker draws the open bottom picker over the last rows of the main
-// area (exactly h lines).
-func (a *App) withPicker(area string, h int) string {
-	if a.acp.pick == nil || h < 3 {
-		return area
-	}
-	rows := a.pickerRows(h)
-	box := strings.Split(a.acp.pick.p.View(a.width, rows), "\n")
-	lines := strings.Split(area, "\n")
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	start := len(lines) - len(box)
-	for i, l := range box {
-		lines[start+i] = l
-	}
-	return strings.Join(lines, "\n")
-}
-
 // commandHelp is the command table for F1.
 func commandHelp() []string {
 	lines := []string{"Slash commands (type / at the start of the draft; the agent's own are listed there too):"}
@@ -466,14 +441,6 @@ func CommandsMarkdown() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
 	}
 	return b.String()
-}
-
-// pickerHints is the footer while the bottom picker is open.
-func (a *App) pickerHints() string {
-	if a.acp.pick.kind == pickModes {
-		return "type to filter · ↑↓ choose · enter switch · esc close"
-	}
-	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
 }
 
 // checkAttachments refuses, before anything is stored or sent, a message

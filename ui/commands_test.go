@@ -134,7 +134,7 @@ func TestSlashPickerAgentCommand(t *testing.T) {
 	b := &acpLike{}
 	h := openACPLike(t, b)
 	h.typeText("/")
-	if h.app.acp.pick == nil {
+	if bottomPicker(h.app) == nil {
 		t.Fatal("the command picker did not open on /")
 	}
 	screen := h.plain()
@@ -147,11 +147,11 @@ func TestSlashPickerAgentCommand(t *testing.T) {
 		t.Errorf("the agent's /review is listed though chipchat's acts:\n%s", screen)
 	}
 	h.typeText("ini")
-	if it, ok := h.app.acp.pick.p.Selected(); !ok || it.Value != "a:init" {
+	if it, ok := bottomPicker(h.app).Selected(); !ok || it.Value != "a:init" {
 		t.Fatalf("selected %+v after /ini", it)
 	}
 	h.press("enter")
-	if h.app.acp.pick != nil {
+	if bottomPicker(h.app) != nil {
 		t.Fatal("the picker stayed open after the pick")
 	}
 	if got := h.app.ed.Draft().Markdown(); got != "/init " {
@@ -175,11 +175,11 @@ func TestSlashPickerEscAndPaths(t *testing.T) {
 	h := openACPLike(t, b)
 	h.typeText("/ne")
 	h.press("esc")
-	if h.app.acp.pick != nil || h.app.ed.Draft().Markdown() != "/ne" {
-		t.Fatalf("esc: picker %v, draft %q", h.app.acp.pick != nil, h.app.ed.Draft().Markdown())
+	if (bottomPicker(h.app) != nil) || h.app.ed.Draft().Markdown() != "/ne" {
+		t.Fatalf("esc: picker %v, draft %q", (bottomPicker(h.app) != nil), h.app.ed.Draft().Markdown())
 	}
 	h.typeText("w")
-	if h.app.acp.pick != nil {
+	if bottomPicker(h.app) != nil {
 		t.Fatal("the picker came back before the word ended")
 	}
 	h.press("ctrl+c") // clears the draft
@@ -196,10 +196,10 @@ func TestSlashChipchatCommands(t *testing.T) {
 	first := h.app.thread.ID
 	h.typeText("/help")
 	h.press("enter") // picks /help: at once, no send
-	if h.app.ov != overlayHelp {
-		t.Fatalf("/help did not open the help (overlay %v)", h.app.ov)
+	if h.app.OverlayScope() != ScopeHelp {
+		t.Fatalf("/help did not open the help (overlay %v)", h.app.OverlayScope())
 	}
-	if s := strings.Join(h.app.help.lines, "\n"); !strings.Contains(s, "Slash commands") || !strings.Contains(s, "/compact") {
+	if s := strings.Join(top[*helpView](h.app).lines, "\n"); !strings.Contains(s, "Slash commands") || !strings.Contains(s, "/compact") {
 		t.Errorf("F1 lacks the command table")
 	}
 	h.press("esc")
@@ -229,11 +229,11 @@ func TestSlashCompactRouting(t *testing.T) {
 
 	h.app.info.Commands = nil // an agent without /compact, a backend without Compact
 	h.typeText("/compact")
-	if h.app.acp.pick == nil || h.app.acp.pick.p.Len() != 0 {
+	if (bottomPicker(h.app) == nil) || bottomPicker(h.app).Len() != 0 {
 		t.Fatalf("chipchat's /compact is offered by a backend that cannot compact")
 	}
 	h.press("esc", "enter")
-	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.toast, "cannot serve it") })
+	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.Toast(), "cannot serve it") })
 	if prompts, _ := b.seen(); len(prompts) != 2 {
 		t.Fatalf("the refused /compact was sent: %q", prompts)
 	}
@@ -271,9 +271,9 @@ func TestAttachmentOverLimitRefused(t *testing.T) {
 	h.typeText(" look")
 	before := len(h.e.messages(h.app.thread.ID))
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.toast, "not sent") })
-	if !h.app.toastErr || !strings.Contains(h.app.toast, "shot.png") {
-		t.Fatalf("toast %q", h.app.toast)
+	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.Toast(), "not sent") })
+	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "shot.png") {
+		t.Fatalf("toast %q", h.app.Toast())
 	}
 	// The probe's messages come right after the ones before: the refused
 	// one, sent to the conversation before it, would be stored first.

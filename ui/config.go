@@ -39,6 +39,9 @@ import (
 //	resume_history_bytes = 262144  # acp: the thread's turns a new session gets when the agent's own cannot be resumed
 //	reply_bytes = 4194304          # a text item shown in full, a tool call's content kept (beyond: head and tail)
 //
+//	[ui]
+//	question_guard = "300ms"       # keys are ignored this long after the agent's question appears ("0": never)
+//
 //	[keys]                         # any binding, by name: see chipchat --help
 //	send = ["enter"]
 //	undo = ["ctrl+z"]
@@ -46,6 +49,7 @@ type Config struct {
 	Agent        string              `toml:"agent"`
 	OpenAIAPIKey string              `toml:"openai_api_key"`
 	Limits       Limits              `toml:"limits"`
+	UI           UISettings          `toml:"ui"`
 	Keys         map[string][]string `toml:"keys"`
 	MCPServers   []MCPServerConfig   `toml:"mcp_servers"` // [[mcp_servers]], for acp: agents (mcp.go)
 	Path         string              `toml:"-"`           // the file it came from, when any
@@ -72,6 +76,44 @@ type Limits struct {
 	// tool call's content keeps only as much (head and tail), in memory
 	// and in the store.
 	ReplyBytes int64 `toml:"reply_bytes"`
+}
+
+// UISettings are the [ui] table.
+type UISettings struct {
+	// QuestionGuard: keys are ignored this long after an agent's question
+	// appears, so an enter typed for the composer never answers a request
+	// the user has not seen ("": DefaultQuestionGuard; "0": no guard).
+	QuestionGuardText string `toml:"question_guard"`
+}
+
+// maxQuestionGuard bounds [ui] question_guard.
+const maxQuestionGuard = 5 * time.Second
+
+// QuestionGuard is the parsed question_guard (DefaultQuestionGuard when
+// unset or invalid; the config check refuses an invalid one).
+func (u UISettings) QuestionGuard() time.Duration {
+	if u.QuestionGuardText == "" {
+		return DefaultQuestionGuard
+	}
+	if u.QuestionGuardText == "0" {
+		return 0
+	}
+	d, err := time.ParseDuration(u.QuestionGuardText)
+	if err != nil || d < 0 || d > maxQuestionGuard {
+		return DefaultQuestionGuard
+	}
+	return d
+}
+
+// checkQuestionGuard says what is wrong with a question_guard setting.
+func checkQuestionGuard(where, s string) error {
+	if s == "" || s == "0" {
+		return nil
+	}
+	if d, err := time.ParseDuration(s); err != nil || d < 0 || d > maxQuestionGuard {
+		return fmt.Errorf("%s: ui.question_guard = %q: allowed is a duration from \"0\" to \"5s\", such as \"300ms\"", where, s)
+	}
+	return nil
 }
 
 // Payload is the limits of what the harness backends put inline.

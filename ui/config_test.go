@@ -345,7 +345,7 @@ func TestConfigFileKeysReachTheApp(t *testing.T) {
 	opt.Config = c
 	h := e.openWith(opt)
 	h.press("f2")
-	if h.app.ov != overlayHelp {
+	if h.app.OverlayScope() != ScopeHelp {
 		t.Fatal("the rebound help key does not open the keymap")
 	}
 	if !strings.Contains(h.plain(), "f2") {

@@ -66,6 +66,7 @@ func ValidateConfig(c Config) error {
 		check(l.ReplyBytes >= minReplyBytes && l.ReplyBytes <= maxAttachmentBytes, "reply_bytes", l.ReplyBytes,
 			fmt.Sprintf("allowed are %d (64 KiB) to %d bytes", minReplyBytes, int64(maxAttachmentBytes))),
 		checkAge(where, l.ExcerptMaxAge),
+		checkQuestionGuard(where, c.UI.QuestionGuardText),
 	} {
 		if err != nil {
 			return err

@@ -142,19 +142,11 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 			return a.notify(e.Text, e.Err)
 		}
 	case chat.PermissionAsked:
-		a.asks = append(a.asks, newPermissionAsk(e))
-		a.showAsk()
+		a.showAsk(newPermissionAsk(e))
 	case chat.SignInAsked:
-		a.asks = append(a.asks, pendingAsk{id: e.ID, threadID: e.ThreadID, signIn: &e.Question})
-		a.showAsk()
+		a.showAsk(pendingAsk{id: e.ID, threadID: e.ThreadID, signIn: &e.Question})
 	case chat.AskClosed:
-		for i, p := range a.asks {
-			if p.id == e.ID {
-				a.asks = append(a.asks[:i:i], a.asks[i+1:]...)
-				break
-			}
-		}
-		a.showAsk()
+		a.closeAsk(e.ID)
 	case chat.AgentInfo:
 		if a.here(e.ThreadID) {
 			a.info = e.Info
@@ -294,20 +286,13 @@ func newPermissionAsk(e chat.PermissionAsked) pendingAsk {
 	return pendingAsk{id: e.ID, threadID: e.ThreadID, permission: &e}
 }
 
-// showAsk opens the prompt for the first waiting question, or closes it.
-func (a *App) showAsk() {
-	if len(a.asks) == 0 {
-		if a.ov == overlayAsk {
-			a.ov, a.askBox = overlayNone, nil
-		}
-		return
-	}
-	if a.askBox != nil && a.askBox.ask.id == a.asks[0].id {
-		return
-	}
-	if a.ov != overlayNone && a.ov != overlayAsk {
-		return // shown when the popup the user has open closes
-	}
-	a.askBox = newAskBox(a.asks[0])
-	a.ov = overlayAsk
+// showAsk opens the prompt for a question of the agent: above what is
+// open, after the questions already waiting.
+func (a *App) showAsk(p pendingAsk) {
+	a.ovs.PushUnder(newAskBox(&a.keys, p), is[*askBox])
+}
+
+// closeAsk closes the prompt of a question the agent no longer asks.
+func (a *App) closeAsk(id int64) {
+	a.ovs.Remove(func(o Overlay) bool { b, ok := o.(*askBox); return ok && b.ask.id == id })
 }

@@ -37,6 +37,31 @@
 // The draft is the editor's: the app changes it only through
 // composer.Editor and composer.Draft methods.
 //
+// Overlays (overlay.go): the help, attach, the thread list, the stash, a
+// confirmation, the history search, the agent's questions (permission,
+// sign-in), the `/` and modes pickers and the quote prompt are values on
+// one stack. Each implements Overlay: Update takes a message and returns
+// the overlay to keep (nil: closed), a command and a typed result the app
+// acts on (overlayResult, route.go); View draws it at a size; Scope names
+// its keys. None holds the app. An agent's question goes on top of what is
+// open (after questions already waiting), and keys are ignored for
+// [ui] question_guard (300 ms) after it comes on top.
+//
+// Routing (route.go) — a key goes down this table until one step takes it:
+//
+//	step  who                         takes
+//	1     quit                        always (quit saves everything)
+//	2     the overlay stack's top     every key and paste; the / picker passes typing on
+//	3     the review pane, when open  every key (its toggle closes it)
+//	4     the terminal pane, focused  every key (its own rows first, then the shell)
+//	5     ! shell mode                "!" on an empty draft, its leave and kill keys
+//	6     the app's keys              the key table's global and main rows (appKey, threadKey)
+//	7     the focused pane            the transcript or the image shelf
+//	8     the composer                history steps on its first/last line, then the editor
+//
+// Every other message has one handler in the message table (route.go);
+// what is in none goes to the components.
+//
 // esc closes the innermost open thing — a picker, a popup or prompt
 // (a permission prompt answers the agent's reject option), a selection, a
 // pane's mode (focus goes back to the composer) — and cancels the running

@@ -20,8 +20,8 @@ func TestRenameFieldEditingKeys(t *testing.T) {
 	h.openSwitcher()
 	h.typeText("alpha")
 	h.press("ctrl+r")
-	if h.app.switcher.rename == "" || h.app.switcher.renaming.String() != "Alpha notes" {
-		t.Fatalf("rename field = %q", h.app.switcher.renaming.String())
+	if top[*threadSwitcher](h.app).rename == "" || top[*threadSwitcher](h.app).renaming.String() != "Alpha notes" {
+		t.Fatalf("rename field = %q", top[*threadSwitcher](h.app).renaming.String())
 	}
 	h.press("ctrl+w") // "Alpha "
 	h.typeText("plans")
@@ -29,7 +29,7 @@ func TestRenameFieldEditingKeys(t *testing.T) {
 	h.typeText("My ")
 	h.press("ctrl+e")
 	h.typeText("!")
-	if got := h.app.switcher.renaming.String(); got != "My Alpha plans!" {
+	if got := top[*threadSwitcher](h.app).renaming.String(); got != "My Alpha plans!" {
 		t.Fatalf("after ctrl+w, ctrl+a, ctrl+e: %q", got)
 	}
 	if !strings.Contains(h.plain(), "New title: My Alpha plans!") {
@@ -98,20 +98,20 @@ func TestThreadListUsesItsTableKeys(t *testing.T) {
 	opt.Config = c
 	h := e.openWith(opt)
 	h.press("ctrl+l")
-	if h.app.ov == overlayThreads {
+	if h.app.OverlayScope() == ScopeThreads {
 		t.Fatal("ctrl+l still opens the list after threads = f4")
 	}
 	h.press("f4")
-	h.pumpUntil("the thread list", func() bool { return h.app.switcher != nil && h.app.switcher.threads != nil })
+	h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app) != nil && top[*threadSwitcher](h.app).threads != nil })
 	if f := h.footer(); !strings.Contains(f, "F2 rename") || strings.Contains(f, "ctrl+r rename") {
 		t.Errorf("the hint bar does not show the bound keys: %q", f)
 	}
 	h.press("f2")
-	if h.app.switcher.rename == "" {
+	if top[*threadSwitcher](h.app).rename == "" {
 		t.Fatal("the rebound rename key does not rename")
 	}
 	h.press("esc", "f4")
-	if h.app.ov != overlayNone {
+	if h.app.OverlayScope() != Scope("") {
 		t.Fatal("the rebound threads key does not close the list")
 	}
 }
@@ -165,9 +165,9 @@ func TestCopyInChipDetailsSaysChip(t *testing.T) {
 		t.Fatalf("no chip details open:\n%s", h.plain())
 	}
 	h.press("y")
-	h.pumpUntil("the copy", func() bool { return strings.HasPrefix(h.app.toast, "copied") })
-	if !strings.HasPrefix(h.app.toast, "copied the chip") {
-		t.Fatalf("toast = %q", h.app.toast)
+	h.pumpUntil("the copy", func() bool { return strings.HasPrefix(h.app.Toast(), "copied") })
+	if !strings.HasPrefix(h.app.Toast(), "copied the chip") {
+		t.Fatalf("toast = %q", h.app.Toast())
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/vtscreen"
 	"github.com/chipchat/chipchat/message"
@@ -138,8 +139,10 @@ func (e *testEnv) options(threadID string) Options {
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	cfg := DefaultConfig()
+	cfg.UI.QuestionGuardText = "0" // TestQuestionGuard tests the guard, with its own clock
 	opt := Options{Store: e.st, Assets: e.as, Backend: agent.Echo{ChunkDelay: time.Millisecond}, Project: e.project,
-		Thread: th, Dir: e.dir, Home: e.home, Config: DefaultConfig(), NoColor: true, Messages: msgs, Review: e.review}
+		Thread: th, Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Messages: msgs, Review: e.review}
 	d, ok, err := e.st.LoadDraft(th.ID)
 	if err != nil {
 		e.t.Fatal(err)
@@ -408,7 +411,7 @@ func (h *harness) sawQuit() bool { return h.quit }
 
 // clearToast ends the toast now, as its timer would, so the footer shows
 // the key hints again.
-func (h *harness) clearToast() { h.update(toastDoneMsg{seq: h.app.toastSeq}) }
+func (h *harness) clearToast() { h.update(toastDoneMsg{seq: h.app.toast.seq}) }
 
 func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
 
@@ -555,4 +558,21 @@ func (h *harness) replyShown() string {
 func imageRec(id, name string) *contextref.ImageRecord {
 	return &contextref.ImageRecord{AttachmentRecord: contextref.AttachmentRecord{
 		Base: contextref.NewBase(contextref.KindImage, id, name), AttachmentID: id, Name: name, MimeType: "image/png", SizeBytes: 67}}
+}
+
+// top is the topmost open overlay of type T (nil when none is open).
+func top[T Overlay](a *App) T {
+	o, _ := overlayOf[T](a.ovs)
+	return o
+}
+
+// bottomPicker is the picker of the open / or modes picker (nil: none).
+func bottomPicker(a *App) *composer.Picker {
+	switch o := a.ovs.Top().(type) {
+	case *commandPicker:
+		return o.p
+	case *modesPicker:
+		return o.p
+	}
+	return nil
 }

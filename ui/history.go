@@ -78,28 +78,16 @@ func (a *App) remember(m composer.SubmitMsg) tea.Cmd {
 	}
 }
 
-// habitsMsg handles the results of history.go's and shell.go's commands.
-func (a *App) habitsMsg(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case historyLoadedMsg:
-		if msg.err == nil && !a.hist.on {
-			a.hist.entries = msg.entries
-		}
-		if a.histSearch != nil {
-			a.histSearch.set(a.hist.entries)
-		}
-		return nil, true
-	case historyAddedMsg:
-		if msg.err != nil {
-			return a.notify("history: "+msg.err.Error(), true), true
-		}
-		return nil, true
-	case historyImportedMsg:
-		return a.historyImported(msg), true
-	case shellDoneMsg:
-		return a.shellDone(msg), true
+// historyLoaded takes the project's history as read again (an open search
+// lists it).
+func (a *App) historyLoaded(msg historyLoadedMsg) tea.Cmd {
+	if msg.err == nil && !a.hist.on {
+		a.hist.entries = msg.entries
 	}
-	return nil, false
+	if s, ok := overlayOf[*historySearch](a.ovs); ok {
+		s.set(a.hist.entries)
+	}
+	return nil
 }
 
 // historyKey is up and down in the composer: a step through the history
@@ -207,14 +195,17 @@ func (a *App) historyImported(m historyImportedMsg) tea.Cmd {
 
 type historySearch struct {
 	filterList
+	k       *Keys
 	entries []store.HistoryEntry
 }
 
+// historyChosen is the entry the search chose (an index of its entries).
+type historyChosen struct{ i int }
+
 func (a *App) openHistorySearch() tea.Cmd {
-	s := &historySearch{filterList: filterList{picker: composer.NewPicker("history")}}
+	s := &historySearch{filterList: filterList{picker: composer.NewPicker("history")}, k: &a.keys}
 	s.set(a.hist.entries)
-	a.histSearch = s
-	a.ov = overlayHistory
+	a.ovs.Push(s)
 	return a.loadHistory()
 }
 
@@ -230,36 +221,52 @@ func (s *historySearch) set(entries []store.HistoryEntry) {
 	s.picker.SetQuery(s.field.String())
 }
 
-func (s *historySearch) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	k := a.keys
-	switch {
-	case key.Matches(msg, k.HistoryClose) || key.Matches(msg, k.HistorySearch):
-		a.ov, a.histSearch = overlayNone, nil
-	case key.Matches(msg, k.HistoryChoose):
-		item, ok := s.picker.Selected()
-		a.ov, a.histSearch = overlayNone, nil
-		i, err := strconv.Atoi(item.Value)
-		if !ok || err != nil || i >= len(s.entries) {
-			return nil
-		}
-		// As if stepped to it: down goes on to newer prompts and then
-		// back to the draft the user had typed.
-		if d := a.ed.Draft(); !a.hist.on || d.Version() != a.hist.shown {
-			a.hist.typed = nil
-			if !d.IsEmpty() {
-				a.hist.typed = d
-			}
-		}
-		a.hist.on = true
-		a.setFocus(paneComposer)
-		return a.recall(i)
-	default:
-		s.filterList.key(&a.keys, msg)
-	}
-	return nil
+func (s *historySearch) Scope() Scope { return ScopeHistory }
+
+func (s *historySearch) Hints() string {
+	k := s.k
+	return joinHints("type words to search", hint(k.HistoryChoose, "use"), hint2(k.ListPrev, k.ListNext, "move"), hint(k.HistoryClose, "close"))
 }
 
-func (s *historySearch) view(k *Keys, width, height int) []string {
+func (s *historySearch) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		return s, nil, nil
+	}
+	k := s.k
+	switch {
+	case key.Matches(msg, k.HistoryClose) || key.Matches(msg, k.HistorySearch):
+		return nil, nil, nil
+	case key.Matches(msg, k.HistoryChoose):
+		item, ok := s.picker.Selected()
+		i, err := strconv.Atoi(item.Value)
+		if !ok || err != nil || i >= len(s.entries) {
+			return nil, nil, nil
+		}
+		return nil, nil, historyChosen{i}
+	default:
+		s.filterList.key(k, msg)
+	}
+	return s, nil, nil
+}
+
+// useHistory puts the entry the search chose in the composer, as if
+// stepped to it: down goes on to newer prompts and then back to the draft
+// the user had typed.
+func (a *App) useHistory(c historyChosen) tea.Cmd {
+	if d := a.ed.Draft(); !a.hist.on || d.Version() != a.hist.shown {
+		a.hist.typed = nil
+		if !d.IsEmpty() {
+			a.hist.typed = d
+		}
+	}
+	a.hist.on = true
+	a.setFocus(paneComposer)
+	return a.recall(c.i)
+}
+
+func (s *historySearch) View(width, height int) []string {
+	k := s.k
 	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
 	lines = append(lines, s.field.view("search: ", width))
 	return append(lines, chips.Truncate(joinHints(hint(k.HistoryChoose, "use"), hint(k.ListNext, "next"), hint(k.HistoryClose, "close")), width))

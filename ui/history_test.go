@@ -88,7 +88,7 @@ func TestHistoryRecallOfAGoneBinary(t *testing.T) {
 	}
 	h.pumpUntil("the reply", func() bool { return h.app.phase == 0 })
 	h.press("up")
-	h.pumpUntil("the note", func() bool { return strings.Contains(h.app.toast, "from the history") })
+	h.pumpUntil("the note", func() bool { return strings.Contains(h.app.Toast(), "from the history") })
 	// the link stays, pointing at no record: an unresolved chip
 	if md := h.app.ed.Draft().Markdown(); !strings.Contains(md, "[g.txt](t3-context://") {
 		t.Fatalf("the unresolved chip is gone: %q", md)
@@ -109,11 +109,11 @@ func TestHistorySearchCtrlR(t *testing.T) {
 		})
 	}
 	h.press("ctrl+r")
-	if h.app.ov != overlayHistory {
+	if h.app.OverlayScope() != ScopeHistory {
 		t.Fatal("ctrl+r does not open the history search")
 	}
 	h.typeText("flaky")
-	if !strings.Contains(h.plain(), "fix the flaky parser test") || h.app.histSearch.picker.Len() != 1 {
+	if !strings.Contains(h.plain(), "fix the flaky parser test") || top[*historySearch](h.app).picker.Len() != 1 {
 		t.Fatalf("the search does not narrow to the flaky prompt:\n%s", h.plain())
 	}
 	h.press("enter")
@@ -122,9 +122,9 @@ func TestHistorySearchCtrlR(t *testing.T) {
 	}
 	// ctrl+r keeps meaning rename in the thread list (scopes).
 	h.press("ctrl+l")
-	h.pumpUntil("the thread list", func() bool { return h.app.switcher != nil && h.app.switcher.threads != nil })
+	h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app) != nil && top[*threadSwitcher](h.app).threads != nil })
 	h.press("ctrl+r")
-	if h.app.ov != overlayThreads || h.app.switcher.rename == "" {
+	if h.app.OverlayScope() != ScopeThreads || top[*threadSwitcher](h.app).rename == "" {
 		t.Fatal("ctrl+r in the thread list does not rename")
 	}
 }
@@ -140,7 +140,7 @@ func TestHistorySharedByTwoProcesses(t *testing.T) {
 	b.pumpUntil("b's send", func() bool { return b.app.ed.Draft().IsEmpty() && len(b.app.hist.entries) == 1 })
 	a.press("ctrl+r")
 	a.pumpUntil("b's prompt in a's search", func() bool {
-		return a.app.histSearch != nil && a.app.histSearch.picker.Total() == 1
+		return top[*historySearch](a.app) != nil && top[*historySearch](a.app).picker.Total() == 1
 	})
 	a.press("esc")
 	a.typeText("mine")

@@ -505,32 +505,6 @@ func joinHints(hs ...string) string {
 	return strings.Join(out, " · ")
 }
 
-// overlayHints is the hint bar of the open popup, from the keys bound ("":
-// a popup this file does not know).
-func (a *App) overlayHints() string {
-	k := &a.keys
-	switch a.ov {
-	case overlayHelp:
-		return joinHints(hint2(k.HelpUp, k.HelpDown, "scroll"), hint(k.HelpPageDown, "page"), hint(k.HelpClose, "close"))
-	case overlayAttach:
-		return joinHints(hint(k.AttachComplete, "complete"), hint(k.AttachChoose, "attach"), hint(k.FieldClear, "clear"), hint(k.AttachCancel, "cancel"))
-	case overlayThreads:
-		if a.switcher != nil && a.switcher.rename != "" {
-			return joinHints(hint(k.RenameSave, "save"), hint(k.RenameCancel, "cancel"), hint(k.FieldClear, "clear"), hint(k.FieldDeleteWord, "delete word"))
-		}
-		return joinHints(hint(k.ThreadsOpen, "open"), hint(k.ThreadsRename, "rename"), hint(k.ThreadsDelete, "delete"), hint(k.ThreadsClose, "close"))
-	case overlayConfirm:
-		return joinHints(hint(k.ConfirmYes, "yes"), hint(k.ConfirmNo, "no"))
-	case overlayStash:
-		return joinHints(hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close"))
-	case overlayHistory:
-		return joinHints("type words to search", hint(k.HistoryChoose, "use"), hint2(k.ListPrev, k.ListNext, "move"), hint(k.HistoryClose, "close"))
-	case overlayAsk:
-		return "the agent waits: 1-9 or " + joinHints(hint(k.AskChoose, "choose"), hint(k.Cancel, "dismiss"))
-	}
-	return ""
-}
-
 // paneHints is the hint bar of the focused pane, from the keys bound.
 func (a *App) paneHints() string {
 	k := &a.keys

@@ -161,8 +161,31 @@ func (a *App) openModes(scope modeScope, query string) tea.Cmd {
 	p := composer.NewPicker(title)
 	p.SetItems(modeItems(a.info, cs))
 	p.SetQuery(query)
-	a.acp.pick = &bottomPicker{kind: pickModes, p: p, scope: scope, values: cs}
+	a.ovs.Remove(is[*commandPicker]) // the modes picker takes its place
+	a.ovs.Push(&modesPicker{k: &a.ed.Keys, interrupt: a.keys.Interrupt, p: p, scope: scope, values: cs})
 	return nil
+}
+
+// modesPicker is the modes picker, drawn over the bottom of the main area:
+// typing filters, up/down move, enter switches, esc closes.
+type modesPicker struct {
+	k         *composer.KeyMap // the composer's picker keys, as the config binds them
+	interrupt key.Binding      // ctrl+c closes it and goes on (cancel, clear)
+	p         *composer.Picker
+	scope     modeScope
+	values    []modeChoice
+}
+
+// modeChosen is the mode or value the picker chose.
+type modeChosen struct{ c modeChoice }
+
+func (m *modesPicker) placement() placement { return atBottom }
+func (m *modesPicker) Scope() Scope         { return ScopePicker }
+func (m *modesPicker) Hints() string {
+	return "type to filter · ↑↓ choose · enter switch · esc close"
+}
+func (m *modesPicker) View(width, height int) []string {
+	return strings.Split(m.p.View(width, min(m.p.Len()+2, 12, height)), "\n")
 }
 
 // modeCommand is /mode and /model: switch at once when args names a
@@ -184,7 +207,6 @@ func (a *App) modeCommand(scope modeScope, args string) tea.Cmd {
 
 // applyMode switches to c.
 func (a *App) applyMode(c modeChoice) tea.Cmd {
-	a.acp.pick = nil
 	if c.current {
 		return a.notify(chips.SanitizeLine(c.label)+" is already on", false)
 	}
@@ -196,51 +218,54 @@ func (a *App) applyMode(c modeChoice) tea.Cmd {
 	return a.notify("switching to "+chips.SanitizeLine(c.label), false)
 }
 
-// modesKey handles a key while the modes picker is open: typing filters,
-// up/down move, enter switches, esc closes.
-func (a *App) modesKey(msg tea.KeyPressMsg) tea.Cmd {
-	bp := a.acp.pick
-	k := a.ed.Keys // the composer's picker keys, as the config binds them
-	switch s := msg.String(); {
-	case key.Matches(msg, k.PickerClose):
-		a.acp.pick = nil
-	case key.Matches(msg, k.PickerPrev):
-		bp.p.Move(-1)
-	case key.Matches(msg, k.PickerNext) || s == "tab":
-		bp.p.Move(1)
-	case s == "enter" || key.Matches(msg, k.PickerChoose):
-		it, ok := bp.p.Selected()
+func (m *modesPicker) Update(msg tea.Msg) (Overlay, tea.Cmd, any) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil, nil
+	}
+	k := m.k
+	switch s := km.String(); {
+	case key.Matches(km, m.interrupt):
+		return nil, nil, passKey{}
+	case key.Matches(km, k.PickerClose):
+		return nil, nil, nil
+	case key.Matches(km, k.PickerPrev):
+		m.p.Move(-1)
+	case key.Matches(km, k.PickerNext) || s == "tab":
+		m.p.Move(1)
+	case s == "enter" || key.Matches(km, k.PickerChoose):
+		it, ok := m.p.Selected()
 		if !ok {
-			return nil
+			return m, nil, nil
 		}
 		i, err := strconv.Atoi(it.Value)
-		if err != nil || i < 0 || i >= len(bp.values) {
-			return nil
+		if err != nil || i < 0 || i >= len(m.values) {
+			return m, nil, nil
 		}
-		return a.applyMode(bp.values[i])
+		return nil, nil, modeChosen{m.values[i]}
 	case s == "backspace":
-		q := []rune(bp.p.Query())
+		q := []rune(m.p.Query())
 		if len(q) > 0 {
-			bp.p.SetQuery(string(q[:len(q)-1]))
+			m.p.SetQuery(string(q[:len(q)-1]))
 		}
 	default:
-		if msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
-			bp.p.SetQuery(bp.p.Query() + msg.Text)
+		if km.Text != "" && km.Mod&^tea.ModShift == 0 {
+			m.p.SetQuery(m.p.Query() + km.Text)
 		}
 	}
-	return nil
+	return m, nil, nil
 }
 
 // refreshModes re-reads an open modes picker after AgentInfo (the current
 // mark moves; the selection stays on its row).
 func (a *App) refreshModes() {
-	bp := a.acp.pick
-	if bp == nil || bp.kind != pickModes {
+	m, ok := overlayOf[*modesPicker](a.ovs)
+	if !ok {
 		return
 	}
-	cs := modeChoices(a.info, bp.scope)
-	bp.values = cs
-	bp.p.SetItems(modeItems(a.info, cs))
+	cs := modeChoices(a.info, m.scope)
+	m.values = cs
+	m.p.SetItems(modeItems(a.info, cs))
 }
 
 // agentStatus is the header's part for the agent's state: " · mode X ·

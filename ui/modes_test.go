@@ -18,7 +18,7 @@ func TestModesPickerSwitchesMode(t *testing.T) {
 		t.Fatalf("header %q", hd)
 	}
 	h.press("alt+m")
-	if h.app.acp.pick == nil || h.app.acp.pick.kind != pickModes {
+	if (bottomPicker(h.app) == nil) || !topIs[*modesPicker](h.app.ovs) {
 		t.Fatal("alt+m did not open the modes picker")
 	}
 	screen := h.plain()
@@ -38,7 +38,7 @@ func TestModesPickerSwitchesMode(t *testing.T) {
 	if _, calls := b.seen(); len(calls) != 1 || calls[0] != "mode=plan" {
 		t.Fatalf("backend calls %q", calls)
 	}
-	if h.app.acp.pick != nil {
+	if bottomPicker(h.app) != nil {
 		t.Fatal("the picker stayed open")
 	}
 }
@@ -50,12 +50,12 @@ func TestModelCommand(t *testing.T) {
 	h := openACPLike(t, b)
 	h.typeText("/model")
 	h.press("esc", "enter")
-	h.pumpUntil("the models picker", func() bool { return h.app.acp.pick != nil })
-	if h.app.acp.pick.kind != pickModes || h.app.acp.pick.p.Total() != 2 {
-		t.Fatalf("/model: picker %+v", h.app.acp.pick)
+	h.pumpUntil("the models picker", func() bool { return (bottomPicker(h.app) != nil) })
+	if !topIs[*modesPicker](h.app.ovs) || bottomPicker(h.app).Total() != 2 {
+		t.Fatalf("/model: picker %+v", h.app.ovs.Top())
 	}
 	h.press("esc")
-	if h.app.acp.pick != nil {
+	if bottomPicker(h.app) != nil {
 		t.Fatal("esc did not close the modes picker")
 	}
 	h.typeText("/model big one")
@@ -95,8 +95,8 @@ func TestModesKeyWithoutModes(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
 	h.press("alt+m")
-	if h.app.acp.pick != nil || !strings.Contains(h.app.toast, "no modes") {
-		t.Fatalf("picker %v, toast %q", h.app.acp.pick != nil, h.app.toast)
+	if (bottomPicker(h.app) != nil) || !strings.Contains(h.app.Toast(), "no modes") {
+		t.Fatalf("picker %v, toast %q", (bottomPicker(h.app) != nil), h.app.Toast())
 	}
 }
 
@@ -107,11 +107,11 @@ func TestModesPickerCtrlC(t *testing.T) {
 	h := openACPLike(t, b)
 	h.typeText("draft")
 	h.press("alt+m")
-	if h.app.acp.pick == nil {
+	if bottomPicker(h.app) == nil {
 		t.Fatal("alt+m did not open the picker")
 	}
 	h.press("ctrl+c")
-	if h.app.acp.pick != nil || h.app.ed.Draft().Markdown() != "" {
-		t.Fatalf("after ctrl+c: picker %v, draft %q", h.app.acp.pick != nil, h.app.ed.Draft().Markdown())
+	if (bottomPicker(h.app) != nil) || h.app.ed.Draft().Markdown() != "" {
+		t.Fatalf("after ctrl+c: picker %v, draft %q", (bottomPicker(h.app) != nil), h.app.ed.Draft().Markdown())
 	}
 }

@@ -25,6 +25,7 @@ import (
 // ---- help: the whole keymap ----
 
 type helpView struct {
+	k     *Keys
 	lines []string
 	top   int
 }
@@ -35,8 +36,7 @@ func (a *App) openHelp() {
 	lines = append(lines, a.keys.HelpByScope()...)
 	lines = append(lines, habitsHelp...)
 	lines = append(append(lines, ""), commandHelp()...) // the slash-command table (commands.go)
-	a.help = &helpView{lines: lines}
-	a.ov = overlayHelp
+	a.ovs.Push(&helpView{k: &a.keys, lines: lines})
 }
 
 // habitsHelp is what F1 says of history, ! and /, and where skills come
@@ -51,11 +51,22 @@ var habitsHelp = []string{
 	"  ~/.claude/skills, ~/.codex/skills and ~/.agents/skills (each skill a directory with a SKILL.md).",
 }
 
-func (h *helpView) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	k := a.keys
+func (h *helpView) Scope() Scope { return ScopeHelp }
+
+func (h *helpView) Hints() string {
+	k := h.k
+	return joinHints(hint2(k.HelpUp, k.HelpDown, "scroll"), hint(k.HelpPageDown, "page"), hint(k.HelpClose, "close"))
+}
+
+func (h *helpView) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		return h, nil, nil
+	}
+	k := h.k
 	switch {
 	case key.Matches(msg, k.HelpClose) || key.Matches(msg, k.Help):
-		a.ov = overlayNone
+		return nil, nil, nil
 	case key.Matches(msg, k.HelpDown):
 		h.top++
 	case key.Matches(msg, k.HelpUp):
@@ -66,12 +77,12 @@ func (h *helpView) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 		h.top -= 10
 	}
 	h.top = max(0, min(h.top, len(h.lines)-1))
-	return nil
+	return h, nil, nil
 }
 
-// view wraps the help to width (nothing is cut) and shows height rows of
+// View wraps the help to width (nothing is cut) and shows height rows of
 // it from the scroll position.
-func (h *helpView) view(width, height int) []string {
+func (h *helpView) View(width, height int) []string {
 	var rows []string
 	for _, l := range h.lines {
 		rows = append(rows, wrapHanging(l, width)...)
@@ -112,11 +123,16 @@ func wrapHanging(l string, width int) []string {
 // ---- attach: a path prompt with completion ----
 
 type pathPrompt struct {
-	input   field
-	matches []string
-	err     string
-	busy    bool
+	k         *Keys
+	dir, home string // a relative path is the project's; ~ is home
+	input     field
+	matches   []string
+	err       string
+	busy      bool
 }
+
+// attachChosen is the path the user chose to attach.
+type attachChosen struct{ path string }
 
 type completionMsg struct {
 	input   string
@@ -124,35 +140,53 @@ type completionMsg struct {
 }
 
 func (a *App) openAttach() {
-	a.attach = &pathPrompt{}
-	a.ov = overlayAttach
+	a.ovs.Push(&pathPrompt{k: &a.keys, dir: a.opt.Dir, home: a.opt.Home})
 }
 
-func (p *pathPrompt) paste(s string) {
-	p.input.insert(strings.TrimSpace(chips.SanitizeLine(s)))
+func (p *pathPrompt) Scope() Scope { return ScopeAttach }
+
+func (p *pathPrompt) Hints() string {
+	k := p.k
+	return joinHints(hint(k.AttachComplete, "complete"), hint(k.AttachChoose, "attach"), hint(k.FieldClear, "clear"), hint(k.AttachCancel, "cancel"))
 }
 
-func (p *pathPrompt) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	k := a.keys
+func (p *pathPrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	switch msg := m.(type) {
+	case tea.PasteMsg:
+		p.input.insert(strings.TrimSpace(chips.SanitizeLine(msg.Content)))
+	case completionMsg:
+		p.complete(msg)
+	case attachedMsg:
+		if msg.err == nil {
+			return nil, nil, nil // the chip is in the composer
+		}
+		p.busy, p.err = false, chips.SanitizeLine(msg.err.Error())
+	case tea.KeyPressMsg:
+		return p.key(msg)
+	}
+	return p, nil, nil
+}
+
+func (p *pathPrompt) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
+	k := p.k
 	switch {
 	case key.Matches(msg, k.AttachCancel):
-		a.ov = overlayNone
-		return nil
+		return nil, nil, nil
 	case key.Matches(msg, k.AttachChoose):
 		path := strings.TrimSpace(p.input.String())
 		if path == "" || p.busy {
-			return nil
+			return p, nil, nil
 		}
 		p.busy = true
-		return a.attachFile(expandPath(path, a.opt.Dir, a.opt.Home))
+		return p, nil, attachChosen{expandPath(path, p.dir, p.home)}
 	case key.Matches(msg, k.AttachComplete):
-		input, dir, home := p.input.String(), a.opt.Dir, a.opt.Home
-		return func() tea.Msg { return completionMsg{input, completePath(input, dir, home)} }
+		input, dir, home := p.input.String(), p.dir, p.home
+		return p, func() tea.Msg { return completionMsg{input, completePath(input, dir, home)} }, nil
 	default:
-		p.input.key(&a.keys, msg)
+		p.input.key(k, msg)
 	}
 	p.matches, p.err = nil, ""
-	return nil
+	return p, nil, nil
 }
 
 // complete applies a completion result: one match completes it, several
@@ -218,7 +252,7 @@ func completePath(input, dir, home string) []string {
 	return out
 }
 
-func (p *pathPrompt) view(width int) []string {
+func (p *pathPrompt) View(width, _ int) []string {
 	lines := []string{"Attach a file:", p.input.view("> ", width)}
 	if p.busy {
 		lines = append(lines, "storing…")
@@ -259,16 +293,10 @@ func (a *App) attachFile(path string) tea.Cmd {
 // attached puts the chip of a stored file at the caret: an image chip (and a
 // place on the shelf) for an image, a file chip otherwise.
 func (a *App) attached(m attachedMsg) tea.Cmd {
-	if a.ov == overlayAttach {
-		a.attach.busy = false
-	}
+	a.ovs.Deliver(is[*pathPrompt], m)
 	if m.err != nil {
-		if a.ov == overlayAttach {
-			a.attach.err = chips.SanitizeLine(m.err.Error())
-		}
 		return a.notify("not attached: "+m.err.Error(), true)
 	}
-	a.ov = overlayNone
 	a.setFocus(paneComposer)
 	att := contextref.AttachmentRecord{AttachmentID: m.localID, Name: m.asset.Name, MimeType: m.asset.MimeType, SizeBytes: m.asset.Size}
 	var rec contextref.Record
@@ -296,6 +324,8 @@ func (a *App) open(r contextref.Record) tea.Cmd {
 		path, name = r.AttachmentID, r.Name
 	case *contextref.FileRecord:
 		path, name = r.AttachmentID, r.Name
+	case *contextref.ThreadRecord:
+		return a.openThreadRef(r)
 	case *contextref.MentionRecord:
 		p := filepath.Join(dir, r.Path)
 		return func() tea.Msg { return openPath(p, r.Path) }
@@ -361,6 +391,7 @@ func (f *filterList) key(k *Keys, msg tea.KeyPressMsg) bool {
 
 type threadSwitcher struct {
 	filterList
+	k        *Keys
 	threads  []store.Thread
 	current  string // the open thread, marked in the list
 	renaming field
@@ -376,10 +407,18 @@ func (a *App) newThread() tea.Cmd {
 	}, a.notify("new thread", false))
 }
 
+// What the thread list asks of the app.
+type (
+	threadOpen   struct{ id string }
+	threadRename struct{ id, title string }
+	threadDelete struct{ id, title string } // asked; deleteThread once confirmed
+	deleteThread struct{ id string }
+)
+
 func (a *App) openThreads() tea.Cmd {
-	a.switcher = &threadSwitcher{filterList: filterList{picker: composer.NewPicker("threads")}, current: a.thread.ID}
-	a.switcher.picker.SetLoading(true)
-	a.ov = overlayThreads
+	s := &threadSwitcher{filterList: filterList{picker: composer.NewPicker("threads")}, k: &a.keys, current: a.thread.ID}
+	s.picker.SetLoading(true)
+	a.ovs.Push(s)
 	return a.listThreads()
 }
 
@@ -442,31 +481,53 @@ func (s *threadSwitcher) title(id string) string {
 	return ""
 }
 
-func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	k := a.keys
+func (s *threadSwitcher) Scope() Scope { return ScopeThreads }
+
+func (s *threadSwitcher) Hints() string {
+	k := s.k
 	if s.rename != "" {
-		switch {
-		case key.Matches(msg, k.RenameCancel):
-			s.rename = ""
-		case key.Matches(msg, k.RenameSave):
-			id, title, st := s.rename, strings.TrimSpace(s.renaming.String()), a.st
-			s.rename = ""
-			return func() tea.Msg {
-				return threadChangedMsg{err: st.RenameThread(id, title), reload: true, what: "renamed"}
-			}
-		default:
-			s.renaming.key(&a.keys, msg)
-		}
-		return nil
+		return joinHints(hint(k.RenameSave, "save"), hint(k.RenameCancel, "cancel"), hint(k.FieldClear, "clear"), hint(k.FieldDeleteWord, "delete word"))
 	}
+	return joinHints(hint(k.ThreadsOpen, "open"), hint(k.ThreadsRename, "rename"), hint(k.ThreadsDelete, "delete"), hint(k.ThreadsClose, "close"))
+}
+
+func (s *threadSwitcher) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	switch msg := m.(type) {
+	case threadsListedMsg:
+		s.setThreads(msg.threads, msg.err)
+	case tea.KeyPressMsg:
+		if s.rename != "" {
+			return s, nil, s.renameKey(msg)
+		}
+		return s.key(msg)
+	}
+	return s, nil, nil
+}
+
+func (s *threadSwitcher) renameKey(msg tea.KeyPressMsg) any {
+	k := s.k
+	switch {
+	case key.Matches(msg, k.RenameCancel):
+		s.rename = ""
+	case key.Matches(msg, k.RenameSave):
+		id, title := s.rename, strings.TrimSpace(s.renaming.String())
+		s.rename = ""
+		return threadRename{id, title}
+	default:
+		s.renaming.key(k, msg)
+	}
+	return nil
+}
+
+func (s *threadSwitcher) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
+	k := s.k
 	item, ok := s.picker.Selected()
 	switch {
 	case key.Matches(msg, k.ThreadsClose) || key.Matches(msg, k.Threads):
-		a.ov = overlayNone
+		return nil, nil, nil
 	case key.Matches(msg, k.ThreadsOpen):
 		if ok {
-			a.ov = overlayNone
-			return a.switchThread(item.Value)
+			return nil, nil, threadOpen{item.Value}
 		}
 	case key.Matches(msg, k.ThreadsRename):
 		if ok {
@@ -475,25 +536,42 @@ func (s *threadSwitcher) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.ThreadsDelete):
 		if ok {
-			if a.chat.Phase(item.Value) != chat.Idle {
-				return a.notify("a turn is running in that thread: cancel it first (esc in the thread)", true)
-			}
-			id, title := item.Value, s.title(item.Value)
-			if title == "" {
-				title = "(new thread)"
-			}
-			a.askConfirm(fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(title, 40)), func() tea.Cmd {
-				st := a.st
-				return func() tea.Msg { return threadChangedMsg{err: st.DeleteThread(id), reload: true, what: "deleted:" + id} }
-			}, overlayThreads)
+			return s, nil, threadDelete{item.Value, s.title(item.Value)}
 		}
 	default:
-		s.filterList.key(&a.keys, msg)
+		s.filterList.key(k, msg)
 	}
+	return s, nil, nil
+}
+
+// askDelete asks whether to delete a thread the list chose.
+func (a *App) askDelete(d threadDelete) tea.Cmd {
+	if a.chat.Phase(d.id) != chat.Idle {
+		return a.notify("a turn is running in that thread: cancel it first (esc in the thread)", true)
+	}
+	if d.title == "" {
+		d.title = "(new thread)"
+	}
+	a.askConfirm(fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(d.title, 40)), deleteThread{d.id})
 	return nil
 }
 
-func (s *threadSwitcher) view(k *Keys, width, height int) []string {
+// renameThread stores a thread's new title.
+func (a *App) renameThread(r threadRename) tea.Cmd {
+	st := a.st
+	return func() tea.Msg {
+		return threadChangedMsg{err: st.RenameThread(r.id, r.title), reload: true, what: "renamed"}
+	}
+}
+
+// deleteThread deletes a thread the user confirmed.
+func (a *App) deleteThread(id string) tea.Cmd {
+	st := a.st
+	return func() tea.Msg { return threadChangedMsg{err: st.DeleteThread(id), reload: true, what: "deleted:" + id} }
+}
+
+func (s *threadSwitcher) View(width, height int) []string {
+	k := s.k
 	lines := strings.Split(s.picker.View(width, max(3, height-3)), "\n")
 	if s.rename != "" {
 		lines = append(lines, s.renaming.view("New title: ", width))
@@ -557,7 +635,7 @@ func (a *App) threadChanged(m threadChangedMsg) tea.Cmd {
 	} else if m.what != "" {
 		cmds = append(cmds, a.notify("thread "+m.what, false))
 	}
-	if m.reload && a.switcher != nil {
+	if _, open := overlayOf[*threadSwitcher](a.ovs); m.reload && open {
 		cmds = append(cmds, a.listThreads())
 	}
 	cmds = append(cmds, a.refreshThread())
@@ -568,26 +646,37 @@ type threadTitleMsg struct{ t store.Thread }
 
 // ---- confirmation ----
 
+// confirmBox is a yes/no question; yes is the result the app acts on when
+// the answer is yes.
 type confirmBox struct {
-	text  string
-	yes   func() tea.Cmd
-	after overlay
+	k    *Keys
+	text string
+	yes  any
 }
 
-func (a *App) askConfirm(text string, yes func() tea.Cmd, after overlay) {
-	a.confirm = &confirmBox{text: text, yes: yes, after: after}
-	a.ov = overlayConfirm
+// askConfirm asks text; yes is acted on (overlayResult) once confirmed.
+func (a *App) askConfirm(text string, yes any) {
+	a.ovs.Push(&confirmBox{k: &a.keys, text: text, yes: yes})
 }
 
-func (c *confirmBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
+func (c *confirmBox) Scope() Scope { return ScopeConfirm }
+
+func (c *confirmBox) Hints() string {
+	return joinHints(hint(c.k.ConfirmYes, "yes"), hint(c.k.ConfirmNo, "no"))
+}
+
+func (c *confirmBox) View(width, _ int) []string { return []string{chips.Truncate(c.text, width)} }
+
+func (c *confirmBox) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	msg, ok := m.(tea.KeyPressMsg)
 	switch {
-	case key.Matches(msg, a.keys.ConfirmYes):
-		a.ov = c.after
-		return c.yes()
-	case key.Matches(msg, a.keys.ConfirmNo):
-		a.ov = c.after
+	case !ok:
+	case key.Matches(msg, c.k.ConfirmYes):
+		return nil, nil, c.yes
+	case key.Matches(msg, c.k.ConfirmNo):
+		return nil, nil, nil
 	}
-	return nil
+	return c, nil, nil
 }
 
 // ---- the image shelf ----
@@ -613,22 +702,10 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 			name = r.(*contextref.ImageRecord).Name
 		}
 		if n := d.References(id); n > 0 {
-			a.askConfirm(fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), func() tea.Cmd {
-				_ = a.ed.Draft().RemoveShelfImage(id, true)
-				a.ed.SetDraft(a.ed.Draft())
-				if len(a.ed.Draft().Shelf()) == 0 {
-					a.setFocus(paneComposer)
-				}
-				return a.afterComposer()
-			}, overlayNone)
+			a.askConfirm(fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true})
 			return nil
 		}
-		_ = d.RemoveShelfImage(id, false)
-		a.ed.SetDraft(d)
-		if len(d.Shelf()) == 0 {
-			a.setFocus(paneComposer)
-		}
-		return a.afterComposer()
+		return a.removeImage(removeImage{id, false})
 	case key.Matches(msg, k.ShelfOpen):
 		if r, ok := a.ed.Draft().Record(shelf[a.shelfSel]); ok {
 			return a.open(r)
@@ -637,6 +714,23 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 		a.setFocus(paneComposer)
 	}
 	return nil
+}
+
+// removeImage takes an image off the shelf (withChips: and the chips that
+// show it).
+type removeImage struct {
+	id        string
+	withChips bool
+}
+
+func (a *App) removeImage(r removeImage) tea.Cmd {
+	d := a.ed.Draft()
+	_ = d.RemoveShelfImage(r.id, r.withChips)
+	a.ed.SetDraft(d)
+	if len(d.Shelf()) == 0 {
+		a.setFocus(paneComposer)
+	}
+	return a.afterComposer()
 }
 
 // fork starts a new thread holding this thread's messages up to and

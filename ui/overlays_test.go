@@ -23,7 +23,7 @@ func (h *harness) attach(path string) {
 	h.press("ctrl+o")
 	h.typeText(path)
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.ov != overlayAttach || h.app.attach.err != "" })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() != ScopeAttach || top[*pathPrompt](h.app).err != "" })
 }
 
 // onlyRecord is the draft's single record of type T.
@@ -60,7 +60,7 @@ func TestAttachTextFileGivesFileChip(t *testing.T) {
 		t.Errorf("the prompt does not echo the path:\n%s", h.plain())
 	}
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.ov == overlayNone })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == Scope("") })
 
 	f := onlyRecord[*contextref.FileRecord](t, h)
 	if f.Name != "notes.txt" || f.MimeType != "text/plain" || f.SizeBytes != 18 || f.Kind != contextref.KindFile {
@@ -81,8 +81,8 @@ func TestAttachTextFileGivesFileChip(t *testing.T) {
 	if !strings.HasPrefix(md, "see [notes.txt](t3-context://v1/file/"+f.ContextID+")") {
 		t.Errorf("draft = %q", md)
 	}
-	if !strings.Contains(h.app.toast, "attached notes.txt (18 B)") {
-		t.Errorf("toast = %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "attached notes.txt (18 B)") {
+		t.Errorf("toast = %q", h.app.Toast())
 	}
 	if h.app.focus != paneComposer || !h.app.ed.Focused() {
 		t.Error("the composer is not focused after attaching")
@@ -103,7 +103,7 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 	h.press("ctrl+o")
 	h.typeText("sh")
 	h.press("tab")
-	h.pumpUntil("the matches", func() bool { return len(h.app.attach.matches) > 0 })
+	h.pumpUntil("the matches", func() bool { return len(top[*pathPrompt](h.app).matches) > 0 })
 	scr := h.plain()
 	if !strings.Contains(scr, "> shot-█") && !strings.Contains(scr, "> shot-") {
 		t.Errorf("the common prefix was not completed:\n%s", scr)
@@ -117,25 +117,25 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 		t.Errorf("non-matching or hidden files listed:\n%s", scr)
 	}
 	h.typeText("b")
-	if len(h.app.attach.matches) != 0 {
+	if len(top[*pathPrompt](h.app).matches) != 0 {
 		t.Error("typing did not clear the match list")
 	}
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return h.app.attach.input.String() == "shot-b.png" })
+	h.pumpUntil("the completion", func() bool { return top[*pathPrompt](h.app).input.String() == "shot-b.png" })
 
 	// A directory completes with a slash, and its entries then.
 	h.press("ctrl+u")
 	h.typeText("su")
 	h.press("tab")
-	h.pumpUntil("the directory", func() bool { return h.app.attach.input.String() == "sub/" })
+	h.pumpUntil("the directory", func() bool { return top[*pathPrompt](h.app).input.String() == "sub/" })
 	h.press("tab")
-	h.pumpUntil("the file inside", func() bool { return h.app.attach.input.String() == "sub/inner.txt" })
+	h.pumpUntil("the file inside", func() bool { return top[*pathPrompt](h.app).input.String() == "sub/inner.txt" })
 
 	// No match says so.
 	h.press("ctrl+u")
 	h.typeText("zzz")
 	h.press("tab")
-	h.pumpUntil("the error", func() bool { return h.app.attach.err != "" })
+	h.pumpUntil("the error", func() bool { return top[*pathPrompt](h.app).err != "" })
 	if !strings.Contains(h.plain(), "no such file") {
 		t.Errorf("no-match not shown:\n%s", h.plain())
 	}
@@ -143,7 +143,7 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 	h.press("ctrl+u")
 	h.typeText("shot-b.png")
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.ov == overlayNone })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == Scope("") })
 	img := onlyRecord[*contextref.ImageRecord](t, h)
 	if img.Name != "shot-b.png" || img.MimeType != "image/png" || img.SizeBytes != int64(len(tinyPNG)) {
 		t.Errorf("image record = %+v", img)
@@ -210,14 +210,14 @@ func TestAttachErrorsStayInPrompt(t *testing.T) {
 		{"sub", "directory"},
 	} {
 		h.attach(tc.path)
-		if h.app.ov != overlayAttach {
+		if h.app.OverlayScope() != ScopeAttach {
 			t.Fatalf("%s: the prompt closed on an error", tc.path)
 		}
-		if !strings.Contains(h.plain(), tc.want) || !h.app.toastErr {
-			t.Errorf("%s: the error is not shown (toast %q):\n%s", tc.path, h.app.toast, h.plain())
+		if !strings.Contains(h.plain(), tc.want) || !h.app.toast.err {
+			t.Errorf("%s: the error is not shown (toast %q):\n%s", tc.path, h.app.Toast(), h.plain())
 		}
 		h.press("esc")
-		if h.app.ov != overlayNone {
+		if h.app.OverlayScope() != Scope("") {
 			t.Fatal("esc did not close the prompt")
 		}
 	}
@@ -237,8 +237,8 @@ func TestAttachTooLargeRefused(t *testing.T) {
 	opt.Assets = small
 	h := e.openWith(opt)
 	h.attach("big.txt")
-	if !strings.Contains(h.app.toast, "too large") || !h.app.toastErr {
-		t.Errorf("toast = %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "too large") || !h.app.toast.err {
+		t.Errorf("toast = %q", h.app.Toast())
 	}
 	if !h.app.ed.Draft().IsEmpty() {
 		t.Error("a refused file reached the draft")
@@ -273,7 +273,7 @@ func TestShelfRemovalAsksWhileAChipShowsTheImage(t *testing.T) {
 	}
 
 	h.press("x")
-	if h.app.ov != overlayConfirm {
+	if h.app.OverlayScope() != ScopeConfirm {
 		t.Fatal("removing a referenced image did not ask")
 	}
 	if scr := h.plain(); !strings.Contains(scr, "Remove shot.png and the 1 chip(s)") {
@@ -289,7 +289,7 @@ func TestShelfRemovalAsksWhileAChipShowsTheImage(t *testing.T) {
 	}
 
 	h.press("delete")
-	if h.app.ov != overlayConfirm {
+	if h.app.OverlayScope() != ScopeConfirm {
 		t.Fatal("delete did not ask")
 	}
 	h.press("y")
@@ -338,7 +338,7 @@ func TestShelfRemovalWithoutChipDoesNotAsk(t *testing.T) {
 	}
 	h.press("tab", "tab", "right")
 	h.press("x")
-	if h.app.ov == overlayConfirm {
+	if h.app.OverlayScope() == ScopeConfirm {
 		t.Fatal("removing an image no chip shows asked")
 	}
 	d = h.app.ed.Draft()
@@ -367,9 +367,9 @@ func TestShelfOnlyDraftSendsNoEmptyMessage(t *testing.T) {
 	}
 	h.press("enter")
 	// The conversation refuses it before storing anything, and says so.
-	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.toast, "nothing to send") && h.app.phase == chat.Idle })
-	if !h.app.toastErr || !strings.Contains(h.app.toast, "chip of the shelf image") {
-		t.Errorf("toast %q (error %v)", h.app.toast, h.app.toastErr)
+	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.Toast(), "nothing to send") && h.app.phase == chat.Idle })
+	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "chip of the shelf image") {
+		t.Errorf("toast %q (error %v)", h.app.Toast(), h.app.toast.err)
 	}
 	if msgs := e.messages(h.app.thread.ID); len(msgs) != 0 {
 		t.Fatalf("a message was stored: %+v", msgs)
@@ -456,9 +456,9 @@ func TestSendRefusedWhenAttachmentBytesAreGone(t *testing.T) {
 	}
 	before := h.app.ed.Draft().Markdown()
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.toast != "" && !(h.app.phase == chat.Storing) && h.app.toastErr })
-	if !strings.Contains(h.app.toast, "notes.txt") {
-		t.Errorf("toast = %q, want it to name the file", h.app.toast)
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) && h.app.toast.err })
+	if !strings.Contains(h.app.Toast(), "notes.txt") {
+		t.Errorf("toast = %q, want it to name the file", h.app.Toast())
 	}
 	if h.app.ed.Draft().Markdown() != before {
 		t.Error("the draft left the composer")
@@ -503,8 +503,8 @@ func twoThreads(e *testEnv) (alpha, beta store.Thread) {
 // load nothing).
 func (h *harness) popupLoaded() {
 	h.t.Helper()
-	if h.app.ov == overlayThreads {
-		h.pumpUntil("the thread list", func() bool { return h.app.switcher.threads != nil })
+	if h.app.OverlayScope() == ScopeThreads {
+		h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app).threads != nil })
 	}
 }
 
@@ -524,7 +524,7 @@ func (h *harness) overlayText() string {
 func (h *harness) openSwitcher() {
 	h.t.Helper()
 	h.press("ctrl+l")
-	h.pumpUntil("the thread list", func() bool { return h.app.switcher != nil && h.app.switcher.threads != nil })
+	h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app) != nil && top[*threadSwitcher](h.app).threads != nil })
 }
 
 func TestThreadSwitcherFiltersAndSwitches(t *testing.T) {
@@ -581,7 +581,7 @@ func TestThreadSwitcherFiltersAndSwitches(t *testing.T) {
 	// esc closes the list without switching.
 	h.openSwitcher()
 	h.press("esc")
-	if h.app.ov != overlayNone || h.app.thread.ID != beta.ID {
+	if h.app.OverlayScope() != Scope("") || h.app.thread.ID != beta.ID {
 		t.Error("esc did not just close the list")
 	}
 }
@@ -645,7 +645,7 @@ func TestThreadSwitcherRenames(t *testing.T) {
 	// The list reloads (the filter "beta" stays, so it now matches
 	// nothing) and the header shows the open thread's new title.
 	h.pumpUntil("the list and header to show it", func() bool {
-		for _, th := range h.app.switcher.threads {
+		for _, th := range top[*threadSwitcher](h.app).threads {
 			if th.ID == beta.ID && th.Title == "Gamma" {
 				return strings.Contains(strings.SplitN(h.plain(), "\n", 2)[0], "Gamma")
 			}
@@ -661,7 +661,7 @@ func TestThreadSwitcherRenames(t *testing.T) {
 	}
 	// esc leaves rename without renaming.
 	h.press("ctrl+r", "x", "esc")
-	if h.app.ov != overlayThreads || h.app.switcher.rename != "" {
+	if h.app.OverlayScope() != ScopeThreads || top[*threadSwitcher](h.app).rename != "" {
 		t.Error("esc in the rename field closed the list or kept renaming")
 	}
 }
@@ -673,14 +673,14 @@ func TestThreadSwitcherDeletesAfterAsking(t *testing.T) {
 	h.openSwitcher()
 	h.typeText("alpha")
 	h.press("ctrl+d")
-	if h.app.ov != overlayConfirm || !strings.Contains(h.plain(), `Delete the thread "Alpha notes"`) {
+	if h.app.OverlayScope() != ScopeConfirm || !strings.Contains(h.plain(), `Delete the thread "Alpha notes"`) {
 		t.Fatalf("ctrl+d did not ask:\n%s", h.plain())
 	}
 	// Update does no I/O: a deletion would be a command, and n returns none.
 	if _, cmd := h.app.Update(keyPress("n")); cmd != nil {
 		t.Fatal("n answered with a command")
 	}
-	if h.app.ov != overlayThreads {
+	if h.app.OverlayScope() != ScopeThreads {
 		t.Fatal("n did not return to the list")
 	}
 	if _, err := e.st.Thread(alpha.ID); err != nil {
@@ -692,7 +692,7 @@ func TestThreadSwitcherDeletesAfterAsking(t *testing.T) {
 		return err != nil
 	})
 	h.pumpUntil("the list without it", func() bool {
-		return len(h.app.switcher.threads) == 1 && !strings.Contains(h.overlayText(), "Alpha notes")
+		return len(top[*threadSwitcher](h.app).threads) == 1 && !strings.Contains(h.overlayText(), "Alpha notes")
 	})
 	if h.app.thread.ID != beta.ID {
 		t.Error("deleting another thread moved the app")
@@ -728,8 +728,8 @@ func TestDeletingTheOpenThreadMovesToAnother(t *testing.T) {
 	h.press("esc")
 	h.typeText("still here")
 	h.pumpUntil("the draft", func() bool { d, ok := e.draft(h.app.thread.ID); return ok && d.Markdown == "still here" })
-	if h.app.toastErr {
-		t.Errorf("error toast: %q", h.app.toast)
+	if h.app.toast.err {
+		t.Errorf("error toast: %q", h.app.Toast())
 	}
 }
 
@@ -788,10 +788,10 @@ func TestHostileFileNameNeverReachesScreen(t *testing.T) {
 	h.press("ctrl+o")
 	h.typeText("ev")
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return h.app.attach.input.String() == name })
+	h.pumpUntil("the completion", func() bool { return top[*pathPrompt](h.app).input.String() == name })
 	checkNoControls(t, "completed prompt", h.view())
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.ov == overlayNone })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == Scope("") })
 	if img := onlyRecord[*contextref.ImageRecord](t, h); img.Name != name {
 		t.Errorf("record name = %q", img.Name)
 	}

@@ -23,7 +23,7 @@ func TestMultiLinePasteFindsFragmentWhateverTheLineEnds(t *testing.T) {
 			h.typeText("see ")
 			h.app.ed.InsertContext(uiTerm("ctx_t"), "")
 			h.press("alt+a", "ctrl+c")
-			h.pumpUntil("the copy", func() bool { return strings.Contains(h.app.toast, "copied") })
+			h.pumpUntil("the copy", func() bool { return strings.Contains(h.app.Toast(), "copied") })
 			text, _, _ := h.app.ed.Draft().SelectedMarkdown()
 			if !strings.Contains(text, "\n") {
 				t.Fatalf("the copy is one line: %q", text)
@@ -32,13 +32,13 @@ func TestMultiLinePasteFindsFragmentWhateverTheLineEnds(t *testing.T) {
 			b := newTestEnv(t)
 			hb := b.openClip(clip, reg)
 			hb.paste(strings.ReplaceAll(text, "\n", nl))
-			hb.pumpUntil("the paste", func() bool { return strings.Contains(hb.app.toast, "pasted") })
+			hb.pumpUntil("the paste", func() bool { return strings.Contains(hb.app.Toast(), "pasted") })
 			d := hb.app.ed.Draft()
 			if d.Markdown() != text {
 				t.Fatalf("pasted draft %q, want %q", d.Markdown(), text)
 			}
 			if len(d.Records()) != 1 {
-				t.Fatalf("the chip lost its record (toast %q)", hb.app.toast)
+				t.Fatalf("the chip lost its record (toast %q)", hb.app.Toast())
 			}
 		})
 	}

@@ -88,7 +88,7 @@ func TestRefusedPasteLeavesComposerAndSaysHowToRaise(t *testing.T) {
 	if got := h.app.ed.Draft().Markdown(); got != "keep me" {
 		t.Fatalf("composer %q", got)
 	}
-	if !strings.Contains(h.app.toast, "over the 20 MiB limit") || !strings.Contains(h.app.toast, "attachment_bytes") {
-		t.Fatalf("toast %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "over the 20 MiB limit") || !strings.Contains(h.app.Toast(), "attachment_bytes") {
+		t.Fatalf("toast %q", h.app.Toast())
 	}
 }

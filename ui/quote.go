@@ -22,8 +22,47 @@ import (
 // quotePrompt is the comment being written for a quote: a one-line field
 // with the table's field_* keys.
 type quotePrompt struct {
+	k *Keys
 	c *contextref.Citation
 	f field
+}
+
+// What the quote prompt asks of the app: insert the quote (with its
+// comment), or drop it.
+type (
+	quoteInsert  struct{ c *contextref.Citation }
+	quoteDropped struct{}
+)
+
+func (p *quotePrompt) placement() placement { return onFooter }
+func (p *quotePrompt) Scope() Scope         { return ScopeQuote }
+func (p *quotePrompt) Hints() string        { return "" }
+
+func (p *quotePrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	switch msg := m.(type) {
+	case tea.PasteMsg:
+		p.paste(msg.Content)
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, p.k.QuoteDrop):
+			return nil, nil, quoteDropped{}
+		case key.Matches(msg, p.k.QuoteInsert):
+			return nil, nil, quoteInsert{p.c.WithComment(p.f.String())}
+		}
+		if p.f.key(p.k, msg) {
+			p.bound()
+		}
+	}
+	return p, nil, nil
+}
+
+// View is the prompt, on the footer row: the field keeps its caret in
+// view.
+func (p *quotePrompt) View(width, _ int) []string {
+	head := " Comment on “" + chips.Truncate(chips.SanitizeLine(contextref.CitationChipLabel(p.c)), 24) + "”: "
+	tail := "  " + joinHints(hint(p.k.QuoteInsert, "quote"), hint(p.k.QuoteDrop, "drop"))
+	w := max(width-ansi.StringWidth(tail), ansi.StringWidth(head)+4)
+	return []string{chips.Truncate(p.f.view(head, w)+tail, width)}
 }
 
 // maxQuoteComment is the contract's bound on a comment, in UTF-16 units.
@@ -66,7 +105,7 @@ func (a *App) quote(q transcript.QuoteMsg) tea.Cmd {
 		return a.notify("cannot quote that: "+err.Error(), true)
 	}
 	if q.WithComment {
-		a.quoting = &quotePrompt{c: c}
+		a.ovs.Push(&quotePrompt{k: &a.keys, c: c})
 		return nil
 	}
 	return a.insertCitation(c)
@@ -82,30 +121,4 @@ func (a *App) insertCitation(c *contextref.Citation) tea.Cmd {
 	d.InsertText(" ")
 	a.ed.SetDraft(d) // scrolls to the caret
 	return tea.Batch(a.afterComposer(), a.notify("quoted: "+chips.SanitizeLine(contextref.CitationChipLabel(c)), false))
-}
-
-// quoteKey is a key while the comment prompt is open.
-func (a *App) quoteKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := a.quoting
-	switch {
-	case key.Matches(msg, a.keys.QuoteDrop):
-		a.quoting = nil
-		return a.notify("quote dropped", false)
-	case key.Matches(msg, a.keys.QuoteInsert):
-		a.quoting = nil
-		return a.insertCitation(p.c.WithComment(p.f.String()))
-	}
-	if p.f.key(&a.keys, msg) {
-		p.bound()
-	}
-	return nil
-}
-
-// quoteFooter is the prompt, on the footer row: the field keeps its caret
-// in view.
-func (a *App) quoteFooter() string {
-	head := " Comment on “" + chips.Truncate(chips.SanitizeLine(contextref.CitationChipLabel(a.quoting.c)), 24) + "”: "
-	tail := "  " + joinHints(hint(a.keys.QuoteInsert, "quote"), hint(a.keys.QuoteDrop, "drop"))
-	w := max(a.width-ansi.StringWidth(tail), ansi.StringWidth(head)+4)
-	return chips.Truncate(a.quoting.f.view(head, w)+tail, a.width)
 }

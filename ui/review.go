@@ -149,90 +149,46 @@ func (a *App) insertAtCaret(rec contextref.Record) {
 	}
 }
 
-// paneMsg routes what the review pane, the transcript's selection mode and
-// the thread chips need; it reports whether it took msg.
-func (a *App) paneMsg(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case review.CommentMsg:
-		a.insertAtCaret(msg.Record)
-		if a.rv != nil {
-			a.rv.comments++
-		}
-		return tea.Batch(a.afterComposer(), a.notify("review comment "+chips.SanitizeLine(msg.Record.Label)+" added to the composer", false)), true
-	case review.ClosedMsg:
-		if a.rv != nil {
-			a.closeReview()
-		}
-		return nil, true
-	case transcript.CommentDiffMsg:
-		return a.reviewAgentDiff(msg), true
-	case transcript.QuoteMsg:
-		return a.quote(msg), true
-	case transcript.OpenMsg:
-		if t, ok := msg.Record.(*contextref.ThreadRecord); ok {
-			return a.openThreadRef(t), true
-		}
-		return nil, false
-	case threadRefOpenedMsg:
-		return a.threadRefOpened(msg), true
+// reviewComment puts a confirmed review comment at the composer's caret.
+func (a *App) reviewComment(msg review.CommentMsg) tea.Cmd {
+	a.insertAtCaret(msg.Record)
+	if a.rv != nil {
+		a.rv.comments++
 	}
-	if review.Owns(msg) {
-		if a.rv == nil {
-			return nil, true
-		}
-		var cmd tea.Cmd
-		a.rv.m, cmd = a.rv.m.Update(msg)
-		if w := a.rv.want; w != nil && a.rv.m.Loaded() {
-			a.rv.want = nil
-			c, ok := a.rv.m.CommentOn("", w.StartLine, w.EndLine, w.OldStart, w.OldEnd)
-			if !ok {
-				return tea.Batch(cmd, a.notify("those lines are not in the agent's diff: choose them with v", true)), true
-			}
-			cmd = tea.Batch(cmd, c)
-		}
-		return cmd, true
-	}
-	if a.quoting != nil {
-		if k, ok := msg.(tea.KeyPressMsg); ok && a.ov == overlayNone && !key.Matches(k, a.keys.Quit) {
-			return a.quoteKey(k), true
-		}
-		if p, ok := msg.(tea.PasteMsg); ok && a.ov == overlayNone {
-			a.quoting.paste(p.Content)
-			return nil, true
-		}
-	}
+	return tea.Batch(a.afterComposer(), a.notify("review comment "+chips.SanitizeLine(msg.Record.Label)+" added to the composer", false))
+}
+
+// reviewMsg gives the open review pane its messages (git's results, a
+// paste, the wheel); once an agent diff is read, the comment editor opens
+// on the rows the user selected.
+func (a *App) reviewMsg(msg tea.Msg) tea.Cmd {
 	if a.rv == nil {
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, a.keys.Review) && a.ov == overlayNone &&
-			a.focus != paneTerminal && !a.ed.PickerOpen() {
-			return a.openReview(""), true
+		return nil
+	}
+	var cmd tea.Cmd
+	a.rv.m, cmd = a.rv.m.Update(msg)
+	if w := a.rv.want; w != nil && a.rv.m.Loaded() {
+		a.rv.want = nil
+		c, ok := a.rv.m.CommentOn("", w.StartLine, w.EndLine, w.OldStart, w.OldEnd)
+		if !ok {
+			return tea.Batch(cmd, a.notify("those lines are not in the agent's diff: choose them with v", true))
 		}
+		cmd = tea.Batch(cmd, c)
+	}
+	return cmd
+}
+
+// reviewKey gives the open review pane every key (quit and the overlays
+// come first); its toggle closes it unless the comment editor is open.
+func (a *App) reviewKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if a.rv == nil {
 		return nil, false
 	}
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if a.ov != overlayNone || key.Matches(msg, a.keys.Quit) {
-			return nil, false // the agent's question, or quit, first
-		}
-		if key.Matches(msg, a.keys.Review) && !a.rv.m.Editing() {
-			a.closeReview()
-			return nil, true
-		}
-		var cmd tea.Cmd
-		a.rv.m, cmd = a.rv.m.Update(msg)
-		return cmd, true
-	case tea.PasteMsg:
-		if a.ov != overlayNone {
-			return nil, false
-		}
-		var cmd tea.Cmd
-		a.rv.m, cmd = a.rv.m.Update(msg)
-		return cmd, true
-	case tea.MouseWheelMsg:
-		var cmd tea.Cmd
-		a.rv.m, cmd = a.rv.m.Update(msg)
-		return cmd, true
+	if key.Matches(msg, a.keys.Review) && !a.rv.m.Editing() {
+		a.closeReview()
+		return nil, true
 	}
-	return nil, false
+	return a.reviewMsg(msg), true
 }
 
 // markStale is the conversation's PrepareRecords: at send, each

@@ -43,9 +43,9 @@ func TestStashRestoreKeepsShelfImages(t *testing.T) {
 	h.press("ctrl+s")
 	h.pumpUntil("the stash", func() bool { return h.app.ed.Draft().IsEmpty() })
 	h.press("ctrl+alt+s")
-	h.pumpUntil("the list", func() bool { return h.app.stashes != nil && len(h.app.stashes.entries) == 1 })
+	h.pumpUntil("the list", func() bool { return top[*stashList](h.app) != nil && len(top[*stashList](h.app).entries) == 1 })
 	h.press("enter")
-	h.pumpUntil("the restore", func() bool { return strings.Contains(h.app.toast, "restored") })
+	h.pumpUntil("the restore", func() bool { return strings.Contains(h.app.Toast(), "restored") })
 	if d := h.app.ed.Draft(); d.Markdown() != "hi" || len(d.Shelf()) != 1 {
 		t.Fatalf("restored %q with shelf %v", d.Markdown(), d.Shelf())
 	}
@@ -93,8 +93,8 @@ func TestRetryDoesNotFollowToAnotherThread(t *testing.T) {
 	h.press("alt+r")
 	// Update says at once when the conversation had nothing to retry in
 	// the open thread (chat.Retry started nothing).
-	if !strings.Contains(h.app.toast, "nothing to retry") {
-		t.Fatalf("alt+r in the new thread: toast %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "nothing to retry") {
+		t.Fatalf("alt+r in the new thread: toast %q", h.app.Toast())
 	}
 	if n := len(e.messages(h.app.thread.ID)); n != 0 {
 		t.Fatalf("the retry wrote %d messages into the new thread", n)

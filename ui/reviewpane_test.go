@@ -379,6 +379,6 @@ func TestReviewKeysFromConfig(t *testing.T) {
 func commandHelpLines(t *testing.T, h *harness) []string {
 	t.Helper()
 	h.app.openHelp()
-	defer func() { h.app.ov = overlayNone }()
-	return h.app.help.view(200, 10000)
+	defer h.app.ovs.Clear()
+	return top[*helpView](h.app).View(200, 10000)
 }

@@ -100,8 +100,8 @@ func TestShellEscKillsAndKeepsWhatItPrinted(t *testing.T) {
 	if !strings.Contains(rec.Text, "started") {
 		t.Errorf("the chip lost what it printed: %q", rec.Text)
 	}
-	if !strings.Contains(h.app.toast, "killed") {
-		t.Errorf("toast = %q", h.app.toast)
+	if !strings.Contains(h.app.Toast(), "killed") {
+		t.Errorf("toast = %q", h.app.Toast())
 	}
 }
 

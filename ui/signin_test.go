@@ -18,7 +18,7 @@ func TestSignInWaitingEscStops(t *testing.T) {
 	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the sign-in prompt", func() bool { return h.app.ov == overlayAsk })
+	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == ScopeAsk })
 	h.press("enter")
 	h.pumpUntil("the waiting notice", func() bool { return strings.Contains(h.plain(), "esc stops it") })
 	if h.app.phase != chat.Streaming {
@@ -44,11 +44,11 @@ func TestAgentFailureShowsStderrTail(t *testing.T) {
 	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the sign-in prompt", func() bool { return h.app.ov == overlayAsk })
+	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == ScopeAsk })
 	h.press("enter")
-	h.pumpUntil("the failure toast", func() bool { return h.app.toastErr && strings.Contains(h.app.toast, "IS_SANDBOX=1") })
-	if !strings.Contains(h.app.toast, "alt+r retries") {
-		t.Errorf("toast %q", h.app.toast)
+	h.pumpUntil("the failure toast", func() bool { return h.app.toast.err && strings.Contains(h.app.Toast(), "IS_SANDBOX=1") })
+	if !strings.Contains(h.app.Toast(), "alt+r retries") {
+		t.Errorf("toast %q", h.app.Toast())
 	}
 	if scr := h.plain(); !strings.Contains(scr, "starting") {
 		t.Errorf("the stderr tail is not in the reply:\n%s", scr)

@@ -64,11 +64,17 @@ func (a *App) stashed(m stashedMsg) tea.Cmd {
 }
 
 func (a *App) openStash() tea.Cmd {
-	a.stashes = &stashList{filterList: filterList{picker: composer.NewPicker("stash")}, keys: &a.keys}
-	a.stashes.picker.SetLoading(true)
-	a.ov = overlayStash
+	s := &stashList{filterList: filterList{picker: composer.NewPicker("stash")}, keys: &a.keys}
+	s.picker.SetLoading(true)
+	a.ovs.Push(s)
 	return a.listStash()
 }
+
+// What the stash list asks of the app.
+type (
+	stashRestore struct{ e store.StashEntry }
+	stashDrop    struct{ e store.StashEntry }
+)
 
 func (a *App) listStash() tea.Cmd {
 	st, project := a.st, a.opt.Project.ID
@@ -112,29 +118,45 @@ func (s *stashList) entry(id string) (store.StashEntry, bool) {
 	return store.StashEntry{}, false
 }
 
-func (s *stashList) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
-	item, ok := s.picker.Selected()
-	switch {
-	case key.Matches(msg, a.keys.StashClose) || key.Matches(msg, a.keys.StashList):
-		a.ov = overlayNone
-	case key.Matches(msg, a.keys.StashRestore):
-		if e, found := s.entry(item.Value); ok && found {
-			a.ov = overlayNone
-			a.setFocus(paneComposer)
-			return a.restoreStash(e)
-		}
-	case key.Matches(msg, a.keys.StashDelete):
-		if e, found := s.entry(item.Value); ok && found {
-			st := a.st
-			return tea.Sequence(func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }, a.listStash())
-		}
-	default:
-		s.filterList.key(&a.keys, msg)
-	}
-	return nil
+func (s *stashList) Scope() Scope { return ScopeStash }
+
+func (s *stashList) Hints() string {
+	k := s.keys
+	return joinHints(hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close"))
 }
 
-func (s *stashList) view(width, height int) []string {
+func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+	switch msg := m.(type) {
+	case stashListedMsg:
+		s.set(msg.entries, msg.err)
+	case tea.KeyPressMsg:
+		k := s.keys
+		item, ok := s.picker.Selected()
+		switch {
+		case key.Matches(msg, k.StashClose) || key.Matches(msg, k.StashList):
+			return nil, nil, nil
+		case key.Matches(msg, k.StashRestore):
+			if e, found := s.entry(item.Value); ok && found {
+				return nil, nil, stashRestore{e}
+			}
+		case key.Matches(msg, k.StashDelete):
+			if e, found := s.entry(item.Value); ok && found {
+				return s, nil, stashDrop{e}
+			}
+		default:
+			s.filterList.key(k, msg)
+		}
+	}
+	return s, nil, nil
+}
+
+// dropStash deletes an entry the list chose and lists the stash again.
+func (a *App) dropStash(e store.StashEntry) tea.Cmd {
+	st := a.st
+	return tea.Sequence(func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }, a.listStash())
+}
+
+func (s *stashList) View(width, height int) []string {
 	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
 	k := s.keys
 	if q := s.field.String(); q != "" {

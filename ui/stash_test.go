@@ -17,7 +17,7 @@ func TestStashAndRestore(t *testing.T) {
 	h.app.ed.InsertContext(img, "")
 	want := h.app.ed.Draft().Markdown()
 	h.press("ctrl+s")
-	h.pumpUntil("the stash", func() bool { return strings.Contains(h.app.toast, "stashed") })
+	h.pumpUntil("the stash", func() bool { return strings.Contains(h.app.Toast(), "stashed") })
 	if !h.app.ed.Draft().IsEmpty() {
 		t.Fatalf("composer not cleared: %q", h.app.ed.Draft().Markdown())
 	}
@@ -30,13 +30,13 @@ func TestStashAndRestore(t *testing.T) {
 	h.pumpUntil("the second stash", func() bool { return h.app.ed.Draft().IsEmpty() })
 
 	h.press("ctrl+alt+s")
-	h.pumpUntil("the list", func() bool { return h.app.stashes != nil && len(h.app.stashes.entries) == 2 })
+	h.pumpUntil("the list", func() bool { return top[*stashList](h.app) != nil && len(top[*stashList](h.app).entries) == 2 })
 	if !strings.Contains(h.plain(), "second") || strings.Index(h.plain(), "second") > strings.Index(h.plain(), "first") {
 		t.Errorf("stash list is not newest first:\n%s", h.plain())
 	}
 	h.typeText("first")
 	h.press("enter")
-	h.pumpUntil("the restore", func() bool { return strings.Contains(h.app.toast, "restored") })
+	h.pumpUntil("the restore", func() bool { return strings.Contains(h.app.Toast(), "restored") })
 	d := h.app.ed.Draft()
 	if len(d.Records()) != 2 {
 		t.Fatalf("restored records %d: %q", len(d.Records()), d.Markdown())

@@ -21,8 +21,16 @@ func (a *App) showTerminal() tea.Cmd {
 }
 
 // terminalKey handles a key while the pane has focus: the pane's own app
-// keys, else the pane (copy mode, the shell).
-func (a *App) terminalKey(msg tea.KeyPressMsg) tea.Cmd {
+// keys, else the pane (copy mode, the shell); ok false when the pane has
+// no focus.
+func (a *App) terminalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if a.focus != paneTerminal {
+		return nil, false
+	}
+	return a.terminalPaneKey(msg), true
+}
+
+func (a *App) terminalPaneKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.keys
 	switch {
 	case key.Matches(msg, k.Terminal) && !a.pane.InCopyMode():

@@ -66,7 +66,7 @@ func TestCapturedExcerptGoesToTheCaretAndExpires(t *testing.T) {
 	if !strings.Contains(msg.Text, "t3-context://v1/terminal/ex1") {
 		t.Fatalf("the link stays in the text: %q", msg.Text)
 	}
-	h.pumpUntil("the toast", func() bool { return strings.Contains(h.app.toast, "older than 24h0m0s dropped") })
+	h.pumpUntil("the toast", func() bool { return strings.Contains(h.app.Toast(), "older than 24h0m0s dropped") })
 }
 
 func TestOneKeyCannotDoTwoAppThings(t *testing.T) {

@@ -115,8 +115,8 @@ func TestSlashForkChoosesInTheTranscript(t *testing.T) {
 	h.typeText("/fork")
 	h.press("enter")
 	h.pumpUntil("the transcript focus", func() bool { return h.app.focus == paneTranscript })
-	if !strings.Contains(h.app.toast, "press f") || !h.app.ed.Draft().IsEmpty() {
-		t.Fatalf("toast %q, draft %q", h.app.toast, h.app.ed.Draft().Markdown())
+	if !strings.Contains(h.app.Toast(), "press f") || !h.app.ed.Draft().IsEmpty() {
+		t.Fatalf("toast %q, draft %q", h.app.Toast(), h.app.ed.Draft().Markdown())
 	}
 	if n := len(e.messages(h.app.thread.ID)); n != 0 {
 		t.Fatalf("/fork is not sent to the agent (%d messages)", n)
@@ -153,8 +153,8 @@ func TestAltUpTakesTheQueuedMessageBack(t *testing.T) {
 
 	h.typeText("busy")
 	h.press("alt+up")
-	if !h.app.toastErr || len(h.app.queue) != 1 || h.app.ed.Draft().Markdown() != "busy" {
-		t.Fatalf("alt+up over a draft: toast %q, queue %d, draft %q", h.app.toast, len(h.app.queue), h.app.ed.Draft().Markdown())
+	if !h.app.toast.err || len(h.app.queue) != 1 || h.app.ed.Draft().Markdown() != "busy" {
+		t.Fatalf("alt+up over a draft: toast %q, queue %d, draft %q", h.app.Toast(), len(h.app.queue), h.app.ed.Draft().Markdown())
 	}
 	h.press("ctrl+c") // clears the draft (the turn first: it is cancelled)
 	h.pumpUntil("idle", func() bool { return !h.app.turnShown() })

@@ -109,10 +109,11 @@ func (a *App) render() string {
 		trH--
 	}
 	trH = max(trH, 1)
-	if a.ov != overlayNone {
-		b.WriteString(a.overlayView(trH))
+	top := a.ovs.Top()
+	if top != nil && placeOf(top) == inArea {
+		b.WriteString(a.overlayView(top, trH))
 	} else {
-		b.WriteString(a.withPicker(a.mainArea(trH), trH)) // the / and modes pickers (commands.go)
+		b.WriteString(a.withPicker(top, a.mainArea(trH), trH)) // the / and modes pickers
 	}
 	b.WriteByte('\n')
 	for _, l := range queue {
@@ -124,7 +125,7 @@ func (a *App) render() string {
 		b.WriteByte('\n')
 	}
 	rule := strings.Repeat("─", a.width)
-	if a.focus == paneComposer && a.ov == overlayNone {
+	if a.focus == paneComposer && (top == nil || placeOf(top) != inArea) {
 		b.WriteString(rule)
 	} else {
 		b.WriteString(ruleStyle.Render(rule))
@@ -166,25 +167,8 @@ func (a *App) header() string {
 
 // overlayView draws the open popup in the transcript's place, exactly h
 // lines.
-func (a *App) overlayView(h int) string {
-	var lines []string
-	w := max(a.width-2, 10)
-	switch a.ov {
-	case overlayHelp:
-		lines = a.help.view(w, h)
-	case overlayAttach:
-		lines = a.attach.view(w)
-	case overlayThreads:
-		lines = a.switcher.view(&a.keys, w, h)
-	case overlayConfirm:
-		lines = []string{chips.Truncate(a.confirm.text, w)}
-	case overlayStash:
-		lines = a.stashes.view(w, h)
-	case overlayAsk:
-		lines = a.askBox.view(w, h)
-	case overlayHistory:
-		lines = a.histSearch.view(&a.keys, w, h)
-	}
+func (a *App) overlayView(o Overlay, h int) string {
+	lines := o.View(max(a.width-2, 10), h)
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -223,25 +207,42 @@ func (a *App) shelfView() string {
 	return chips.Truncate(" "+strings.Join(parts, "  "), a.width)
 }
 
-func (a *App) footer() string {
-	if a.quoting != nil && a.ov == overlayNone {
-		return a.quoteFooter()
+// withPicker draws an overlay placed at the bottom (the / and modes
+// pickers) over the last rows of the main area (exactly h lines).
+func (a *App) withPicker(o Overlay, area string, h int) string {
+	if o == nil || placeOf(o) != atBottom || h < 3 {
+		return area
 	}
-	if a.toast != "" {
-		st := okStyle
-		if a.toastErr {
-			st = errStyle
+	box := o.View(a.width, h)
+	lines := strings.Split(area, "\n")
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	start := max(0, len(lines)-len(box))
+	for i, l := range box {
+		if start+i < len(lines) {
+			lines[start+i] = l
 		}
-		return st.Render(chips.Truncate(" "+a.toast, a.width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (a *App) footer() string {
+	top := a.ovs.Top()
+	if top != nil && placeOf(top) == onFooter {
+		return top.View(a.width, 1)[0]
+	}
+	if t := a.toast.view(a.width); t != "" {
+		return t
 	}
 	var hints string
 	switch {
-	case a.ov != overlayNone && a.overlayHints() != "": // the keys actually bound (keys.go)
-		hints = a.overlayHints()
+	case a.ovs.Guarding() > 0:
+		hints = guardHint
+	case top != nil && top.Hints() != "": // the keys actually bound
+		hints = top.Hints()
 	case a.rv != nil:
 		hints = a.reviewHints()
-	case a.acp.pick != nil && a.focus == paneComposer:
-		hints = a.pickerHints()
 	case a.commandHint() != "":
 		hints = a.commandHint()
 	default:

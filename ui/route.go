@@ -1,0 +1,352 @@
+package ui
+
+import (
+	"reflect"
+	"sync"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/review"
+	"github.com/chipchat/chipchat/terminal"
+	"github.com/chipchat/chipchat/transcript"
+)
+
+// Update routes a message (ui/doc.go, "Routing"): keys and pastes through
+// the overlay stack, the app's keys, the focused pane and the composer;
+// every other message to its handler in the message table; the rest to
+// the components.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := a.acpMsg(msg); ok { // the agent's terminals and sign-in (agentterm.go)
+		return a, cmd
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		cmd := a.routeKey(msg)
+		return a, tea.Batch(cmd, a.ovs.GuardTick()) // a question next in line came on top
+	case tea.PasteMsg:
+		return a, a.routePaste(msg)
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.layout()
+		return a, nil
+	}
+	if h, ok := messageTable()[reflect.TypeOf(msg)]; ok {
+		return a, h(a, msg)
+	}
+	if review.Owns(msg) {
+		return a, a.reviewMsg(msg)
+	}
+	return a, a.toComponents(msg)
+}
+
+// handler is a message's handler in the message table.
+type handler func(a *App, msg tea.Msg) tea.Cmd
+
+// on makes a table row: the handler of messages of type M.
+func on[M tea.Msg](f func(a *App, m M) tea.Cmd) (reflect.Type, handler) {
+	return reflect.TypeFor[M](), func(a *App, msg tea.Msg) tea.Cmd { return f(a, msg.(M)) }
+}
+
+// messageTable is the message table: each message the app's commands, chat
+// and the components send the app, with the one handler that takes it.
+var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
+	rows := map[reflect.Type]handler{}
+	add := func(t reflect.Type, h handler) { rows[t] = h }
+	// the conversation (conversation.go) and the status line
+	add(on(func(a *App, m chatMsg) tea.Cmd { return tea.Batch(a.chatEvents(m), a.ovs.GuardTick()) }))
+	add(on(func(*App, guardDoneMsg) tea.Cmd { return nil }))
+	add(on(func(a *App, m noticeMsg) tea.Cmd { return a.notify(m.text, m.err) }))
+	add(on((*App).spun))
+	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
+	// the draft, the threads, the stash and the history
+	add(on((*App).draftTick))
+	add(on((*App).draftSaved))
+	add(on((*App).threadOpened))
+	add(on(func(a *App, m threadsListedMsg) tea.Cmd { return a.deliver(is[*threadSwitcher], m) }))
+	add(on((*App).threadChanged))
+	add(on(func(a *App, m threadTitleMsg) tea.Cmd { a.retitle(m); return nil }))
+	add(on((*App).stashed))
+	add(on(func(a *App, m stashListedMsg) tea.Cmd { return a.deliver(is[*stashList], m) }))
+	add(on(func(a *App, m stashDroppedMsg) tea.Cmd { return a.failed("stash: ", m.err) }))
+	add(on((*App).historyLoaded))
+	add(on(func(a *App, m historyAddedMsg) tea.Cmd { return a.failed("history: ", m.err) }))
+	add(on((*App).historyImported))
+	add(on((*App).shellDone))
+	// attachments, copy and paste (clipboard.go, pastefilter.go)
+	add(on(func(a *App, m completionMsg) tea.Cmd { return a.deliver(is[*pathPrompt], m) }))
+	add(on((*App).attached))
+	add(on(func(a *App, m openedMsg) tea.Cmd { return a.notify(m.text, false) }))
+	add(on((*App).copied))
+	add(on((*App).pasteReady))
+	add(on((*App).systemRead))
+	add(on((*App).pastedFile))
+	add(on((*App).expanded))
+	// the transcript's requests
+	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.open(m.Record) }))
+	add(on((*App).page))
+	add(on((*App).runPager))
+	add(on(func(a *App, m pagerDoneMsg) tea.Cmd { return a.failed("pager: ", m.err) }))
+	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { return a.fork(m.MessageID) }))
+	add(on((*App).copyMessage))
+	add(on((*App).quote))
+	add(on((*App).reviewAgentDiff))
+	add(on((*App).threadRefOpened))
+	// the terminal pane and the review pane
+	add(on(func(a *App, m terminal.UpdatedMsg) tea.Cmd { return a.toPane(m) }))
+	add(on(func(a *App, m terminal.ExitedMsg) tea.Cmd { return a.toPane(m) }))
+	add(on(func(a *App, m terminal.CaptureMsg) tea.Cmd { return a.captured(m.Record) }))
+	add(on(func(a *App, m terminal.CaptureFailedMsg) tea.Cmd {
+		return a.notify("nothing captured: "+m.Reason, true)
+	}))
+	add(on(func(a *App, _ terminal.FocusComposerMsg) tea.Cmd { a.setFocus(paneComposer); return nil }))
+	add(on(func(a *App, m excerptNotedMsg) tea.Cmd {
+		return a.failed("excerpt time not saved (it will not expire): ", m.err)
+	}))
+	add(on((*App).reviewComment))
+	add(on(func(a *App, _ review.ClosedMsg) tea.Cmd { a.closeReview(); return nil }))
+	// the composer's
+	add(on((*App).submitted))
+	add(on(func(a *App, m composer.NoticeMsg) tea.Cmd { return a.notify(m.Text, m.Err) }))
+	return rows
+})
+
+// failed toasts what when err is not nil.
+func (a *App) failed(what string, err error) tea.Cmd {
+	if err == nil {
+		return nil
+	}
+	return a.notify(what+err.Error(), true)
+}
+
+// deliver gives an overlay the result it waits for (a list loaded, a
+// completion) and acts on what it returns.
+func (a *App) deliver(match func(Overlay) bool, msg tea.Msg) tea.Cmd {
+	cmd, res, ok := a.ovs.Deliver(match, msg)
+	if !ok {
+		return nil
+	}
+	c, _ := a.overlayResult(res)
+	return tea.Batch(cmd, c)
+}
+
+// routeKey is a key's way (ui/doc.go, "Routing"): quit, the overlay
+// stack, the review pane, the terminal pane, the app's keys, the focused
+// pane, the composer.
+func (a *App) routeKey(msg tea.KeyPressMsg) tea.Cmd {
+	if !key.Matches(msg, a.keys.Interrupt) {
+		a.ctrlCArmed = false
+	}
+	if key.Matches(msg, a.keys.Quit) {
+		return a.quit() // from anywhere, popups included: quit saves everything
+	}
+	var cmds []tea.Cmd
+	if cmd, res, handled := a.ovs.Update(msg); handled {
+		c, pass := a.overlayResult(res)
+		if !pass {
+			return tea.Batch(cmd, c)
+		}
+		cmds = append(cmds, cmd, c)
+	} else {
+		cmds = append(cmds, cmd)
+	}
+	steps := []func(tea.KeyPressMsg) (tea.Cmd, bool){a.reviewKey, a.terminalKey, a.shellKey, a.appKey, a.paneKey, a.historyKey}
+	for _, step := range steps {
+		if cmd, ok := step(msg); ok {
+			return tea.Batch(append(cmds, cmd)...)
+		}
+	}
+	return tea.Batch(append(cmds, a.toComposer(msg))...)
+}
+
+// routePaste is a paste's way: the top overlay, the review pane, the
+// composer or the terminal pane, whichever has the keys.
+func (a *App) routePaste(msg tea.PasteMsg) tea.Cmd {
+	if cmd, res, handled := a.ovs.Update(msg); handled {
+		c, _ := a.overlayResult(res)
+		return tea.Batch(cmd, c)
+	}
+	switch {
+	case a.rv != nil:
+		return a.reviewMsg(msg)
+	case a.focus == paneComposer:
+		return a.paste(msg.Content)
+	case a.focus == paneTerminal:
+		return a.toPane(msg)
+	}
+	return nil
+}
+
+// overlayResult acts on what an overlay returned; pass true means the key
+// goes on down the routing.
+func (a *App) overlayResult(res any) (tea.Cmd, bool) {
+	switch r := res.(type) {
+	case nil:
+	case threadOpen:
+		return a.switchThread(r.id), false
+	case threadRename:
+		return a.renameThread(r), false
+	case threadDelete:
+		return a.askDelete(r), false
+	case deleteThread:
+		return a.deleteThread(r.id), false
+	case removeImage:
+		return a.removeImage(r), false
+	case attachChosen:
+		return a.attachFile(r.path), false
+	case stashRestore:
+		a.setFocus(paneComposer)
+		return a.restoreStash(r.e), false
+	case stashDrop:
+		return a.dropStash(r.e), false
+	case historyChosen:
+		return a.useHistory(r), false
+	case askAnswered:
+		return a.answerAsk(r), false
+	case interrupted:
+		return a.interrupt(), false
+	case modeChosen:
+		return a.applyMode(r.c), false
+	case commandChosen:
+		return a.chooseCommand(r.value), false
+	case commandDismissed:
+		a.acp.dismissed = true
+		return nil, r.pass
+	case quoteInsert:
+		return a.insertCitation(r.c), false
+	case quoteDropped:
+		return a.notify("quote dropped", false), false
+	}
+	return nil, false
+}
+
+// appKey is the app's own keys (the key table's global and main rows).
+func (a *App) appKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := a.keys
+	picker := a.ed.PickerOpen()
+	switch {
+	case key.Matches(msg, k.Review) && a.focus != paneTerminal && !picker:
+		return a.openReview(""), true
+	case key.Matches(msg, k.HidePane) && a.pane.Active() != nil:
+		return a.togglePane(), true
+	case key.Matches(msg, k.HistorySearch) && a.focus == paneComposer && !picker:
+		return a.openHistorySearch(), true
+	case key.Matches(msg, k.Terminal) && !picker:
+		return a.showTerminal(), true
+	case key.Matches(msg, k.Modes) && !picker:
+		return a.openModes(scopeAll, ""), true
+	case (key.Matches(msg, k.Interrupt) || key.Matches(msg, k.Cut)) && a.focus == paneComposer && a.hasSelection():
+		return a.copySelection(key.Matches(msg, k.Cut)), true
+	case key.Matches(msg, k.Interrupt):
+		return a.interrupt(), true
+	case key.Matches(msg, k.Paste) && a.focus == paneComposer:
+		return a.readSystem(), true
+	case key.Matches(msg, k.ExpandPaste) && a.focus == paneComposer && !picker:
+		return a.expandPaste(), true
+	case key.Matches(msg, k.Stash):
+		a.setFocus(paneComposer)
+		return a.stash(), true
+	case key.Matches(msg, k.StashList):
+		return a.openStash(), true
+	case key.Matches(msg, k.Help) || msg.String() == "?" && (a.focus != paneComposer || a.ed.Draft().IsEmpty()):
+		a.openHelp()
+		return nil, true
+	case key.Matches(msg, k.Cancel) && !picker && !a.tr.PopoverOpen() && !a.tr.SelectionActive():
+		return a.escape(), true
+	}
+	return a.threadKey(msg, picker)
+}
+
+// threadKey is the app's keys of focus, the queue and threads.
+func (a *App) threadKey(msg tea.KeyPressMsg, picker bool) (tea.Cmd, bool) {
+	k := a.keys
+	switch {
+	case key.Matches(msg, k.FocusNext) && !picker:
+		a.cycleFocus(1)
+	case key.Matches(msg, k.FocusPrev) && !picker:
+		a.cycleFocus(-1)
+	case key.Matches(msg, k.Editor.Submit) && a.sendsPausedQueue():
+		return a.sendNextQueued(), true // queue.go
+	case key.Matches(msg, k.Retry):
+		return a.retry(), true
+	case key.Matches(msg, k.Unqueue) && a.focus == paneComposer && !picker:
+		return a.unqueue(), true
+	case key.Matches(msg, k.Attach):
+		a.openAttach()
+	case key.Matches(msg, k.NewThread) && !picker:
+		return a.newThread(), true
+	case key.Matches(msg, k.Threads):
+		return a.openThreads(), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// escape is esc with no overlay open: it closes the innermost open thing
+// (DESIGN.md section 9) — a selection, then a pane's mode (focus goes back
+// to the composer); only when nothing is open does it cancel the turn.
+func (a *App) escape() tea.Cmd {
+	if a.focus == paneComposer && a.hasSelection() {
+		d := a.ed.Draft()
+		d.SetCaret(d.Caret(), false)
+		return nil
+	}
+	if a.focus != paneComposer {
+		a.setFocus(paneComposer)
+		return nil
+	}
+	return a.cancelTurn()
+}
+
+// paneKey gives a key to the focused transcript or shelf.
+func (a *App) paneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch a.focus {
+	case paneTranscript:
+		var cmd tea.Cmd
+		a.tr, cmd = a.tr.Update(msg)
+		return cmd, true
+	case paneShelf:
+		return a.shelfKey(msg), true
+	}
+	return nil, false
+}
+
+// toComposer hands a message to the editor and schedules the draft save.
+func (a *App) toComposer(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	a.ed, cmd = a.ed.Update(msg)
+	a.syncCommandPicker()
+	return tea.Batch(cmd, a.afterComposer())
+}
+
+// toPane hands a message to the terminal pane.
+func (a *App) toPane(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	a.pane, cmd = a.pane.Update(msg)
+	return cmd
+}
+
+// toComponents hands what is no one else's to the components (picker
+// loads, editor results, the mouse).
+func (a *App) toComponents(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	var cmd tea.Cmd
+	a.ed, cmd = a.ed.Update(msg)
+	cmds = append(cmds, cmd, a.afterComposer())
+	if _, ok := msg.(tea.MouseMsg); ok {
+		if a.rv != nil {
+			if _, wheel := msg.(tea.MouseWheelMsg); wheel {
+				return tea.Batch(append(cmds, a.reviewMsg(msg))...)
+			}
+		}
+		if a.focus == paneTerminal {
+			cmds = append(cmds, a.toPane(msg))
+		} else {
+			a.tr, cmd = a.tr.Update(msg)
+			cmds = append(cmds, cmd)
+		}
+	}
+	return tea.Batch(cmds...)
+}
