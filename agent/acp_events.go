@@ -91,11 +91,11 @@ func (t *acpTurn) push1(ev Event) {
 		if i, ok := t.at[e.CallID]; ok {
 			switch q := t.events[i].(type) {
 			case ToolCall:
-				acpApplyUpdate(&q.Tool, e)
+				message.ToolUpdate(e).Apply(&q.Tool)
 				t.events[i] = q
 				return
 			case ToolUpdate:
-				t.events[i] = acpJoinUpdates(q, e)
+				t.events[i] = ToolUpdate(message.ToolUpdate(q).Then(message.ToolUpdate(e)))
 				return
 			}
 		}
@@ -132,32 +132,6 @@ func (t *acpTurn) pushText(thought bool, s string) {
 	r := &acpRun{thought: thought}
 	r.b.WriteString(s)
 	t.events = append(t.events, r)
-}
-
-// acpJoinUpdates is a then b: each field b sets replaces a's.
-func acpJoinUpdates(a, b ToolUpdate) ToolUpdate {
-	if b.Kind != nil {
-		a.Kind = b.Kind
-	}
-	if b.Title != nil {
-		a.Title = b.Title
-	}
-	if b.Status != nil {
-		a.Status = b.Status
-	}
-	if b.Locations != nil {
-		a.Locations = b.Locations
-	}
-	if b.RawInput != nil {
-		a.RawInput = b.RawInput
-	}
-	if b.RawOutput != nil {
-		a.RawOutput = b.RawOutput
-	}
-	if b.Content != nil {
-		a.Content = b.Content
-	}
-	return a
 }
 
 // poke wakes Run's loop.
@@ -328,11 +302,11 @@ func (t *acpTurn) change(ch acpChange) {
 	if content {
 		ev.Content = call.compose(t.limit)
 	}
-	acpApplyUpdate(tool, ev)
+	message.ToolUpdate(ev).Apply(tool)
 	switch {
 	case isNew:
 		t.push(ToolCall{Tool: acpCopyTool(*tool)})
-	case ev.Kind != nil || ev.Title != nil || ev.Status != nil || ev.Locations != nil || ev.RawInput != nil || ev.RawOutput != nil || ev.Content != nil:
+	case !message.ToolUpdate(ev).Empty():
 		t.push(ev)
 	}
 }
@@ -424,7 +398,7 @@ func (t *acpTurn) permission(tc acp.ToolCallUpdate) message.Tool {
 	if len(diffs) > 0 {
 		call.pre = acpKeep(call.pre, diffs)
 		ev := ToolUpdate{CallID: id, Content: call.compose(t.limit)}
-		acpApplyUpdate(t.tools[id], ev)
+		message.ToolUpdate(ev).Apply(t.tools[id])
 		t.push(ev)
 	}
 	prompt := acpCopyTool(*t.tools[id])
@@ -463,30 +437,6 @@ func acpCapRaw(raw json.RawMessage, limit int64) json.RawMessage {
 		return nil
 	}
 	return b
-}
-
-func acpApplyUpdate(tool *message.Tool, ev ToolUpdate) {
-	if ev.Kind != nil {
-		tool.Kind = *ev.Kind
-	}
-	if ev.Title != nil {
-		tool.Title = *ev.Title
-	}
-	if ev.Status != nil {
-		tool.Status = *ev.Status
-	}
-	if ev.Locations != nil {
-		tool.Locations = ev.Locations
-	}
-	if ev.RawInput != nil {
-		tool.RawInput = ev.RawInput
-	}
-	if ev.RawOutput != nil {
-		tool.RawOutput = ev.RawOutput
-	}
-	if ev.Content != nil {
-		tool.Content = ev.Content
-	}
 }
 
 func acpCopyTool(t message.Tool) message.Tool {

@@ -25,19 +25,9 @@ type ThoughtDelta struct{ Text string }
 // ToolUpdates.
 type ToolCall struct{ Tool message.Tool }
 
-// ToolUpdate changes a tool call: each non-nil field replaces the one
-// before (Content, when non-nil, replaces the whole content list, as ACP's
-// tool_call_update does).
-type ToolUpdate struct {
-	CallID    string
-	Kind      *string
-	Title     *string
-	Status    *string
-	Locations []message.Location
-	RawInput  json.RawMessage
-	RawOutput json.RawMessage
-	Content   []message.ToolContent
-}
+// ToolUpdate changes a tool call: message.ToolUpdate, whose Apply folds it
+// into the call (chat and the ACP backend use that one fold).
+type ToolUpdate message.ToolUpdate
 
 // Plan replaces the agent's plan.
 type Plan struct{ Entries []message.PlanEntry }

@@ -224,7 +224,7 @@ func (t *turn) event(ev agent.Event) {
 		if pos, ok := t.tools[e.CallID]; ok {
 			tool = *t.items[pos].Tool
 		}
-		applyUpdate(&tool, e)
+		message.ToolUpdate(e).Apply(&tool)
 		t.putTool(tool)
 	case agent.Plan:
 		entries := append([]message.PlanEntry(nil), e.Entries...)
@@ -359,30 +359,6 @@ func SettleTools(msgs []store.Message) {
 			tool.Settle(false, message.ReasonTurnEnded, tool.Ended)
 			m.Items[j].Tool = &tool
 		}
-	}
-}
-
-func applyUpdate(t *message.Tool, u agent.ToolUpdate) {
-	if u.Kind != nil {
-		t.Kind = *u.Kind
-	}
-	if u.Title != nil {
-		t.Title = *u.Title
-	}
-	if u.Status != nil {
-		t.Status = *u.Status
-	}
-	if u.Locations != nil {
-		t.Locations = append([]message.Location(nil), u.Locations...)
-	}
-	if u.RawInput != nil {
-		t.RawInput = u.RawInput
-	}
-	if u.RawOutput != nil {
-		t.RawOutput = u.RawOutput
-	}
-	if u.Content != nil {
-		t.Content = append([]message.ToolContent(nil), u.Content...)
 	}
 }
 
