@@ -20,7 +20,8 @@ import (
 // wait, they are coalesced: a text or thought chunk joins the chunk
 // before it, an update of a tool call joins the event queued for that call
 // (its ToolCall or earlier ToolUpdate), a plan or usage replaces the one
-// queued. A Permission is a barrier: nothing after it joins an event
+// queued, an ItemPut replaces the one queued for its kind and key. A
+// Permission is a barrier: nothing after it joins an event
 // before it, so the prompt never shows a state its item has not reached.
 //
 // A tool item's content is what the tool produced (acpCall): the content
@@ -39,11 +40,18 @@ type acpTurn struct {
 	mu      sync.Mutex
 	events  []Event                  // *acpRun for coalescing chunks
 	at      map[string]int           // call id → the queued event its updates join
+	putAt   map[acpPutKey]int        // the queued ItemPut of each kind and key
 	planAt  int                      // the queued Plan, or -1
 	usageAt int                      // the queued Usage, or -1
 	tools   map[string]*message.Tool // the calls this turn has seen, as their items stand
 	calls   map[string]*acpCall      // where each call's content came from
 	order   []string                 // their ids, oldest first
+}
+
+// acpPutKey is the item an ItemPut changes.
+type acpPutKey struct {
+	kind message.ItemKind
+	key  string
 }
 
 // acpRun is a run of text (or thought) chunks coalesced in the queue.
@@ -64,7 +72,7 @@ type acpCall struct {
 
 func newACPTurn(ctx context.Context) *acpTurn {
 	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), over: make(chan struct{}), limit: DefaultReplyBytes,
-		at: map[string]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{}}
+		at: map[string]int{}, putAt: map[acpPutKey]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{}}
 }
 
 // push queues events, coalescing them with those waiting; t.mu must be
@@ -100,6 +108,13 @@ func (t *acpTurn) push1(ev Event) {
 			}
 		}
 		t.at[e.CallID] = n
+	case ItemPut:
+		k := acpPutKey{e.Item.Kind, e.Key}
+		if i, ok := t.putAt[k]; ok {
+			t.events[i] = e
+			return
+		}
+		t.putAt[k] = n
 	case Plan:
 		if t.planAt >= 0 {
 			t.events[t.planAt] = e
@@ -114,6 +129,7 @@ func (t *acpTurn) push1(ev Event) {
 		t.usageAt = n
 	case Permission:
 		clear(t.at)
+		clear(t.putAt)
 		t.planAt, t.usageAt = -1, -1
 	}
 	t.events = append(t.events, ev)
@@ -147,6 +163,7 @@ func (t *acpTurn) flush(emit func(Event)) {
 	evs := t.events
 	t.events = nil
 	clear(t.at)
+	clear(t.putAt)
 	t.planAt, t.usageAt = -1, -1
 	t.mu.Unlock()
 	for _, e := range evs {
