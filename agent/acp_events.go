@@ -20,7 +20,8 @@ import (
 // wait, they are coalesced: a text or thought chunk joins the chunk
 // before it, an update of a tool call joins the event queued for that call
 // (its ToolCall or earlier ToolUpdate), a plan or usage replaces the one
-// queued. A Permission is a barrier: nothing after it joins an event
+// queued, an ItemPut replaces the one queued for its kind and key. A
+// Permission is a barrier: nothing after it joins an event
 // before it, so the prompt never shows a state its item has not reached.
 //
 // A tool item's content is what the tool produced (acpCall): the content
@@ -39,11 +40,18 @@ type acpTurn struct {
 	mu      sync.Mutex
 	events  []Event                  // *acpRun for coalescing chunks
 	at      map[string]int           // call id → the queued event its updates join
+	putAt   map[acpPutKey]int        // the queued ItemPut of each kind and key
 	planAt  int                      // the queued Plan, or -1
 	usageAt int                      // the queued Usage, or -1
 	tools   map[string]*message.Tool // the calls this turn has seen, as their items stand
 	calls   map[string]*acpCall      // where each call's content came from
 	order   []string                 // their ids, oldest first
+}
+
+// acpPutKey is the item an ItemPut changes.
+type acpPutKey struct {
+	kind message.ItemKind
+	key  string
 }
 
 // acpRun is a run of text (or thought) chunks coalesced in the queue.
@@ -64,7 +72,7 @@ type acpCall struct {
 
 func newACPTurn(ctx context.Context) *acpTurn {
 	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), over: make(chan struct{}), limit: DefaultReplyBytes,
-		at: map[string]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{}}
+		at: map[string]int{}, putAt: map[acpPutKey]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{}}
 }
 
 // push queues events, coalescing them with those waiting; t.mu must be
@@ -91,15 +99,22 @@ func (t *acpTurn) push1(ev Event) {
 		if i, ok := t.at[e.CallID]; ok {
 			switch q := t.events[i].(type) {
 			case ToolCall:
-				acpApplyUpdate(&q.Tool, e)
+				message.ToolUpdate(e).Apply(&q.Tool)
 				t.events[i] = q
 				return
 			case ToolUpdate:
-				t.events[i] = acpJoinUpdates(q, e)
+				t.events[i] = ToolUpdate(message.ToolUpdate(q).Then(message.ToolUpdate(e)))
 				return
 			}
 		}
 		t.at[e.CallID] = n
+	case ItemPut:
+		k := acpPutKey{e.Item.Kind, e.Key}
+		if i, ok := t.putAt[k]; ok {
+			t.events[i] = e
+			return
+		}
+		t.putAt[k] = n
 	case Plan:
 		if t.planAt >= 0 {
 			t.events[t.planAt] = e
@@ -114,6 +129,7 @@ func (t *acpTurn) push1(ev Event) {
 		t.usageAt = n
 	case Permission:
 		clear(t.at)
+		clear(t.putAt)
 		t.planAt, t.usageAt = -1, -1
 	}
 	t.events = append(t.events, ev)
@@ -134,32 +150,6 @@ func (t *acpTurn) pushText(thought bool, s string) {
 	t.events = append(t.events, r)
 }
 
-// acpJoinUpdates is a then b: each field b sets replaces a's.
-func acpJoinUpdates(a, b ToolUpdate) ToolUpdate {
-	if b.Kind != nil {
-		a.Kind = b.Kind
-	}
-	if b.Title != nil {
-		a.Title = b.Title
-	}
-	if b.Status != nil {
-		a.Status = b.Status
-	}
-	if b.Locations != nil {
-		a.Locations = b.Locations
-	}
-	if b.RawInput != nil {
-		a.RawInput = b.RawInput
-	}
-	if b.RawOutput != nil {
-		a.RawOutput = b.RawOutput
-	}
-	if b.Content != nil {
-		a.Content = b.Content
-	}
-	return a
-}
-
 // poke wakes Run's loop.
 func (t *acpTurn) poke() {
 	select {
@@ -173,6 +163,7 @@ func (t *acpTurn) flush(emit func(Event)) {
 	evs := t.events
 	t.events = nil
 	clear(t.at)
+	clear(t.putAt)
 	t.planAt, t.usageAt = -1, -1
 	t.mu.Unlock()
 	for _, e := range evs {
@@ -328,11 +319,11 @@ func (t *acpTurn) change(ch acpChange) {
 	if content {
 		ev.Content = call.compose(t.limit)
 	}
-	acpApplyUpdate(tool, ev)
+	message.ToolUpdate(ev).Apply(tool)
 	switch {
 	case isNew:
 		t.push(ToolCall{Tool: acpCopyTool(*tool)})
-	case ev.Kind != nil || ev.Title != nil || ev.Status != nil || ev.Locations != nil || ev.RawInput != nil || ev.RawOutput != nil || ev.Content != nil:
+	case !message.ToolUpdate(ev).Empty():
 		t.push(ev)
 	}
 }
@@ -424,7 +415,7 @@ func (t *acpTurn) permission(tc acp.ToolCallUpdate) message.Tool {
 	if len(diffs) > 0 {
 		call.pre = acpKeep(call.pre, diffs)
 		ev := ToolUpdate{CallID: id, Content: call.compose(t.limit)}
-		acpApplyUpdate(t.tools[id], ev)
+		message.ToolUpdate(ev).Apply(t.tools[id])
 		t.push(ev)
 	}
 	prompt := acpCopyTool(*t.tools[id])
@@ -463,30 +454,6 @@ func acpCapRaw(raw json.RawMessage, limit int64) json.RawMessage {
 		return nil
 	}
 	return b
-}
-
-func acpApplyUpdate(tool *message.Tool, ev ToolUpdate) {
-	if ev.Kind != nil {
-		tool.Kind = *ev.Kind
-	}
-	if ev.Title != nil {
-		tool.Title = *ev.Title
-	}
-	if ev.Status != nil {
-		tool.Status = *ev.Status
-	}
-	if ev.Locations != nil {
-		tool.Locations = ev.Locations
-	}
-	if ev.RawInput != nil {
-		tool.RawInput = ev.RawInput
-	}
-	if ev.RawOutput != nil {
-		tool.RawOutput = ev.RawOutput
-	}
-	if ev.Content != nil {
-		tool.Content = ev.Content
-	}
 }
 
 func acpCopyTool(t message.Tool) message.Tool {

@@ -91,7 +91,7 @@ func acpFoldTools(evs []Event) map[string]message.Tool {
 		case ToolUpdate:
 			tool := tools[e.CallID]
 			tool.CallID = e.CallID
-			acpApplyUpdate(&tool, e)
+			message.ToolUpdate(e).Apply(&tool)
 			tools[e.CallID] = tool
 		}
 	}
@@ -240,7 +240,7 @@ func TestACPGrowingToolContentIsBounded(t *testing.T) {
 			emitted += contentBytes(e.Tool.Content)
 		case ToolUpdate:
 			events++
-			acpApplyUpdate(&g, e)
+			message.ToolUpdate(e).Apply(&g)
 			emitted += contentBytes(e.Content)
 			if b := contentBytes(e.Content); b > limit {
 				t.Errorf("an update carries %d bytes of content, over the %d kept", b, limit)

@@ -13,7 +13,7 @@
 // openai:<base-url>#<model> (Chat Completions streaming, with runtime
 // fragments assembled by package fragment) — choosing one from a spec
 // string (New). A backend answers a turn with typed events (events.go:
-// TextDelta, ThoughtDelta, ToolCall, ToolUpdate, Plan, Permission, SignIn,
+// TextDelta, ThoughtDelta, ToolCall, ToolUpdate, Plan, ItemPut, Permission, SignIn,
 // SessionStarted, Commands, Modes, ConfigOptions, Usage, Notice) and
 // declares what it can do in one Capabilities value.
 //

@@ -25,22 +25,24 @@ type ThoughtDelta struct{ Text string }
 // ToolUpdates.
 type ToolCall struct{ Tool message.Tool }
 
-// ToolUpdate changes a tool call: each non-nil field replaces the one
-// before (Content, when non-nil, replaces the whole content list, as ACP's
-// tool_call_update does).
-type ToolUpdate struct {
-	CallID    string
-	Kind      *string
-	Title     *string
-	Status    *string
-	Locations []message.Location
-	RawInput  json.RawMessage
-	RawOutput json.RawMessage
-	Content   []message.ToolContent
-}
+// ToolUpdate changes a tool call: message.ToolUpdate, whose Apply folds it
+// into the call (chat and the ACP backend use that one fold).
+type ToolUpdate message.ToolUpdate
 
 // Plan replaces the agent's plan.
 type Plan struct{ Entries []message.PlanEntry }
+
+// ItemPut adds an item of a kind with no event of its own to the reply, or
+// changes the item put before with the same Kind and Key: its fields
+// become Item's (its Text stays the first put's; such a kind keeps what
+// changes in its fields). A new item kind is carried by ItemPut, so it
+// needs no event here and no fold in chat (message/doc.go). The backend
+// bounds the fields it puts. Puts of one key waiting in the ACP queue are
+// coalesced (the last wins, at the first one's place).
+type ItemPut struct {
+	Key  string
+	Item message.Item
+}
 
 // PermissionAnswer is the user's answer to a Permission: an option id with
 // Outcome "selected" or "rejected" (esc picked the agent's reject option),
@@ -135,6 +137,7 @@ func (ThoughtDelta) isEvent()   {}
 func (ToolCall) isEvent()       {}
 func (ToolUpdate) isEvent()     {}
 func (Plan) isEvent()           {}
+func (ItemPut) isEvent()        {}
 func (Permission) isEvent()     {}
 func (SignIn) isEvent()         {}
 func (SessionStarted) isEvent() {}

@@ -293,13 +293,7 @@ func PrepareWith(text string, records []contextref.Record, r Resolver) Turn {
 			continue
 		}
 		seen[o.ContextID] = true
-		var ar *contextref.AttachmentRecord
-		switch rec := byID[o.ContextID].(type) {
-		case *contextref.ImageRecord:
-			ar = &rec.AttachmentRecord
-		case *contextref.FileRecord:
-			ar = &rec.AttachmentRecord
-		case *contextref.MentionRecord:
+		if rec, ok := byID[o.ContextID].(*contextref.MentionRecord); ok {
 			if r.Mention == nil {
 				continue
 			}
@@ -318,7 +312,9 @@ func PrepareWith(text string, records []contextref.Record, r Resolver) Turn {
 			}
 			t.Attachments = append(t.Attachments, a)
 			continue
-		default:
+		}
+		ar := contextref.AttachmentOf(byID[o.ContextID])
+		if ar == nil {
 			continue
 		}
 		a := Attachment{

@@ -92,15 +92,7 @@ func NormalizeAttachments(recs []contextref.Record, resolve func(localID string)
 	out := make([]contextref.Record, len(recs))
 	for i, r := range recs {
 		var att *contextref.AttachmentRecord
-		switch r := r.(type) {
-		case *contextref.ImageRecord:
-			c := *r
-			att, out[i] = &c.AttachmentRecord, &c
-		case *contextref.FileRecord:
-			c := *r
-			att, out[i] = &c.AttachmentRecord, &c
-		default:
-			out[i] = r
+		if out[i], att = contextref.CopyAttachment(r); att == nil {
 			continue
 		}
 		id := att.AttachmentID

@@ -37,6 +37,7 @@ type turn struct {
 	tools     map[string]int     // tool call id → position
 	rejected  map[string]bool    // tool call ids whose permission the user rejected
 	plan      int                // the plan's position, or -1
+	puts      map[putKey]int     // the position of each item put (agent.ItemPut)
 	seq       int                // numbers item ids
 	armed     bool               // a flush is scheduled
 	writeErr  bool               // a write failed (said once)
@@ -48,7 +49,7 @@ type turn struct {
 func (s *Service) startTurn(th *thread, user store.Message) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &turn{s: s, th: th, user: user, ctx: ctx, cancel: cancel, dirty: map[int]bool{}, open: -1,
-		tools: map[string]int{}, plan: -1}
+		tools: map[string]int{}, plan: -1, puts: map[putKey]int{}}
 	th.turn = t
 	th.retry = nil
 	th.paused = false
@@ -224,7 +225,7 @@ func (t *turn) event(ev agent.Event) {
 		if pos, ok := t.tools[e.CallID]; ok {
 			tool = *t.items[pos].Tool
 		}
-		applyUpdate(&tool, e)
+		message.ToolUpdate(e).Apply(&tool)
 		t.putTool(tool)
 	case agent.Plan:
 		entries := append([]message.PlanEntry(nil), e.Entries...)
@@ -236,6 +237,8 @@ func (t *turn) event(ev agent.Event) {
 		}
 		t.open = -1
 		t.plan = t.add(message.Item{Kind: message.ItemPlan, Plan: entries})
+	case agent.ItemPut:
+		t.putItem(e)
 	case agent.Permission:
 		t.open = -1
 		req := e.Request
@@ -267,6 +270,28 @@ func (t *turn) event(ev agent.Event) {
 		t.open = -1
 		t.add(message.Item{Kind: message.ItemNotice, Text: e.Text})
 	}
+}
+
+// putKey is the item an agent.ItemPut changes.
+type putKey struct {
+	kind message.ItemKind
+	key  string
+}
+
+// putItem adds the item of an ItemPut, or gives the item put before with
+// its kind and key its fields. A put of an unknown kind is dropped (the
+// store would refuse the reply's writes). s.mu must be held.
+func (t *turn) putItem(e agent.ItemPut) {
+	if !e.Item.Kind.Valid() {
+		return
+	}
+	k := putKey{e.Item.Kind, e.Key}
+	if pos, ok := t.puts[k]; ok {
+		t.set(pos, e.Item)
+		return
+	}
+	t.open = -1
+	t.puts[k] = t.add(e.Item)
 }
 
 func final(status string) bool { return message.ToolFinal(status) }
@@ -359,30 +384,6 @@ func SettleTools(msgs []store.Message) {
 			tool.Settle(false, message.ReasonTurnEnded, tool.Ended)
 			m.Items[j].Tool = &tool
 		}
-	}
-}
-
-func applyUpdate(t *message.Tool, u agent.ToolUpdate) {
-	if u.Kind != nil {
-		t.Kind = *u.Kind
-	}
-	if u.Title != nil {
-		t.Title = *u.Title
-	}
-	if u.Status != nil {
-		t.Status = *u.Status
-	}
-	if u.Locations != nil {
-		t.Locations = append([]message.Location(nil), u.Locations...)
-	}
-	if u.RawInput != nil {
-		t.RawInput = u.RawInput
-	}
-	if u.RawOutput != nil {
-		t.RawOutput = u.RawOutput
-	}
-	if u.Content != nil {
-		t.Content = append([]message.ToolContent(nil), u.Content...)
 	}
 }
 

@@ -62,17 +62,6 @@ func RuleFor(kind string) (ImportRule, bool) {
 	return r, true
 }
 
-// attachmentOf is the attachment part of an image or file record.
-func attachmentOf(r contextref.Record) *contextref.AttachmentRecord {
-	switch r := r.(type) {
-	case *contextref.ImageRecord:
-		return &r.AttachmentRecord
-	case *contextref.FileRecord:
-		return &r.AttachmentRecord
-	}
-	return nil
-}
-
 // ImportResult is a fragment made ready for Draft.InsertMarkdown.
 type ImportResult struct {
 	Text    string              // the pasted text, links to re-attached binaries rewritten
@@ -118,7 +107,7 @@ func Import(text string, f *contextref.Fragment, draft []contextref.Record, loca
 			continue
 		}
 		rule, _ := RuleFor(b.Kind)
-		att := attachmentOf(r)
+		att := contextref.AttachmentOf(r)
 		if rule != ImportBytes || att == nil {
 			rest = append(rest, r)
 			continue
@@ -129,7 +118,7 @@ func Import(text string, f *contextref.Fragment, draft []contextref.Record, loca
 			continue
 		}
 		c := contextref.CloneRecord(r)
-		ca := attachmentOf(c)
+		ca := contextref.AttachmentOf(c)
 		ca.ContextID, ca.AttachmentID = localID, localID
 		remap[b.ContextID] = localID
 		res.Records = append(res.Records, c)

@@ -64,6 +64,38 @@ type ImageRecord struct{ AttachmentRecord }
 // FileRecord references a file attachment.
 type FileRecord struct{ AttachmentRecord }
 
+// AttachmentOf is the attachment part of an image or file record — r's
+// own, so a change through it changes r — and nil for a record of any
+// other kind.
+func AttachmentOf(r Record) *AttachmentRecord {
+	_, a := attachment(r, false)
+	return a
+}
+
+// CopyAttachment is a copy of an image or file record and the copy's
+// attachment part, to change without changing r; a record of any other
+// kind is r itself, with nil.
+func CopyAttachment(r Record) (Record, *AttachmentRecord) { return attachment(r, true) }
+
+// attachment is the one reading of the kinds that are attachments.
+func attachment(r Record, copied bool) (Record, *AttachmentRecord) {
+	switch x := r.(type) {
+	case *ImageRecord:
+		if copied {
+			c := *x
+			x = &c
+		}
+		return x, &x.AttachmentRecord
+	case *FileRecord:
+		if copied {
+			c := *x
+			x = &c
+		}
+		return x, &x.AttachmentRecord
+	}
+	return r, nil
+}
+
 // TerminalRecord is an excerpt of a terminal's output, with absolute line
 // numbers in that terminal's history.
 type TerminalRecord struct {

@@ -8,6 +8,44 @@
 //
 // A reply is an ordered list of items. Each has a stable id within its
 // reply, so an update (a tool call's new status, a new plan) replaces its
-// item instead of appending a line. The item kinds are one table (Kinds);
-// the transcript renders each kind through a registry keyed by it.
+// item instead of appending a line.
+//
+// # One definition per item kind
+//
+// Specs (items.go) is the table of item kinds: each entry is a kind's
+// constant, whether its text grows, and a sample item setting every field
+// the kind uses. Kinds, Valid and Grows are read from it. What the store
+// keeps of an item is derived: Item.Data is the JSON of every field but
+// ID, Kind and Text (which the store keeps in columns of their own), so a
+// field added to Item is stored without a list to add it to. A tool call
+// changes through ToolUpdate (tool.go), whose Apply is the one fold the
+// agent's event queue and chat's reply both use, and whose Then joins two
+// queued updates.
+//
+// The coverage tests fail when a kind lacks a surface: an ItemKind
+// constant without its Specs entry, a field of Item that no sample sets or
+// that does not read back from its data, a ToolUpdate field that Apply,
+// Then or Empty leaves out (kinds_test.go); a sample that does not survive
+// the store (store/items_kinds_test.go); a kind without its renderer on
+// every surface, its pager title or its pager text
+// (transcript/items_test.go).
+//
+// A new item kind is three places:
+//
+//  1. here, items.go: its constant, its Specs entry with a sample, and its
+//     field on Item (a type of its own beside Tool, Plan and Permission
+//     when it has several fields), its JSON tag with omitempty;
+//  2. transcript/item_<kind>.go: one registerKind call with its Compact,
+//     Expanded and Details renderers, its pager Title and Pager text (nil:
+//     its Details as text) and whether it is Inline;
+//  3. the backend that produces it (an agent/acp_*.go file, say), which
+//     emits agent.ItemPut events: chat adds the item at the first put of
+//     a kind and key and changes its fields at the later ones, the ACP
+//     queue coalesces them, the store writes it. No event type, no fold
+//     in chat and no store code are added for it.
+//
+// A kind whose items need chat's own handling at the end of a turn (as
+// tool calls are settled) or text that grows (as text and thought) adds
+// its event in agent/events.go and its fold in chat/turn.go instead of
+// using ItemPut.
 package message

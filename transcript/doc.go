@@ -7,8 +7,10 @@
 // history is never rewritten); drawing user prose with its reference links
 // as inline chips through the chips presentation registry; drawing a
 // reply's typed items (DESIGN.md 9) through the item registry
-// (ItemRegistry: compact, details and expanded per kind, one file per kind,
-// item_*.go; an unknown kind draws a visible fallback); Markdown through
+// (ItemRegistry: compact, details and expanded per kind; each kind is one
+// itemKind in its own file, item_*.go, with its pager title and text and
+// whether it sits inline, and the pager and layout read nothing else of
+// it; an unknown kind draws a visible fallback); Markdown through
 // glamour, block by block; a tool call's content (RenderToolContent, which
 // the app's permission prompt reuses: text, diffs with line numbers and
 // chroma syntax colour); the focus (an item of a reply or a message, and a

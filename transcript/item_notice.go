@@ -11,24 +11,21 @@ import (
 // drawn as an error, with the agent's stderr tail under it (its last
 // noticeTail lines in Compact, all of it in Expanded and Details).
 
-func init() { registerKind(message.ItemNotice, registerNotice) }
+func init() {
+	whole := func(it message.Item, c ItemContext) []string { return renderNotice(it, c, detailsMaxLines) }
+	registerKind(message.ItemNotice, itemKind{
+		Compact:  func(it message.Item, c ItemContext) []string { return renderNotice(it, c, noticeTail) },
+		Expanded: whole, Details: whole, Title: title("Notice"), Pager: noticeText})
+}
 
 const noticeTail = 8
 
-func registerNotice(r *ItemRegistry) error {
-	if err := r.Register(message.ItemNotice, chips.Compact, func(it message.Item, c ItemContext) []string {
-		return renderNotice(it, c, noticeTail)
-	}); err != nil {
-		return err
+// noticeText is a notice whole: its text and the agent's stderr tail.
+func noticeText(it message.Item) string {
+	if it.StderrTail != "" {
+		return it.Text + "\n\nstderr:\n" + it.StderrTail
 	}
-	if err := r.Register(message.ItemNotice, chips.Expanded, func(it message.Item, c ItemContext) []string {
-		return renderNotice(it, c, detailsMaxLines)
-	}); err != nil {
-		return err
-	}
-	return r.Register(message.ItemNotice, chips.Details, func(it message.Item, c ItemContext) []string {
-		return renderNotice(it, c, detailsMaxLines)
-	})
+	return it.Text
 }
 
 func renderNotice(it message.Item, c ItemContext, tail int) []string {

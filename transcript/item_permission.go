@@ -11,15 +11,9 @@ import (
 // the answer. Compact and Expanded are one line (what was asked, what was
 // chosen, or that it waits); Details lists the options with their kinds.
 
-func init() { registerKind(message.ItemPermission, registerPermission) }
-
-func registerPermission(r *ItemRegistry) error {
-	for _, s := range []chips.Surface{chips.Compact, chips.Expanded} {
-		if err := r.Register(message.ItemPermission, s, renderPermission); err != nil {
-			return err
-		}
-	}
-	return r.Register(message.ItemPermission, chips.Details, renderPermissionDetails)
+func init() {
+	registerKind(message.ItemPermission, itemKind{Compact: renderPermission, Expanded: renderPermission,
+		Details: renderPermissionDetails, Title: title("Permission"), Inline: true})
 }
 
 // permissionAnswer is the answer's text and style.

@@ -12,19 +12,11 @@ import (
 // (a title line with how many entries are done, then one row per entry);
 // Details adds each entry's priority.
 
-func init() { registerKind(message.ItemPlan, registerPlan) }
-
-func registerPlan(r *ItemRegistry) error {
-	for _, s := range []chips.Surface{chips.Compact, chips.Expanded} {
-		if err := r.Register(message.ItemPlan, s, func(it message.Item, c ItemContext) []string {
-			return renderPlan(it, c, false)
-		}); err != nil {
-			return err
-		}
-	}
-	return r.Register(message.ItemPlan, chips.Details, func(it message.Item, c ItemContext) []string {
-		return renderPlan(it, c, true)
-	})
+func init() {
+	checklist := func(it message.Item, c ItemContext) []string { return renderPlan(it, c, false) }
+	registerKind(message.ItemPlan, itemKind{Compact: checklist, Expanded: checklist,
+		Details: func(it message.Item, c ItemContext) []string { return renderPlan(it, c, true) },
+		Title:   title("Plan")})
 }
 
 func renderPlan(it message.Item, c ItemContext, priorities bool) []string {

@@ -12,15 +12,9 @@ import (
 // Expanded draw one block of it; Details sums it up (the whole text goes to
 // the pager with o, never into a popover).
 
-func init() { registerKind(message.ItemText, registerText) }
-
-func registerText(r *ItemRegistry) error {
-	for _, s := range []chips.Surface{chips.Compact, chips.Expanded} {
-		if err := r.Register(message.ItemText, s, renderTextBlock); err != nil {
-			return err
-		}
-	}
-	return r.Register(message.ItemText, chips.Details, renderTextDetails)
+func init() {
+	registerKind(message.ItemText, itemKind{Compact: renderTextBlock, Expanded: renderTextBlock, Details: renderTextDetails,
+		Title: title("Reply"), Pager: itemText})
 }
 
 // renderTextBlock draws one block: Markdown through glamour, or plain text

@@ -14,16 +14,9 @@ import (
 // faint, every line kept (the transcript draws the compact line above the
 // blocks); Details is the text, wrapped.
 
-func init() { registerKind(message.ItemThought, registerThought) }
-
-func registerThought(r *ItemRegistry) error {
-	if err := r.Register(message.ItemThought, chips.Compact, renderThoughtLine); err != nil {
-		return err
-	}
-	if err := r.Register(message.ItemThought, chips.Expanded, renderThoughtBlock); err != nil {
-		return err
-	}
-	return r.Register(message.ItemThought, chips.Details, renderThoughtDetails)
+func init() {
+	registerKind(message.ItemThought, itemKind{Compact: renderThoughtLine, Expanded: renderThoughtBlock, Details: renderThoughtDetails,
+		Title: title("Thought"), Pager: itemText})
 }
 
 const detailsMaxLines = 2000

@@ -20,20 +20,24 @@ import (
 // (up to detailsMaxLines; o opens the rest in the pager). The content is
 // drawn by RenderToolContent, which the app's permission prompt reuses.
 
-func init() { registerKind(message.ItemTool, registerTool) }
-
-func registerTool(r *ItemRegistry) error {
-	if err := r.Register(message.ItemTool, chips.Compact, func(it message.Item, c ItemContext) []string {
-		return renderTool(it, c, collapsedLines)
-	}); err != nil {
-		return err
-	}
-	if err := r.Register(message.ItemTool, chips.Expanded, func(it message.Item, c ItemContext) []string {
-		return renderTool(it, c, expandedMaxLines)
-	}); err != nil {
-		return err
-	}
-	return r.Register(message.ItemTool, chips.Details, renderToolDetails)
+func init() {
+	registerKind(message.ItemTool, itemKind{
+		Compact:  func(it message.Item, c ItemContext) []string { return renderTool(it, c, collapsedLines) },
+		Expanded: func(it message.Item, c ItemContext) []string { return renderTool(it, c, expandedMaxLines) },
+		Details:  renderToolDetails,
+		Title: func(it message.Item) string {
+			if it.Tool != nil && it.Tool.Title != "" {
+				return "Tool: " + chips.SanitizeLine(it.Tool.Title)
+			}
+			return "Tool call"
+		},
+		Pager: func(it message.Item) string {
+			if it.Tool == nil {
+				return it.Text
+			}
+			return toolText(*it.Tool)
+		},
+		Inline: true})
 }
 
 const (

@@ -62,17 +62,50 @@ func NewItemRegistry() *ItemRegistry {
 	return &ItemRegistry{handlers: map[itemKey]ItemRenderer{}}
 }
 
-// itemKinds are the registrations of the built-in kinds, one per file
-// (item_text.go, item_thought.go, …).
-var itemKinds = map[message.ItemKind]func(r *ItemRegistry) error{}
+// itemKind is a built-in item kind's definition on the transcript's side,
+// one per file (item_text.go, item_thought.go, …): its renderer on each
+// surface, its pager title and text, and how it sits among other items.
+// Every kind of message.Specs has one (items_test.go checks each surface
+// with the kind's sample).
+type itemKind struct {
+	// Compact, Expanded and Details draw the item on each surface.
+	Compact, Expanded, Details ItemRenderer
+	// Title is the pager's title for the item.
+	Title func(it message.Item) string
+	// Pager is the item whole as text, for $PAGER; nil: its Details
+	// surface as plain text.
+	Pager func(it message.Item) string
+	// Inline: items of the kind sit on consecutive rows with no blank row
+	// between them.
+	Inline bool
+}
 
-// registerKind records the built-in renderers of a kind; called from each
-// item file's init.
-func registerKind(k message.ItemKind, fn func(r *ItemRegistry) error) {
+// render is the kind's renderer on surface s.
+func (d itemKind) render(s chips.Surface) ItemRenderer {
+	switch s {
+	case chips.Compact:
+		return d.Compact
+	case chips.Expanded:
+		return d.Expanded
+	case chips.Details:
+		return d.Details
+	}
+	return nil
+}
+
+// title is a pager title that is the same for every item of a kind.
+func title(s string) func(message.Item) string { return func(message.Item) string { return s } }
+
+// itemKinds are the definitions of the built-in kinds.
+var itemKinds = map[message.ItemKind]itemKind{}
+
+// registerKind records a built-in kind's definition; called from each item
+// file's init.
+func registerKind(k message.ItemKind, d itemKind) {
 	if _, dup := itemKinds[k]; dup {
 		panic(fmt.Sprintf("transcript: item kind %q registered twice", k))
 	}
-	itemKinds[k] = fn
+	itemKinds[k] = d
 }
 
 // DefaultItems returns a registry with the built-in renderers of every
@@ -80,9 +113,15 @@ func registerKind(k message.ItemKind, fn func(r *ItemRegistry) error) {
 func DefaultItems() *ItemRegistry {
 	r := NewItemRegistry()
 	for _, k := range message.Kinds {
-		if fn := itemKinds[k]; fn != nil {
-			if err := fn(r); err != nil {
-				panic(err) // a fresh registry holds no handler
+		d, ok := itemKinds[k]
+		if !ok {
+			continue
+		}
+		for _, s := range chips.Surfaces {
+			if fn := d.render(s); fn != nil {
+				if err := r.Register(k, s, fn); err != nil {
+					panic(err) // a fresh registry holds no handler
+				}
 			}
 		}
 	}

@@ -44,17 +44,44 @@ func itemThread() []Message {
 	}
 }
 
-func TestEveryKindHasRenderers(t *testing.T) {
+// Every item kind (message.Specs) has its definition here: a renderer on
+// each surface that draws the kind's sample, a pager title and a pager
+// text. A kind without one of them fails.
+func TestEveryKindHasEverySurface(t *testing.T) {
 	r := DefaultItems()
-	for _, k := range message.Kinds {
+	c := ItemContext{Width: 60, NoColor: true, Looks: newItemLooks(true)}
+	for _, spec := range message.Specs {
+		k := spec.Kind
+		d, ok := itemKinds[k]
+		if !ok {
+			t.Errorf("item kind %q has no registration (registerKind in an item_*.go file)", k)
+			continue
+		}
+		it := spec.Sample()
 		for _, s := range chips.Surfaces {
-			if !r.Has(k, s) {
+			if !r.Has(k, s) || d.render(s) == nil {
 				t.Errorf("item kind %q has no %s renderer", k, s)
+				continue
+			}
+			if out, why := callItem(d.render(s), it, c); why != "" || strings.TrimSpace(ansi.Strip(strings.Join(out, ""))) == "" {
+				t.Errorf("item kind %q on %s draws its sample as %q (%s)", k, s, out, why)
 			}
 		}
-		if itemKinds[k] == nil {
-			t.Errorf("item kind %q has no registration file", k)
+		if d.Title == nil || strings.TrimSpace(itemTitle(it)) == "" {
+			t.Errorf("item kind %q has no pager title", k)
 		}
+		text := pagerText(it)
+		if strings.TrimSpace(text) == "" || strings.Contains(text, "renderer") {
+			t.Errorf("item kind %q has no pager text: %q", k, text)
+		}
+	}
+	// An unknown kind still has a title and a text: its fallback.
+	odd := message.Item{Kind: "hologram", Text: "from a newer chipchat"}
+	if itemTitle(odd) != "hologram" || !strings.Contains(pagerText(odd), "no details renderer") {
+		t.Errorf("unknown kind: %q %q", itemTitle(odd), pagerText(odd))
+	}
+	if len(itemKinds) != len(message.Kinds) {
+		t.Errorf("%d kinds registered, message has %d", len(itemKinds), len(message.Kinds))
 	}
 }
 

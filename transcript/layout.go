@@ -284,10 +284,9 @@ func (m *Model) valid(p ppos) ppos {
 	return p
 }
 
-// inline kinds sit on consecutive rows with no blank row between them.
-func inline(k message.ItemKind) bool {
-	return k == message.ItemTool || k == message.ItemPermission
-}
+// inline kinds sit on consecutive rows with no blank row between them
+// (itemKind.Inline).
+func inline(k message.ItemKind) bool { return itemKinds[k].Inline }
 
 // gap is the blank rows drawn before part p: one between messages, one
 // between Markdown blocks, one between items (none between consecutive

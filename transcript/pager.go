@@ -27,42 +27,19 @@ func (m *Model) pagerCmd(s stop) tea.Cmd {
 	return func() tea.Msg { return pm }
 }
 
+// itemTitle is the pager's title for it: its kind's, else the kind's name.
 func itemTitle(it message.Item) string {
-	switch it.Kind {
-	case message.ItemText:
-		return "Reply"
-	case message.ItemThought:
-		return "Thought"
-	case message.ItemTool:
-		if it.Tool != nil && it.Tool.Title != "" {
-			return "Tool: " + chips.SanitizeLine(it.Tool.Title)
-		}
-		return "Tool call"
-	case message.ItemPlan:
-		return "Plan"
-	case message.ItemPermission:
-		return "Permission"
-	case message.ItemNotice:
-		return "Notice"
+	if d, ok := itemKinds[it.Kind]; ok && d.Title != nil {
+		return d.Title(it)
 	}
 	return chips.SanitizeLine(string(it.Kind))
 }
 
-// pagerText is the whole item as text.
+// pagerText is the whole item as text: its kind's pager text, else its
+// Details surface as plain text.
 func pagerText(it message.Item) string {
-	switch it.Kind {
-	case message.ItemText, message.ItemThought:
-		return it.Text
-	case message.ItemTool:
-		if it.Tool == nil {
-			return it.Text
-		}
-		return toolText(*it.Tool)
-	case message.ItemNotice:
-		if it.StderrTail != "" {
-			return it.Text + "\n\nstderr:\n" + it.StderrTail
-		}
-		return it.Text
+	if d, ok := itemKinds[it.Kind]; ok && d.Pager != nil {
+		return d.Pager(it)
 	}
 	var b strings.Builder
 	for _, l := range DefaultItems().Render(chips.Details, it, ItemContext{Width: 100, NoColor: true}) {
@@ -71,6 +48,9 @@ func pagerText(it message.Item) string {
 	}
 	return b.String()
 }
+
+// itemText is the pager text of the kinds whose text is the whole item.
+func itemText(it message.Item) string { return it.Text }
 
 // toolText is a tool call as plain text: its line, command, texts and
 // each diff as a unified diff.

@@ -115,14 +115,9 @@ func (a *App) copyText(text string, recs []contextref.Record, src contextref.Fra
 			out := make([]contextref.Record, len(recs))
 			for i, r := range recs {
 				out[i] = r
-				var att *contextref.AttachmentRecord
-				switch c := contextref.CloneRecord(r).(type) {
-				case *contextref.ImageRecord:
-					att, out[i] = &c.AttachmentRecord, c
-				case *contextref.FileRecord:
-					att, out[i] = &c.AttachmentRecord, c
-				}
-				if att != nil {
+				c := contextref.CloneRecord(r)
+				if att := contextref.AttachmentOf(c); att != nil {
+					out[i] = c
 					if b, ok, err := st.AttachmentBinding(att.AttachmentID); err == nil && ok {
 						att.AttachmentID = b
 					}

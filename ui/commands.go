@@ -453,13 +453,8 @@ func (a *App) checkAttachments(recs []contextref.Record) error {
 	}
 	var atts []agent.Attachment
 	for _, r := range recs {
-		var ar *contextref.AttachmentRecord
-		switch x := r.(type) {
-		case *contextref.ImageRecord:
-			ar = &x.AttachmentRecord
-		case *contextref.FileRecord:
-			ar = &x.AttachmentRecord
-		default:
+		ar := contextref.AttachmentOf(r)
+		if ar == nil {
 			continue
 		}
 		atts = append(atts, agent.Attachment{ContextID: ar.ContextID, AttachmentID: ar.AttachmentID, Name: ar.Name,

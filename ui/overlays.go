@@ -317,22 +317,19 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 // open shows a file or image chip's bytes with xdg-open, or says where they
 // are; a mention opens its path.
 func (a *App) open(r contextref.Record) tea.Cmd {
-	var path, name string
 	st, as, dir := a.st, a.assets, a.opt.Dir
-	switch r := r.(type) {
-	case *contextref.ImageRecord:
-		path, name = r.AttachmentID, r.Name
-	case *contextref.FileRecord:
-		path, name = r.AttachmentID, r.Name
-	case *contextref.ThreadRecord:
-		return a.openThreadRef(r)
-	case *contextref.MentionRecord:
-		p := filepath.Join(dir, r.Path)
-		return func() tea.Msg { return openPath(p, r.Path) }
-	default:
+	if t, ok := r.(*contextref.ThreadRecord); ok {
+		return a.openThreadRef(t)
+	}
+	if m, ok := r.(*contextref.MentionRecord); ok {
+		p := filepath.Join(dir, m.Path)
+		return func() tea.Msg { return openPath(p, m.Path) }
+	}
+	att := contextref.AttachmentOf(r)
+	if att == nil {
 		return a.notify("nothing to open for this chip", false)
 	}
-	id := path
+	id, name := att.AttachmentID, att.Name
 	return func() tea.Msg {
 		if stored, ok, err := st.AttachmentBinding(id); err == nil && ok {
 			id = stored

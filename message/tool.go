@@ -1,0 +1,158 @@
+package message
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Tool call statuses (ACP's names).
+const (
+	ToolPending    = "pending"
+	ToolInProgress = "in_progress"
+	ToolCompleted  = "completed"
+	ToolFailed     = "failed"
+	// ToolCancelled is chipchat's: the user cancelled the call (stopped
+	// the turn, or rejected its permission) before it finished.
+	ToolCancelled = "cancelled"
+)
+
+// ToolFinal reports whether a call in status s is over.
+func ToolFinal(s string) bool { return s == ToolCompleted || s == ToolFailed || s == ToolCancelled }
+
+// Reasons a call chipchat settled itself failed (Tool.Reason).
+const (
+	ReasonTurnEnded = "not finished when the turn ended"
+	ReasonAgentDied = "the agent died"
+)
+
+// Tool is a tool call: what the agent ran and what came of it.
+type Tool struct {
+	CallID    string          `json:"callId"`
+	Kind      string          `json:"kind,omitempty"` // read, edit, delete, move, search, execute, think, fetch, other
+	Title     string          `json:"title,omitempty"`
+	Status    string          `json:"status,omitempty"`
+	Locations []Location      `json:"locations,omitempty"`
+	RawInput  json.RawMessage `json:"rawInput,omitempty"`
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	Content   []ToolContent   `json:"content,omitempty"`
+	Started   time.Time       `json:"started,omitzero"`
+	Ended     time.Time       `json:"ended,omitzero"`
+	// Reason says why chipchat settled a call the agent left unfinished
+	// (status failed or cancelled): ReasonTurnEnded, ReasonAgentDied…
+	Reason string `json:"reason,omitempty"`
+}
+
+// Settle ends a call the agent left pending or running: status
+// ToolCancelled when the user cancelled it, else ToolFailed with reason;
+// at is its end. It reports whether the call was unfinished.
+func (t *Tool) Settle(cancelled bool, reason string, at time.Time) bool {
+	if ToolFinal(t.Status) {
+		return false
+	}
+	t.Status, t.Reason = ToolFailed, reason
+	if cancelled {
+		t.Status, t.Reason = ToolCancelled, ""
+	}
+	if t.Ended.IsZero() {
+		t.Ended = at
+	}
+	return true
+}
+
+// Location is a file (and line) a tool call touches.
+type Location struct {
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+}
+
+// Tool content types.
+const (
+	ContentText     = "text"
+	ContentDiff     = "diff"
+	ContentTerminal = "terminal"
+)
+
+// ToolContent is one piece of a tool call's content: text, a diff of one
+// file (OldText nil: a new file), or an agent terminal's id.
+type ToolContent struct {
+	Type       string  `json:"type"`
+	Text       string  `json:"text,omitempty"`
+	Path       string  `json:"path,omitempty"`
+	OldText    *string `json:"oldText,omitempty"`
+	NewText    string  `json:"newText,omitempty"`
+	TerminalID string  `json:"terminalId,omitempty"`
+}
+
+// ToolUpdate changes a tool call: each non-nil field replaces the one
+// before (Content, when non-nil, replaces the whole content list, as ACP's
+// tool_call_update does). It is the one fold of a tool call: the agent
+// applies it to the calls it tracks and coalesces queued updates with
+// Then, chat applies it to the reply's item.
+type ToolUpdate struct {
+	CallID    string
+	Kind      *string
+	Title     *string
+	Status    *string
+	Locations []Location
+	RawInput  json.RawMessage
+	RawOutput json.RawMessage
+	Content   []ToolContent
+}
+
+// Apply folds u into t. The lists t gets are copies (an empty one is nil):
+// t shares no backing array with u.
+func (u ToolUpdate) Apply(t *Tool) {
+	if u.Kind != nil {
+		t.Kind = *u.Kind
+	}
+	if u.Title != nil {
+		t.Title = *u.Title
+	}
+	if u.Status != nil {
+		t.Status = *u.Status
+	}
+	if u.Locations != nil {
+		t.Locations = append([]Location(nil), u.Locations...)
+	}
+	if u.RawInput != nil {
+		t.RawInput = u.RawInput
+	}
+	if u.RawOutput != nil {
+		t.RawOutput = u.RawOutput
+	}
+	if u.Content != nil {
+		t.Content = append([]ToolContent(nil), u.Content...)
+	}
+}
+
+// Then is u followed by v, as one update: each field v sets replaces u's.
+func (u ToolUpdate) Then(v ToolUpdate) ToolUpdate {
+	if v.Kind != nil {
+		u.Kind = v.Kind
+	}
+	if v.Title != nil {
+		u.Title = v.Title
+	}
+	if v.Status != nil {
+		u.Status = v.Status
+	}
+	if v.Locations != nil {
+		u.Locations = v.Locations
+	}
+	if v.RawInput != nil {
+		u.RawInput = v.RawInput
+	}
+	if v.RawOutput != nil {
+		u.RawOutput = v.RawOutput
+	}
+	if v.Content != nil {
+		u.Content = v.Content
+	}
+	return u
+}
+
+// Empty reports whether u changes nothing.
+func (u ToolUpdate) Empty() bool {
+	return u.Kind == nil && u.Title == nil && u.Status == nil && u.Locations == nil && u.RawInput == nil &&
+		u.RawOutput == nil && u.Content == nil
+}
