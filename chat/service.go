@@ -160,6 +160,10 @@ func (s *Service) Capabilities() agent.Capabilities { return s.caps }
 // Backend is the service's backend.
 func (s *Service) Backend() agent.Backend { return s.opt.Backend }
 
+// AgentName is the backend's name, as the header shows it (not
+// sanitized: an ACP agent reports its own).
+func (s *Service) AgentName() string { return s.opt.Backend.Name() }
+
 // CloseBackend ends the backend's process, when it has one
 // (Capabilities.Process): the command's exit path, after Shutdown and
 // Close. It does I/O.

@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/transcript"
@@ -92,7 +92,7 @@ func (b *askBox) key(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	answer := func(id, outcome string) tea.Cmd {
 		var then tea.Cmd
 		if b.ask.permission != nil {
-			a.chat.AnswerPermission(b.ask.id, agent.PermissionAnswer{OptionID: id, Outcome: outcome})
+			a.chat.AnswerPermission(b.ask.id, chat.PermissionAnswer{OptionID: id, Outcome: outcome})
 		} else if cmd, ok := a.signInChosen(b.ask.id, id, b.ask.signIn); ok {
 			then = cmd // a terminal method: its login runs first (agentterm.go)
 		} else {
