@@ -200,14 +200,14 @@ func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend,
 	if panes, err := ui.ListenPanes(); err == nil {
 		parts.panes = panes
 	}
-	servers, err := ui.MCPServers(cfg, dataDir, project, parts.panes)
+	servers, err := mcpServers(cfg, dataDir, project, parts.panes)
 	if err != nil {
 		if parts.panes != nil {
 			_ = parts.panes.Close()
 		}
 		return nil, acpParts{}, err
 	}
-	opts.ACP = agent.ACPOptions{Dir: project, Terminals: parts.terms, MCPServers: servers, Protect: []string{dataDir}}
+	opts.ACP = agent.ACPOptions{Dir: project, Terminals: agentTerms{parts.terms}, MCPServers: servers, Protect: []string{dataDir}}
 	a, err := agent.NewWith(spec, opts)
 	if err != nil {
 		if parts.panes != nil {
@@ -271,7 +271,8 @@ func runApp(f flags) error {
 	if err != nil {
 		return err
 	}
-	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, project, home
+	opt.Assets, opt.Config, opt.Dir, opt.Home = as, cfg, project, home
+	opt.Chat = newChat(st, as, backend, opt)
 	opt.NoColor = os.Getenv("NO_COLOR") != ""
 	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
 	app := ui.New(opt)

@@ -408,7 +408,7 @@ func TestPermission(t *testing.T) {
 	if pa.Request.Asked != "Edit a.go" || len(pa.Request.Options) != 3 {
 		t.Fatal(pa)
 	}
-	e.s.AnswerPermission(pa.ID, agent.PermissionAnswer{OptionID: "once", Outcome: "selected"})
+	e.s.AnswerPermission(pa.ID, PermissionAnswer{OptionID: "once", Outcome: "selected"})
 	if got := <-reply; got.OptionID != "once" {
 		t.Fatal(got)
 	}
@@ -575,10 +575,10 @@ func TestFork(t *testing.T) {
 	f := until[ReplyFinished](e, nil)
 	e.s.Fork(e.thread.ID, f.ReplyID)
 	fk := until[Forked](e, nil)
-	if fk.Thread.Title != "plan the release (fork)" {
-		t.Errorf("title %q", fk.Thread.Title)
+	if fk.Title != "plan the release (fork)" {
+		t.Errorf("title %q", fk.Title)
 	}
-	ms, _ := e.st.Messages(fk.Thread.ID)
+	ms, _ := e.st.Messages(fk.ThreadID)
 	if len(ms) != 2 || message.ReplyText(ms[1].Items) != "ok" {
 		t.Errorf("fork: %+v", ms)
 	}

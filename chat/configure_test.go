@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -89,5 +90,30 @@ func TestConfigureFailureIsANotice(t *testing.T) {
 	}
 	if got := e.s.Info(e.thread.ID); got.Modes.Current != "" {
 		t.Fatalf("the failed mode was recorded: %+v", got)
+	}
+}
+
+// AgentInfo carries the agent's advertised state in chat's own types,
+// every field of it: the commands, the modes, the options with their
+// values.
+func TestAgentInfoIsChatsOwn(t *testing.T) {
+	b := &configBackend{}
+	e := newConfigEnv(t, b)
+	b.state = []agent.Event{
+		agent.Commands{Commands: []agent.Command{{Name: "init", Description: "write AGENTS.md", InputHint: "[dir]"}}},
+		agent.Modes{Current: "plan", Available: []agent.Mode{{ID: "plan", Name: "Plan", Description: "think first"}}},
+		agent.ConfigOptions{Options: []agent.ConfigOption{{ID: "model", Name: "Model", Category: "model", Current: "a",
+			Values: []agent.ConfigValue{{ID: "a", Name: "A one", Description: "fast"}}}}},
+	}
+	e.s.SetMode(e.thread.ID, "plan")
+	got := until(e, func(ai AgentInfo) bool { return ai.ThreadID == e.thread.ID }).Info
+	want := Info{
+		Commands: []Command{{Name: "init", Description: "write AGENTS.md", InputHint: "[dir]"}},
+		Modes:    Modes{Current: "plan", Available: []Mode{{ID: "plan", Name: "Plan", Description: "think first"}}},
+		Options: []ConfigOption{{ID: "model", Name: "Model", Category: "model", Current: "a",
+			Values: []ConfigValue{{ID: "a", Name: "A one", Description: "fast"}}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("info %+v\nwant %+v", got, want)
 	}
 }

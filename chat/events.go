@@ -5,7 +5,6 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/message"
-	"github.com/chipchat/chipchat/store"
 )
 
 // Event is what chat reports to the UI. Wait hands them out in order;
@@ -17,7 +16,7 @@ type Event interface{ isChatEvent() }
 // draft it holds is still the one that was sent.
 type UserStored struct {
 	ThreadID string
-	Message  store.Message
+	Message  Message
 	Queued   bool
 	Ref      uint64
 }
@@ -33,8 +32,8 @@ type SendFailed struct {
 // ReplyStarted: the reply to User exists (empty, streaming).
 type ReplyStarted struct {
 	ThreadID string
-	User     store.Message
-	Reply    store.Message
+	User     Message
+	Reply    Message
 	Started  time.Time
 }
 
@@ -66,7 +65,7 @@ type PhaseChanged struct {
 // the queue waits for the user (the last turn did not end done).
 type QueueChanged struct {
 	ThreadID string
-	Queued   []store.Message
+	Queued   []Message
 	Paused   bool
 }
 
@@ -74,7 +73,7 @@ type QueueChanged struct {
 // it into the draft.
 type Unqueued struct {
 	ThreadID string
-	Message  store.Message
+	Message  Message
 }
 
 // Notice is a line for the user (a toast).
@@ -99,7 +98,7 @@ type PermissionAsked struct {
 type SignInAsked struct {
 	ThreadID string
 	ID       int64
-	Question agent.Question
+	Question Question
 }
 
 // AskClosed: a question is no longer waiting (answered, or its turn
@@ -115,34 +114,51 @@ type AgentInfo struct {
 
 // Info is the agent's advertised state for one thread.
 type Info struct {
-	Modes    agent.Modes
-	Options  []agent.ConfigOption
-	Commands []agent.Command
-	Usage    agent.Usage
+	Modes    Modes
+	Options  []ConfigOption
+	Commands []Command
+	Usage    Usage
 }
 
-// fold applies a Modes, ConfigOptions or Commands event (a Modes event
+// fold applies a Modes, ConfigOptions, Commands or Usage event (a Modes event
 // without Available changes only the current mode).
 func (in *Info) fold(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.Commands:
-		in.Commands = append([]agent.Command(nil), e.Commands...)
+		in.Commands = nil
+		for _, c := range e.Commands {
+			in.Commands = append(in.Commands, Command(c))
+		}
 	case agent.Modes:
 		if e.Available != nil {
-			in.Modes.Available = append([]agent.Mode(nil), e.Available...)
+			in.Modes.Available = nil
+			for _, m := range e.Available {
+				in.Modes.Available = append(in.Modes.Available, Mode(m))
+			}
 		}
 		if e.Current != "" {
 			in.Modes.Current = e.Current
 		}
 	case agent.ConfigOptions:
-		in.Options = append([]agent.ConfigOption(nil), e.Options...)
+		in.Options = nil
+		for _, o := range e.Options {
+			c := ConfigOption{ID: o.ID, Name: o.Name, Category: o.Category, Current: o.Current}
+			for _, v := range o.Values {
+				c.Values = append(c.Values, ConfigValue(v))
+			}
+			in.Options = append(in.Options, c)
+		}
+	case agent.Usage:
+		in.Usage = Usage(e)
 	}
 }
 
-// Forked: a fork of a thread was made; the UI opens it.
+// Forked: a fork of a thread was made (ThreadID, titled Title); the UI
+// opens it.
 type Forked struct {
-	From   string
-	Thread store.Thread
+	From     string
+	ThreadID string
+	Title    string
 }
 
 // QuitReady: every turn has stopped and is on disk; the UI may exit.

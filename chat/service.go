@@ -160,6 +160,42 @@ func (s *Service) Capabilities() agent.Capabilities { return s.caps }
 // Backend is the service's backend.
 func (s *Service) Backend() agent.Backend { return s.opt.Backend }
 
+// AgentName is the backend's name, as the header shows it (not
+// sanitized: an ACP agent reports its own).
+func (s *Service) AgentName() string { return s.opt.Backend.Name() }
+
+// CloseBackend ends the backend's process, when it has one
+// (Capabilities.Process): the command's exit path, after Shutdown and
+// Close. It does I/O.
+func (s *Service) CloseBackend() error { return agent.Close(s.opt.Backend) }
+
+// CheckAttachments refuses, before anything is stored or sent, records
+// whose image or file chips are over the backend's limits
+// (Capabilities.MaxAttachment). It reads only the records' sizes: no I/O.
+func (s *Service) CheckAttachments(recs []contextref.Record) error {
+	if s.caps.MaxAttachment <= 0 {
+		return nil
+	}
+	var atts []agent.Attachment
+	for _, r := range recs {
+		var ar *contextref.AttachmentRecord
+		switch x := r.(type) {
+		case *contextref.ImageRecord:
+			ar = &x.AttachmentRecord
+		case *contextref.FileRecord:
+			ar = &x.AttachmentRecord
+		default:
+			continue
+		}
+		atts = append(atts, agent.Attachment{ContextID: ar.ContextID, AttachmentID: ar.AttachmentID, Name: ar.Name,
+			MimeType: ar.MimeType, Size: ar.SizeBytes})
+	}
+	if len(atts) == 0 {
+		return nil
+	}
+	return s.caps.CheckAttachments(atts)
+}
+
 func (s *Service) worker() {
 	for {
 		select {
@@ -244,8 +280,7 @@ func (s *Service) setPhase(th *thread, p Phase) {
 }
 
 func (s *Service) queueChanged(th *thread) {
-	q := append([]store.Message(nil), th.queue...)
-	s.emit(QueueChanged{ThreadID: th.id, Queued: q, Paused: th.paused && len(q) > 0})
+	s.emit(QueueChanged{ThreadID: th.id, Queued: viewMessages(th.queue), Paused: th.paused && len(th.queue) > 0})
 }
 
 // Phase is the thread's phase now.
@@ -269,14 +304,14 @@ func (s *Service) Info(threadID string) Info {
 }
 
 // Queue is the thread's queued messages and whether the queue is paused.
-func (s *Service) Queue(threadID string) ([]store.Message, bool) {
+func (s *Service) Queue(threadID string) ([]Message, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	th := s.threads[threadID]
 	if th == nil {
 		return nil, false
 	}
-	return append([]store.Message(nil), th.queue...), th.paused && len(th.queue) > 0
+	return viewMessages(th.queue), th.paused && len(th.queue) > 0
 }
 
 // CanRetry reports whether alt+r has a message to ask again.
@@ -413,7 +448,7 @@ func (s *Service) store(th *thread, sub Submission, queued bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	th.stored(sub.Ref)
-	s.emit(UserStored{ThreadID: th.id, Message: user, Queued: queued, Ref: sub.Ref})
+	s.emit(UserStored{ThreadID: th.id, Message: viewMessage(user), Queued: queued, Ref: sub.Ref})
 	if dropped > 0 {
 		s.emit(Notice{ThreadID: th.id, Text: fmt.Sprintf("%d terminal excerpt(s) older than %s dropped: the agent sees them as unavailable", dropped, s.opt.ExcerptMaxAge)})
 	}
@@ -478,7 +513,7 @@ func (s *Service) sendNext(th *thread) {
 			s.emit(Notice{ThreadID: th.id, Text: "queued message not sent: " + err.Error(), Err: true})
 			return
 		}
-		s.emit(UserStored{ThreadID: th.id, Message: sent})
+		s.emit(UserStored{ThreadID: th.id, Message: viewMessage(sent)})
 		s.startTurn(th, sent)
 	})
 }
@@ -508,7 +543,7 @@ func (s *Service) Unqueue(threadID string) bool {
 				last.Context = ctx
 			}
 		}
-		s.emit(Unqueued{ThreadID: th.id, Message: last})
+		s.emit(Unqueued{ThreadID: th.id, Message: viewMessage(last)})
 	})
 	return true
 }
@@ -581,7 +616,7 @@ func (s *Service) Fork(threadID, upTo string) {
 			s.emit(Notice{ThreadID: threadID, Text: "fork failed: " + err.Error(), Err: true})
 			return
 		}
-		s.emit(Forked{From: threadID, Thread: t})
+		s.emit(Forked{From: threadID, ThreadID: t.ID, Title: t.Title})
 	})
 }
 
@@ -607,7 +642,7 @@ func (s *Service) SetConfigOption(threadID, optionID, value string) {
 	s.configure(threadID, optionID, func(c agent.Configurer) error {
 		return c.SetConfigOption(context.Background(), threadID, optionID, value)
 	}, func(in *Info) {
-		in.Options = append([]agent.ConfigOption(nil), in.Options...) // the UI holds the last Info
+		in.Options = append([]ConfigOption(nil), in.Options...) // the UI holds the last Info
 		for i := range in.Options {
 			if in.Options[i].ID == optionID {
 				in.Options[i].Current = value
@@ -656,11 +691,11 @@ func (s *Service) configure(threadID, what string, f func(agent.Configurer) erro
 
 // AnswerPermission answers a PermissionAsked: an option id with outcome
 // "selected" or "rejected", or outcome "cancelled".
-func (s *Service) AnswerPermission(id int64, ans agent.PermissionAnswer) {
+func (s *Service) AnswerPermission(id int64, ans PermissionAnswer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if a := s.asks[id]; a != nil {
-		s.closeAsk(id, a, ans)
+		s.closeAsk(id, a, agent.PermissionAnswer(ans))
 	}
 }
 

@@ -103,7 +103,7 @@ func TestRejectedPermissionCancelsItsCall(t *testing.T) {
 		reply := make(chan agent.PermissionAnswer, 1)
 		ft.emit(agent.Permission{Request: message.Permission{ToolCallID: call, Asked: "Edit", Options: opts}, Reply: reply})
 		pa := until[PermissionAsked](e, nil)
-		e.s.AnswerPermission(pa.ID, agent.PermissionAnswer{OptionID: "no", Outcome: "rejected"})
+		e.s.AnswerPermission(pa.ID, PermissionAnswer{OptionID: "no", Outcome: "rejected"})
 		<-reply
 	}
 	ask("c1")

@@ -83,7 +83,7 @@ func (s *Service) prepare(t *turn) {
 		cuts = agent.InlineCuts(at)
 	}
 	s.mu.Lock()
-	s.emit(ReplyStarted{ThreadID: th.id, User: t.user, Reply: reply, Started: s.clock.Now()})
+	s.emit(ReplyStarted{ThreadID: th.id, User: viewMessage(t.user), Reply: viewMessage(reply), Started: s.clock.Now()})
 	for _, c := range cuts {
 		s.emit(Notice{ThreadID: th.id, Text: c})
 	}
@@ -250,7 +250,7 @@ func (t *turn) event(ev agent.Event) {
 	case agent.SignIn:
 		s.askSeq++
 		s.asks[s.askSeq] = &ask{threadID: t.th.id, turn: t, pos: -1, signIn: e.Reply}
-		s.emit(SignInAsked{ThreadID: t.th.id, ID: s.askSeq, Question: e.Question})
+		s.emit(SignInAsked{ThreadID: t.th.id, ID: s.askSeq, Question: viewQuestion(e.Question)})
 	case agent.SessionStarted:
 		id, th, name := e.ID, t.th.id, s.opt.Backend.Name()
 		s.do(func() {
@@ -260,11 +260,8 @@ func (t *turn) event(ev agent.Event) {
 				s.mu.Unlock()
 			}
 		})
-	case agent.Commands, agent.Modes, agent.ConfigOptions:
+	case agent.Commands, agent.Modes, agent.ConfigOptions, agent.Usage:
 		t.th.info.fold(e)
-		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
-	case agent.Usage:
-		t.th.info.Usage = e
 		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
 	case agent.Notice:
 		t.open = -1

@@ -1,17 +1,14 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/terminal"
@@ -21,26 +18,18 @@ import (
 // agent's terminal/create runs its command in a pty as a tab of chipchat's
 // terminal pane, named after the tool call (renamed when a tool item names
 // the terminal), visible with ctrl+t, readable and capturable as
-// terminal-excerpt chips like any tab. AgentTerminals is the
-// agent.TerminalHost; it is called on the agent's goroutines:
+// terminal-excerpt chips like any tab. The agent's side (agent.TerminalHost:
+// reading, waiting for, killing and releasing a terminal) is an adapter in
+// package main over AgentTerminals; it calls it on the agent's goroutines:
 //
 //   - Start starts the process there (no I/O on the UI goroutine) and hands
 //     the started terminal to the app through a channel the app listens on
 //     (listenAgentTerminals); the app's Update only adds it to the pane.
-//   - Output reads the tab's screen and scrollback under the terminal's
-//     lock: the text as the user sees it (colours and cursor motion already
-//     applied), wrapped rows joined, trailing blank rows and the pane's
-//     "[process exited N]" line left out, at most the agent's
-//     outputByteLimit bytes from the end, cut at a character boundary and
-//     reported truncated — as it is when the scrollback dropped lines.
-//   - Wait waits for the process's end (terminal.Terminal.Done) or ctx;
-//     Kill sends SIGKILL to its process group and keeps the tab readable;
-//     Release kills it if it still runs and marks the tab released.
-//   - Released tabs stay for the user to read and capture; once more than
-//     keepReleased of them exist the oldest is removed (and closed off the
-//     UI goroutine).
+//   - Released tells the app the agent released a tab. Released tabs stay
+//     for the user to read and capture; once more than keepReleased of them
+//     exist the oldest is removed (and closed off the UI goroutine).
 //
-// A terminal sign-in method (agent.AuthTerminal) runs the agent's login the
+// A terminal sign-in method (chat.AuthTerminal) runs the agent's login the
 // same way, in a tab that is shown and focused; the sign-in is answered
 // once the login exits (runAuthTerminal).
 
@@ -51,9 +40,9 @@ const keepReleased = 4
 const agentTabPrefix = "agent-"
 
 // AgentTerminals runs an ACP agent's terminals in the app's terminal pane.
-// Make it with NewAgentTerminals, pass it both in agent.ACPOptions.Terminals
-// and in Options.AgentTerminals. Its methods may be called from any
-// goroutine.
+// Make it with NewAgentTerminals, pass it to the agent's terminal host
+// (package main) and in Options.AgentTerminals. Its methods may be called
+// from any goroutine.
 type AgentTerminals struct {
 	events chan tea.Msg
 	quit   chan struct{}
@@ -69,7 +58,15 @@ func NewAgentTerminals(scrollback int) *AgentTerminals {
 	return &AgentTerminals{events: make(chan tea.Msg, 64), quit: make(chan struct{}), scrollback: scrollback}
 }
 
-var _ agent.TerminalHost = (*AgentTerminals)(nil)
+// AgentCommand is a command the agent runs in a terminal (terminal/create).
+type AgentCommand struct {
+	ID      string // the agent's terminal id; the tab is agent-<ID>
+	Name    string // the tool call's title, when known
+	Command string
+	Args    []string
+	Env     []string // added to the environment ("KEY=value")
+	Dir     string
+}
 
 // agentTermAdded: a started agent terminal for the pane.
 type agentTermAdded struct{ t *terminal.Terminal }
@@ -117,138 +114,31 @@ func tabLabel(prefix, name string) string {
 	return prefix + chips.Truncate(name, 32)
 }
 
-// Start runs spec's command in a new tab (the agent's goroutine).
-func (h *AgentTerminals) Start(spec agent.TerminalSpec) (agent.Terminal, error) {
+// Start runs c's command in a new tab (the agent's goroutine) and hands
+// the tab to the app; the terminal is the agent's to read and end.
+func (h *AgentTerminals) Start(c AgentCommand) (*terminal.Terminal, error) {
 	h.mu.Lock()
 	sb := h.scrollback
 	h.mu.Unlock()
-	name := spec.Name
+	name := c.Name
 	if strings.TrimSpace(name) == "" {
-		name = strings.Join(append([]string{spec.Command}, spec.Args...), " ")
+		name = strings.Join(append([]string{c.Command}, c.Args...), " ")
 	}
-	t := terminal.NewTerminal(agentTabPrefix+spec.ID, tabLabel("agent: ", name), 80, 24, sb)
-	t.Env = append([]string(nil), spec.Env...)
+	t := terminal.NewTerminal(agentTabPrefix+c.ID, tabLabel("agent: ", name), 80, 24, sb)
+	t.Env = append([]string(nil), c.Env...)
 	t.NoRestart = true
-	if err := t.Start(spec.Dir, commandArgv(spec.Command, spec.Args)...); err != nil {
+	if err := t.Start(c.Dir, commandArgv(c.Command, c.Args)...); err != nil {
 		return nil, err
 	}
 	if !h.post(agentTermAdded{t}) {
 		t.Close()
 		return nil, errors.New("chipchat is closing")
 	}
-	return &agentTerm{h: h, t: t, limit: spec.OutputLimit}, nil
+	return t, nil
 }
 
-// agentTerm is one agent terminal, as the agent sees it.
-type agentTerm struct {
-	h     *AgentTerminals
-	t     *terminal.Terminal
-	limit int
-	once  sync.Once
-}
-
-func exitOf(t *terminal.Terminal) agent.TerminalExit {
-	if sig := t.ExitSignal(); sig != "" {
-		return agent.TerminalExit{Signal: sig}
-	}
-	_, code := t.Exited()
-	return agent.TerminalExit{ExitCode: &code}
-}
-
-func (at *agentTerm) ended() bool {
-	select {
-	case <-at.t.Done():
-		return true
-	default:
-		return false
-	}
-}
-
-// Output is the tab's text (see the package comment above).
-func (at *agentTerm) Output() (string, bool, *agent.TerminalExit) {
-	var exit *agent.TerminalExit
-	if at.ended() {
-		e := exitOf(at.t)
-		exit = &e
-	}
-	limit := at.limit
-	if limit <= 0 {
-		limit = agent.ACPDefaultTerminalOutput
-	}
-	var out string
-	var truncated bool
-	at.t.Do(func(s *terminal.Screen) { out, truncated = screenText(s, limit, exit != nil) })
-	return out, truncated, exit
-}
-
-// screenText is the last limit bytes of the screen and scrollback's text.
-// It reads only as many lines as the limit needs.
-func screenText(s *terminal.Screen, limit int, exited bool) (string, bool) {
-	first, last := s.FirstLine(), s.LastLine()
-	text := func(n int64) string { return s.Lines(n, n)[0] }
-	for last >= first && strings.TrimSpace(text(last)) == "" {
-		last--
-	}
-	if exited && last >= first && strings.HasPrefix(text(last), "[process exited ") {
-		last--
-		for last >= first && strings.TrimSpace(text(last)) == "" && !s.LineWrapped(last) {
-			last--
-		}
-	}
-	var parts []string // newest first
-	size := 0
-	n := last
-	for ; n >= first && size <= limit; n-- {
-		l := text(n)
-		if n < last && !s.LineWrapped(n) {
-			l += "\n"
-		}
-		parts = append(parts, l)
-		size += len(l)
-	}
-	truncated := first > 0 || n >= first
-	var b strings.Builder
-	b.Grow(size)
-	for i := len(parts) - 1; i >= 0; i-- {
-		b.WriteString(parts[i])
-	}
-	out := b.String()
-	if len(out) > limit {
-		cut := len(out) - limit
-		for cut < len(out) && !utf8.RuneStart(out[cut]) {
-			cut++
-		}
-		out, truncated = out[cut:], true
-	}
-	return out, truncated
-}
-
-func (at *agentTerm) Wait(ctx context.Context) (agent.TerminalExit, error) {
-	select {
-	case <-at.t.Done():
-		return exitOf(at.t), nil
-	case <-ctx.Done():
-		return agent.TerminalExit{}, ctx.Err()
-	}
-}
-
-func (at *agentTerm) Kill() error {
-	if at.ended() {
-		return nil
-	}
-	if pgid := at.t.Pgid(); pgid > 0 {
-		if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-			return err
-		}
-	}
-	return nil
-}
-
-func (at *agentTerm) Release() error {
-	err := at.Kill()
-	at.once.Do(func() { at.h.post(agentTermReleased{at.t.ID}) })
-	return err
-}
+// Released marks the tab of terminal id (Start's terminal's ID) released.
+func (h *AgentTerminals) Released(id string) { h.post(agentTermReleased{id}) }
 
 // ---- the app's side ----
 
@@ -381,7 +271,7 @@ func (a *App) renameAgentTerminals(it message.Item) {
 // runAuthTerminal runs a terminal sign-in method's login in a shown and
 // focused tab; the sign-in is answered when it exits. The process starts
 // in a command, away from Update.
-func (a *App) runAuthTerminal(askID int64, opt agent.QuestionOption) tea.Cmd {
+func (a *App) runAuthTerminal(askID int64, opt chat.QuestionOption) tea.Cmd {
 	tc := opt.Terminal
 	a.acp.authSeq++
 	id := "signin-" + strconv.Itoa(a.acp.authSeq)
@@ -433,12 +323,12 @@ func (a *App) authStartedMsg(m authStarted) tea.Cmd {
 // signInChosen is the ask box's hook for a sign-in answer: a terminal
 // method runs its login first (handled true), the others are answered at
 // once.
-func (a *App) signInChosen(askID int64, optionID string, q *agent.Question) (tea.Cmd, bool) {
+func (a *App) signInChosen(askID int64, optionID string, q *chat.Question) (tea.Cmd, bool) {
 	if q == nil {
 		return nil, false
 	}
 	for _, o := range q.Options {
-		if o.ID == optionID && o.Kind == agent.AuthTerminal && o.Terminal != nil {
+		if o.ID == optionID && o.Kind == chat.AuthTerminal && o.Terminal != nil {
 			return a.runAuthTerminal(askID, o), true
 		}
 	}

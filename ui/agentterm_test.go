@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -26,16 +25,17 @@ func openWithTerms(t *testing.T) (*harness, *AgentTerminals) {
 }
 
 // startAgentTerm calls the host from another goroutine, as the agent's
-// connection does, and pumps the app until the tab is in the pane.
-func startAgentTerm(t *testing.T, h *harness, host *AgentTerminals, spec agent.TerminalSpec) agent.Terminal {
+// terminal host (package main) does, and pumps the app until the tab is in
+// the pane.
+func startAgentTerm(t *testing.T, h *harness, host *AgentTerminals, c AgentCommand) *terminal.Terminal {
 	t.Helper()
 	type res struct {
-		term agent.Terminal
+		term *terminal.Terminal
 		err  error
 	}
 	done := make(chan res, 1)
 	go func() {
-		term, err := host.Start(spec)
+		term, err := host.Start(c)
 		done <- res{term, err}
 	}()
 	var r res
@@ -44,7 +44,7 @@ func startAgentTerm(t *testing.T, h *harness, host *AgentTerminals, spec agent.T
 		case r = <-done:
 		default:
 		}
-		return r.term != nil && paneHas(h, agentTabPrefix+spec.ID)
+		return r.term != nil && paneHas(h, agentTabPrefix+c.ID)
 	})
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -70,46 +70,35 @@ func paneTab(h *harness, id string) *terminal.Terminal {
 	return nil
 }
 
-func waitExit(t *testing.T, term agent.Terminal) agent.TerminalExit {
+func waitExit(t *testing.T, term *terminal.Terminal) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ex, err := term.Wait(ctx)
-	if err != nil {
-		t.Fatalf("wait_for_exit: %v", err)
+	select {
+	case <-term.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command did not end")
 	}
-	return ex
 }
 
-// An agent's command runs in a tab named after its tool call; the agent
-// reads its output (without the pane's exit line), its exit code, and the
-// output is cut to its limit at a character boundary; the tab is renamed
-// after the tool item that shows it, and its text can be captured as a
-// terminal-excerpt chip.
+// An agent's command runs in a tab named after its tool call, else its
+// command line, and the app says where it runs; the tab is renamed after
+// the tool item that shows it, and its text can be captured as a
+// terminal-excerpt chip. (What the agent reads of it: package main's
+// TestAgentTerminalOutput.)
 func TestAgentTerminalTab(t *testing.T) {
 	h, host := openWithTerms(t)
-	term := startAgentTerm(t, h, host, agent.TerminalSpec{ID: "term-1", Name: "Run the tests", Command: "printf 'first\\nsecond é\\n'; exit 3", OutputLimit: 1000})
-	if tab := paneTab(h, "agent-term-1"); tab == nil || tab.Label != "agent: Run the tests" {
+	term := startAgentTerm(t, h, host, AgentCommand{ID: "term-1", Name: "Run the tests", Command: "printf 'first\\nsecond é\\n'; exit 3"})
+	if tab := paneTab(h, "agent-term-1"); tab == nil || tab != term || tab.Label != "agent: Run the tests" {
 		t.Fatalf("tab %+v", tab)
 	}
 	if !strings.Contains(h.app.Toast(), "ctrl+t shows it") {
 		t.Errorf("no toast says where the command runs: %q", h.app.Toast())
 	}
-	ex := waitExit(t, term)
-	if ex.ExitCode == nil || *ex.ExitCode != 3 || ex.Signal != "" {
-		t.Fatalf("exit %+v", ex)
+	waitExit(t, term)
+	if _, code := term.Exited(); code != 3 {
+		t.Fatalf("exit code %d", code)
 	}
-	out, truncated, exit := term.Output()
-	if out != "first\nsecond é" || truncated || exit == nil || *exit.ExitCode != 3 {
-		t.Fatalf("output %q truncated %v exit %+v", out, truncated, exit)
-	}
-	// The limit keeps the end, at a character boundary.
-	cut := startAgentTerm(t, h, host, agent.TerminalSpec{ID: "term-2", Command: "printf", Args: []string{"abcé"}, OutputLimit: 2})
-	waitExit(t, cut)
-	if out, truncated, _ := cut.Output(); out != "é" || !truncated {
-		t.Fatalf("cut output %q truncated %v", out, truncated)
-	}
-	if tab := paneTab(h, "agent-term-2"); tab == nil || tab.Label != "agent: printf abcé" {
+	cut := startAgentTerm(t, h, host, AgentCommand{ID: "term-2", Command: "printf", Args: []string{"abcé"}})
+	if tab := paneTab(h, "agent-term-2"); tab == nil || tab != cut || tab.Label != "agent: printf abcé" {
 		t.Fatalf("a tab without a tool call is named after its command: %+v", tab)
 	}
 	// A tool item that shows the terminal names the tab.
@@ -131,30 +120,17 @@ func TestAgentTerminalTab(t *testing.T) {
 	}
 }
 
-// kill ends the command and keeps the tab readable; release marks it
-// released, and past keepReleased released tabs the oldest go.
-func TestAgentTerminalKillRelease(t *testing.T) {
+// A released tab is marked released, and past keepReleased released tabs
+// the oldest go. (Kill and Release as the agent sees them: package main's
+// TestAgentTerminalKillRelease.)
+func TestAgentTerminalRelease(t *testing.T) {
 	h, host := openWithTerms(t)
-	term := startAgentTerm(t, h, host, agent.TerminalSpec{ID: "term-1", Command: "echo started; exec sleep 30"})
-	h.pumpUntil("the command's output", func() bool { out, _, _ := term.Output(); return out == "started" })
-	if err := term.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	if ex := waitExit(t, term); ex.Signal != "killed" || ex.ExitCode != nil {
-		t.Fatalf("exit after kill %+v", ex)
-	}
-	if out, _, exit := term.Output(); out != "started" || exit == nil {
-		t.Fatalf("after kill: %q %+v", out, exit)
-	}
-	if err := term.Release(); err != nil {
-		t.Fatal(err)
-	}
+	term := startAgentTerm(t, h, host, AgentCommand{ID: "term-1", Command: "echo started; exec sleep 30"})
+	host.Released(term.ID)
 	h.pumpUntil("the release", func() bool { return len(h.app.acp.tabs) == 1 && h.app.acp.tabs[0].released })
 	for i := 2; i <= keepReleased+2; i++ {
-		x := startAgentTerm(t, h, host, agent.TerminalSpec{ID: "term-" + itoaTest(i), Command: "true"})
-		if err := x.Release(); err != nil {
-			t.Fatal(err)
-		}
+		x := startAgentTerm(t, h, host, AgentCommand{ID: "term-" + itoaTest(i), Command: "true"})
+		host.Released(x.ID)
 	}
 	h.pumpUntil("the oldest released tabs gone", func() bool { return len(h.app.pane.Terminals()) == keepReleased })
 	if paneHas(h, "agent-term-1") || paneHas(h, "agent-term-2") || !paneHas(h, "agent-term-6") {

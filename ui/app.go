@@ -11,7 +11,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
@@ -28,7 +27,7 @@ import (
 type Options struct {
 	Store    *store.Store
 	Assets   *assets.Store
-	Backend  agent.Backend
+	Chat     *chat.Service // the conversation over the agent backend (main builds it: chat.New)
 	Project  store.Project
 	Thread   store.Thread // the thread to open
 	Dir      string       // the project directory (cwd)
@@ -44,7 +43,7 @@ type Options struct {
 	Clipboard *clipboard.Clipboard
 	Registry  *clipboard.Registry
 	// AgentTerminals runs an ACP agent's terminal/* commands as tabs of
-	// the terminal pane (main passes the same value in agent.ACPOptions);
+	// the terminal pane (main's terminal host for the agent wraps it);
 	// Panes is chipchat mcp's panes socket (ListenPanes). Either may be
 	// nil.
 	AgentTerminals *AgentTerminals
@@ -89,7 +88,7 @@ type App struct {
 	// for the status line, the agent's open questions.
 	phase       chat.Phase
 	phaseSince  time.Time
-	queue       []store.Message
+	queue       []chat.Message
 	queuePaused bool
 	info        chat.Info
 
@@ -142,9 +141,7 @@ func New(opt Options) *App {
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
-	svc := chat.New(chat.Options{Store: opt.Store, Assets: opt.Assets, Backend: opt.Backend, ProjectID: opt.Project.ID,
-		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: markStale(opt.Dir), Limits: opt.Config.Limits.Payload()})
-	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: keys, threads: threads,
+	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: opt.Chat, keys: keys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Now, opt.Config.UI.QuestionGuard())}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
@@ -278,7 +275,7 @@ func (a *App) Close() {
 	}
 	a.pane.CloseAll()
 	// The backend's process, when it has one (Capabilities.Process).
-	_ = agent.Close(a.opt.Backend)
+	_ = a.chat.CloseBackend()
 	a.closeACP() // the panes socket of chipchat mcp (mcp.go)
 }
 

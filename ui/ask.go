@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/transcript"
@@ -149,7 +149,7 @@ func (b *askBox) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 func (a *App) answerAsk(r askAnswered) tea.Cmd {
 	switch {
 	case r.ask.permission != nil:
-		a.chat.AnswerPermission(r.ask.id, agent.PermissionAnswer{OptionID: r.optionID, Outcome: r.outcome})
+		a.chat.AnswerPermission(r.ask.id, chat.PermissionAnswer{OptionID: r.optionID, Outcome: r.outcome})
 	default:
 		if cmd, ok := a.signInChosen(r.ask.id, r.optionID, r.ask.signIn); ok {
 			return cmd // a terminal method: its login runs first (agentterm.go)

@@ -26,7 +26,7 @@ func BenchmarkKeystrokeWhilePaneFloods(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	app := New(Options{Store: st, Backend: agent.Echo{}, Project: project, Thread: th, Dir: b.TempDir(), Config: DefaultConfig()})
+	app := newApp(Options{Store: st, Project: project, Thread: th, Dir: b.TempDir(), Config: DefaultConfig()}, agent.Echo{})
 	app.pane.Shell = []string{"/bin/sh", "-c", "yes 'drwxr-xr-x  2 root root 4096 Nov 29 23:33 \x1b[01;34mflood\x1b[0m'"}
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

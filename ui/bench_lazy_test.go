@@ -105,8 +105,8 @@ func TestOpenThreadLazyContexts(t *testing.T) {
 		t.Fatalf("loadThread: %+v", lm)
 	}
 
-	opt.Config, opt.Backend, opt.NoColor = DefaultConfig(), agent.Echo{}, true
-	a := New(opt)
+	opt.Config, opt.NoColor = DefaultConfig(), true
+	a := newApp(opt, agent.Echo{})
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	v := ansi.Strip(a.View().Content)
 	for _, want := range []string{"look at", "a.go", "server/routes.go", "[? a.go]", "again"} {

@@ -105,8 +105,8 @@ func benchOpenStore(b *testing.B) *store.Store {
 // benchFrame builds the app from loaded options, sizes it 120×40 and draws
 // the first frame.
 func benchFrame(b *testing.B, opt Options) (*App, string) {
-	opt.Config, opt.Backend = DefaultConfig(), agent.Echo{}
-	a := New(opt)
+	opt.Config = DefaultConfig()
+	a := newApp(opt, agent.Echo{})
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return a, a.View().Content
 }

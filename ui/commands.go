@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
@@ -73,7 +72,7 @@ func Commands() []slashCommand {
 			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
 			can:      func(a *App) bool { return a.chat.Capabilities().Compact },
 			run: func(a *App, _ string) tea.Cmd {
-				a.chat.Send(a.thread.ID, chat.Submission{Markdown: agent.CompactCommand, Ref: a.ed.Draft().Version()})
+				a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
 				return nil
 			}},
 		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)", Route: routeAgentFirst,
@@ -103,13 +102,13 @@ func lookupCommand(name string) (*slashCommand, bool) {
 }
 
 // agentCommand is the agent's command called name.
-func (a *App) agentCommand(name string) (agent.Command, bool) {
+func (a *App) agentCommand(name string) (chat.Command, bool) {
 	for _, c := range a.info.Commands {
 		if c.Name == name {
 			return c, true
 		}
 	}
-	return agent.Command{}, false
+	return chat.Command{}, false
 }
 
 // splitCommand reads "/name args" (false when text is not a slash command).
@@ -154,7 +153,7 @@ func (a *App) cannotServe(c *slashCommand) string {
 	if c.Name == "review" {
 		return "/review: the review pane is not available in this build"
 	}
-	return fmt.Sprintf("/%s: %s cannot serve it (works with %s)", c.Name, chips.SanitizeLine(a.opt.Backend.Name()), c.Backends)
+	return fmt.Sprintf("/%s: %s cannot serve it (works with %s)", c.Name, chips.SanitizeLine(a.chat.AgentName()), c.Backends)
 }
 
 // ---- the `/` picker ----
@@ -447,23 +446,7 @@ func CommandsMarkdown() string {
 // whose image or file chips are over the backend's limits (issue 12 item
 // 8). It reads only the records' sizes: no I/O.
 func (a *App) checkAttachments(recs []contextref.Record) error {
-	caps := a.chat.Capabilities()
-	if caps.MaxAttachment <= 0 {
-		return nil
-	}
-	var atts []agent.Attachment
-	for _, r := range recs {
-		ar := contextref.AttachmentOf(r)
-		if ar == nil {
-			continue
-		}
-		atts = append(atts, agent.Attachment{ContextID: ar.ContextID, AttachmentID: ar.AttachmentID, Name: ar.Name,
-			MimeType: ar.MimeType, Size: ar.SizeBytes})
-	}
-	if len(atts) == 0 {
-		return nil
-	}
-	if err := caps.CheckAttachments(atts); err != nil {
+	if err := a.chat.CheckAttachments(recs); err != nil {
 		return fmt.Errorf("not sent: %w — remove the chip (or send the file some other way)", err)
 	}
 	return nil

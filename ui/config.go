@@ -16,7 +16,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/BurntSushi/toml"
 
-	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/composer"
 )
 
@@ -116,12 +116,6 @@ func checkQuestionGuard(where, s string) error {
 	return nil
 }
 
-// Payload is the limits of what the harness backends put inline.
-func (l Limits) Payload() agent.Limits {
-	return agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes,
-		HistoryBytes: l.HistoryBytes, ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes, ReplyBytes: l.ReplyBytes}
-}
-
 // ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
 func (l Limits) ExcerptAge() time.Duration {
 	d, err := time.ParseDuration(l.ExcerptMaxAge)
@@ -136,7 +130,7 @@ func DefaultConfig() Config {
 	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h",
 		PasteChipChars: 2000, PasteChipLines: 20,
 		InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10,
-		ResumeHistoryBytes: 256 << 10, ReplyBytes: agent.DefaultReplyBytes}}
+		ResumeHistoryBytes: 256 << 10, ReplyBytes: chat.DefaultReplyBytes}}
 }
 
 // ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when

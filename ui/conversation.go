@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
@@ -153,9 +152,9 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 			a.agentInfoChanged() // the / and modes pickers (agentterm.go)
 		}
 	case chat.Forked:
-		st, id := a.st, e.Thread.ID
+		st, id := a.st, e.ThreadID
 		return tea.Sequence(a.saveDraft(), func() tea.Msg { return loadThread(st, id) },
-			a.notify("forked: "+e.Thread.Title, false))
+			a.notify("forked: "+e.Title, false))
 	case chat.QuitReady:
 		return a.finishQuit()
 	}
@@ -279,7 +278,7 @@ type pendingAsk struct {
 	id         int64
 	threadID   string
 	permission *chat.PermissionAsked
-	signIn     *agent.Question
+	signIn     *chat.Question
 }
 
 func newPermissionAsk(e chat.PermissionAsked) pendingAsk {

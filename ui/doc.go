@@ -21,8 +21,9 @@
 // feeds the `/` picker, the send path, F1 and the README; the modes and
 // models picker (modes.go: alt+m, /mode, /model) calls chat's SetMode and
 // SetConfigOption; an agent's terminals are tabs of the terminal pane
-// (agentterm.go: AgentTerminals, the agent.TerminalHost, hands started
-// terminals to the app through a channel), as is a terminal sign-in's
+// (agentterm.go: AgentTerminals, which main's agent.TerminalHost adapter
+// starts them through, hands started terminals to the app through a
+// channel), as is a terminal sign-in's
 // login; mcp.go reads [[mcp_servers]], gives every session chipchat mcp
 // and keeps the panes socket's list of terminals current. Attachments
 // over the backend's limit are refused before sending.

@@ -118,7 +118,27 @@ func (e *testEnv) newThread(title string, msgs ...store.Message) store.Thread {
 
 // options loads a thread the way main does before the first frame: the
 // given one, else the project's most recent, else a new one.
-func (e *testEnv) options(threadID string) Options {
+// testOptions are an App's options and the backend its conversation
+// runs (main wires them: newChat in package main; newApp does it here).
+type testOptions struct {
+	Options
+	Backend agent.Backend
+}
+
+// newApp builds the app over backend b, its conversation wired as main
+// wires it.
+func newApp(opt Options, b agent.Backend) *App {
+	l := opt.Config.Limits
+	opt.Chat = chat.New(chat.Options{Store: opt.Store, Assets: opt.Assets, Backend: b, ProjectID: opt.Project.ID, Dir: opt.Dir,
+		ExcerptMaxAge: l.ExcerptAge(), PrepareRecords: MarkStale(opt.Dir),
+		Limits: agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes, HistoryBytes: l.HistoryBytes,
+			ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes, ReplyBytes: l.ReplyBytes}})
+	return New(opt)
+}
+
+func (o testOptions) app() *App { return newApp(o.Options, o.Backend) }
+
+func (e *testEnv) options(threadID string) testOptions {
 	e.t.Helper()
 	if threadID == "" {
 		ts, err := e.st.Threads(e.project.ID)
@@ -141,8 +161,9 @@ func (e *testEnv) options(threadID string) Options {
 	}
 	cfg := DefaultConfig()
 	cfg.UI.QuestionGuardText = "0" // TestQuestionGuard tests the guard, with its own clock
-	opt := Options{Store: e.st, Assets: e.as, Backend: agent.Echo{ChunkDelay: time.Millisecond}, Project: e.project,
-		Thread: th, Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Messages: msgs, Review: e.review}
+	opt := testOptions{Options: Options{Store: e.st, Assets: e.as, Project: e.project,
+		Thread: th, Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Messages: msgs, Review: e.review},
+		Backend: agent.Echo{ChunkDelay: time.Millisecond}}
 	d, ok, err := e.st.LoadDraft(th.ID)
 	if err != nil {
 		e.t.Fatal(err)
@@ -177,9 +198,9 @@ func (e *testEnv) open(threadID string) *harness {
 	return e.openWith(e.options(threadID))
 }
 
-func (e *testEnv) openWith(opt Options) *harness {
+func (e *testEnv) openWith(opt testOptions) *harness {
 	e.t.Helper()
-	h := &harness{t: e.t, e: e, app: New(opt), msgs: make(chan tea.Msg, 4096), stop: make(chan struct{})}
+	h := &harness{t: e.t, e: e, app: opt.app(), msgs: make(chan tea.Msg, 4096), stop: make(chan struct{})}
 	e.t.Cleanup(func() { close(h.stop) })
 	h.exec(h.app.Init())
 	h.update(tea.WindowSizeMsg{Width: testWidth, Height: testHeight})

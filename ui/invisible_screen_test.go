@@ -14,7 +14,7 @@ import (
 // reaches the terminal, and the text keeps it.
 func TestScreenPastedBidiOverrideIsAMark(t *testing.T) {
 	e := newTestEnv(t)
-	app := New(e.options(""))
+	app := e.options("").app()
 	s := vtscreen.New(t, app, 100, 30)
 	s.Send(tea.PasteMsg{Content: "see invoice\u202Efdp.exe please"})
 	scr := s.WaitForText("invoice⟨U+202E⟩fdp.exe please")

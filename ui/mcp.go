@@ -4,17 +4,16 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/terminal"
 )
 
 // MCP servers (issue 12 item 6): the config's [[mcp_servers]] and
 // chipchat's own `chipchat mcp` are passed to every ACP session
-// (agent.ACPOptions.MCPServers, in session/new and session/load). The app
+// (in session/new and session/load; package main converts them for the
+// ACP backend, with chipchat mcp's spec and the panes socket). The app
 // runs the panes socket `chipchat mcp` reads the terminals through
 // (ListenPanes), keeps its list of terminals current on the UI goroutine
 // (syncPanes, after a tab opens or closes) and closes it on quit.
@@ -70,36 +69,6 @@ func checkMCPServers(list []MCPServerConfig) error {
 		seen[s.Name] = true
 	}
 	return nil
-}
-
-// sortedPairs is m as "k<sep>v", sorted by key.
-func sortedPairs(m map[string]string, sep string) []string {
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		out = append(out, k+sep+v)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// MCPServers is what every ACP session gets: chipchat's own `chipchat mcp`
-// (for dataDir's threads of projectKey, reading the app's panes through
-// panes when it is not nil), then the config's servers.
-func MCPServers(cfg Config, dataDir, projectKey string, panes *PanesServer) ([]agent.MCPServer, error) {
-	socket := ""
-	if panes != nil {
-		socket = panes.srv.Path()
-	}
-	sp, err := mcpserver.Spec(dataDir, projectKey, socket)
-	if err != nil {
-		return nil, err
-	}
-	out := []agent.MCPServer{{Name: sp.Name, Command: sp.Command, Args: sp.Args, Env: sp.Env}}
-	for _, s := range cfg.MCPServers {
-		out = append(out, agent.MCPServer{Name: s.Name, Command: s.Command, Args: append([]string(nil), s.Args...),
-			Env: sortedPairs(s.Env, "="), URL: s.URL, Headers: sortedPairs(s.Headers, ": ")})
-	}
-	return out, nil
 }
 
 // PanesServer is the app's end of chipchat mcp's panes socket: the

@@ -11,8 +11,7 @@ import (
 	"github.com/chipchat/chipchat/mcpserver"
 )
 
-// [[mcp_servers]] is read (stdio and http), checked, and passed to every
-// session after chipchat's own server.
+// [[mcp_servers]] is read (stdio and http) and checked.
 func TestMCPServersConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
@@ -38,20 +37,16 @@ headers = { Authorization = "Bearer x" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := MCPServers(cfg, dir, "/proj", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 3 || got[0].Name != mcpserver.ServerName || got[0].Args[0] != mcpserver.Command {
+	// What a session gets of them (with chipchat's own first) is main's
+	// wiring: TestMCPServers in package main.
+	got := cfg.MCPServers
+	if len(got) != 2 {
 		t.Fatalf("servers %+v", got)
 	}
-	if !strings.Contains(strings.Join(got[0].Args, " "), "--project /proj") {
-		t.Errorf("chipchat mcp args %q", got[0].Args)
-	}
-	if f := got[1]; f.Name != "files" || f.Command != "npx" || strings.Join(f.Args, " ") != "-y server-filesystem /tmp" || strings.Join(f.Env, ",") != "A=1,B=2" {
+	if f := got[0]; f.Name != "files" || f.Command != "npx" || strings.Join(f.Args, " ") != "-y server-filesystem /tmp" || len(f.Env) != 2 || f.Env["A"] != "1" || f.Env["B"] != "2" {
 		t.Errorf("stdio server %+v", f)
 	}
-	if d := got[2]; d.Name != "docs" || d.URL != "https://example.com/mcp" || len(d.Headers) != 1 || d.Headers[0] != "Authorization: Bearer x" || d.Command != "" {
+	if d := got[1]; d.Name != "docs" || d.URL != "https://example.com/mcp" || len(d.Headers) != 1 || d.Headers["Authorization"] != "Bearer x" || d.Command != "" {
 		t.Errorf("http server %+v", d)
 	}
 	for _, bad := range []struct{ toml, want string }{

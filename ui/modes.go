@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
@@ -17,7 +16,7 @@ import (
 // /model — lists the session modes and the config options the agent
 // offers, from a.info (chat's AgentInfo events). Choosing calls
 // chat.Service.SetMode or SetConfigOption (the backend's session/set_mode,
-// session/set_config_option, or session/set_model for agent.ACPModelOption);
+// session/set_config_option, or session/set_model for chat.ModelOption);
 // the header shows the current mode and model (agentStatus).
 //
 // Decisions: when the agent offers modes, a config option of category
@@ -47,7 +46,7 @@ type modeChoice struct {
 }
 
 // isModeOption says whether a config option stands for the session mode.
-func isModeOption(o agent.ConfigOption) bool {
+func isModeOption(o chat.ConfigOption) bool {
 	return o.Category == "mode" || o.ID == "mode"
 }
 
@@ -66,7 +65,7 @@ func modeChoices(info chat.Info, scope modeScope) []modeChoice {
 	}
 	// The mode option first (the modes' place), then the others in the
 	// agent's order.
-	opts := make([]agent.ConfigOption, 0, len(info.Options))
+	opts := make([]chat.ConfigOption, 0, len(info.Options))
 	for _, o := range info.Options {
 		if isModeOption(o) {
 			opts = append(opts, o)
@@ -138,7 +137,7 @@ func modeItems(info chat.Info, cs []modeChoice) []composer.PickerItem {
 // openModes opens the modes picker on scope, filtered by query.
 func (a *App) openModes(scope modeScope, query string) tea.Cmd {
 	if !a.chat.Capabilities().Modes {
-		return a.notify(chips.SanitizeLine(a.opt.Backend.Name())+" has no modes or models to switch", true)
+		return a.notify(chips.SanitizeLine(a.chat.AgentName())+" has no modes or models to switch", true)
 	}
 	cs := modeChoices(a.info, scope)
 	if len(cs) == 0 {
@@ -292,7 +291,7 @@ func agentStatus(info chat.Info) string {
 }
 
 // valueName is the name an option gives one of its values.
-func valueName(o agent.ConfigOption, id string) string {
+func valueName(o chat.ConfigOption, id string) string {
 	for _, v := range o.Values {
 		if v.ID == id && v.Name != "" {
 			return v.Name

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 )
 
@@ -74,9 +73,9 @@ func TestModelCommand(t *testing.T) {
 // An agent with a "mode" config option and no modes has it listed as its
 // modes, and the header names its value.
 func TestModeAsConfigOption(t *testing.T) {
-	info := chat.Info{Options: []agent.ConfigOption{
-		{ID: "mode", Name: "Mode", Current: "build", Values: []agent.ConfigValue{{ID: "build", Name: "Build"}, {ID: "plan", Name: "Plan"}}},
-		{ID: "model", Name: "Model", Category: "model", Current: "x", Values: []agent.ConfigValue{{ID: "x", Name: "X 1"}}},
+	info := chat.Info{Options: []chat.ConfigOption{
+		{ID: "mode", Name: "Mode", Current: "build", Values: []chat.ConfigValue{{ID: "build", Name: "Build"}, {ID: "plan", Name: "Plan"}}},
+		{ID: "model", Name: "Model", Category: "model", Current: "x", Values: []chat.ConfigValue{{ID: "x", Name: "X 1"}}},
 	}}
 	cs := modeChoices(info, scopeModes)
 	if len(cs) != 2 || cs[1].option != "mode" || cs[1].value != "plan" || !cs[0].current {

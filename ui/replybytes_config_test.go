@@ -8,11 +8,11 @@ import (
 )
 
 func TestConfigReplyBytes(t *testing.T) {
-	if d := DefaultConfig().Limits; d.ReplyBytes != agent.DefaultReplyBytes || d.Payload().ReplyBytes != agent.DefaultReplyBytes {
-		t.Errorf("default reply_bytes = %d (payload %d), want %d", d.ReplyBytes, d.Payload().ReplyBytes, agent.DefaultReplyBytes)
+	if d := DefaultConfig().Limits; d.ReplyBytes != agent.DefaultReplyBytes {
+		t.Errorf("default reply_bytes = %d, want %d", d.ReplyBytes, agent.DefaultReplyBytes)
 	}
 	c, err := LoadConfig(writeConfig(t, "[limits]\nreply_bytes = 131072\n"))
-	if err != nil || c.Limits.ReplyBytes != 131072 || c.Limits.Payload().ReplyBytes != 131072 {
+	if err != nil || c.Limits.ReplyBytes != 131072 {
 		t.Errorf("reply_bytes = 131072: %+v, %v", c.Limits, err)
 	}
 	_, err = LoadConfig(writeConfig(t, "[limits]\nreply_bytes = 100\n"))

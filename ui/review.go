@@ -191,13 +191,14 @@ func (a *App) reviewKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return a.reviewMsg(msg), true
 }
 
-// markStale is the conversation's PrepareRecords: at send, each
+// MarkStale is the conversation's PrepareRecords (chat.Options; main
+// wires it): at send, each
 // review-comment record is replaced by a copy whose sourceStale says
 // whether the file's lines at its range still match its diff
 // (review.MarkStale; DESIGN.md 3.5). It reads files: chat runs it on its
 // store worker, never in Update. A file that cannot be read leaves the
 // record as it was.
-func markStale(projectDir string) func([]contextref.Record) []contextref.Record {
+func MarkStale(projectDir string) func([]contextref.Record) []contextref.Record {
 	return func(recs []contextref.Record) []contextref.Record {
 		var out []contextref.Record
 		for i, r := range recs {

@@ -8,7 +8,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
@@ -161,7 +160,7 @@ func (a *App) header() string {
 	agentState := agentStatus(a.info) // " · mode X · model Y" (modes.go)
 	// The turn's status comes before the agent's name: a long agent
 	// command must not push it off a narrow screen.
-	text := fmt.Sprintf(" chipchat · %s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.opt.Backend.Name()), chips.SanitizeLine(agentState))
+	text := fmt.Sprintf(" chipchat · %s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.chat.AgentName()), chips.SanitizeLine(agentState))
 	return headerStyle.Render(chips.Truncate(text, a.width))
 }
 
@@ -252,7 +251,7 @@ func (a *App) footer() string {
 }
 
 // modeName is the name the agent gives a mode id.
-func modeName(m agent.Modes, id string) string {
+func modeName(m chat.Modes, id string) string {
 	for _, x := range m.Available {
 		if x.ID == id && x.Name != "" {
 			return x.Name
