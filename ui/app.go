@@ -54,6 +54,9 @@ type Options struct {
 	// the zero value: git and gh from PATH, new context ids). The project,
 	// comparison, keys and look are the app's.
 	Review review.Options
+	// Clock is the conversation's clock and the one the status line's
+	// elapsed time and spinner read; nil: the real one.
+	Clock chat.Clock
 }
 
 type pane int
@@ -126,8 +129,7 @@ type App struct {
 	shelfSel   int
 
 	// the status line of a running turn
-	now  time.Time
-	spin int
+	now time.Time
 
 	askBox *askBox
 	acp    acpUI // the / and modes pickers, the agent's terminals, chipchat mcp (commands.go)
@@ -166,7 +168,7 @@ func New(opt Options) *App {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
 	svc := chat.New(chat.Options{Store: opt.Store, Assets: opt.Assets, Backend: opt.Backend, ProjectID: opt.Project.ID,
-		Dir: opt.Dir, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: markStale(opt.Dir), Limits: opt.Config.Limits.Payload()})
+		Dir: opt.Dir, Clock: opt.Clock, ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: markStale(opt.Dir), Limits: opt.Config.Limits.Payload()})
 	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: svc, keys: keys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir)}
@@ -373,8 +375,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.threadID != a.thread.ID || !a.turnShown() {
 			return a, nil
 		}
-		a.spin++
 		a.now = msg.at
+		if a.opt.Clock != nil {
+			a.now = a.opt.Clock.Now()
+		}
 		return a, spinTick(a.thread.ID)
 	case threadOpenedMsg:
 		if msg.err != nil {
