@@ -23,6 +23,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/mcpserver"
@@ -249,11 +250,13 @@ func runApp(f flags) error {
 }
 
 // appEnv is what the app takes from the process besides its flags: the
-// start directory, the home directory, the config file and NO_COLOR.
-// runApp reads them from the process; the golden screens give their own.
+// start directory, the home directory, the config file and NO_COLOR, and
+// the clock. runApp reads them from the process; the golden screens give
+// their own.
 type appEnv struct {
 	cwd, home, configPath string
 	noColor               bool
+	clock                 chat.Clock // nil: the real one
 }
 
 // newApp builds the app exactly as the binary runs it, from the flags, the
@@ -317,7 +320,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 		return nil, nil, err
 	}
 	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, project, env.home
-	opt.NoColor = env.noColor
+	opt.NoColor, opt.Clock = env.noColor, env.clock
 	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
 	app = ui.New(opt)
 	closers = append(closers, app.Close)
