@@ -23,6 +23,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/mcpserver"
@@ -223,60 +224,16 @@ func runApp(f flags) error {
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return errors.New("the app needs a terminal (standard input and output are not one); run \"chipchat --help\" for usage or \"chipchat codec\" for the codecs")
 	}
-	cfg, err := ui.LoadConfig(ui.ConfigPath())
-	if err != nil {
-		return err
-	}
-	spec := cfg.Agent
-	if f.agent != "" {
-		spec = f.agent
-	}
-	dir := f.dataDir
-	if dir == "" {
-		if dir, err = store.DefaultDir(); err != nil {
-			return err
-		}
-	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	ui.RemoveStaleFiles() // pager files of chipchats killed (ListenPanes: their sockets)
-	backend, acpUI, err := newBackend(spec, cfg, dir, cwd)
-	if err != nil {
-		return err
-	}
-	if acpUI.panes != nil {
-		defer acpUI.panes.Close() // also closed by app.Close; closing twice is harmless
-	}
-	st, err := store.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	// This data dir's environment, for pastes in other chipchat processes
-	// that fetch images and files from it (best effort: a copy registers it
-	// again).
-	_ = clipboard.DefaultRegistry().Register(st.EnvironmentID(), st.Dir())
-	as, err := assets.Open(filepath.Join(dir, "assets"), cfg.Limits.AttachmentBytes)
-	if err != nil {
-		return err
-	}
 	home, _ := os.UserHomeDir()
-	// The project directory is the git root of the start directory, else
-	// the start directory, everywhere: threads, @ files, skills, the
-	// terminal pane and ! commands.
-	project := projectDir(cwd)
-	opt, err := ui.OpenThread(st, project, f.threadID, f.newTh)
+	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: ui.ConfigPath(), noColor: os.Getenv("NO_COLOR") != ""})
 	if err != nil {
 		return err
 	}
-	opt.Assets, opt.Config, opt.Dir, opt.Home = as, cfg, project, home
-	opt.Chat = newChat(st, as, backend, opt)
-	opt.NoColor = os.Getenv("NO_COLOR") != ""
-	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
-	app := ui.New(opt)
-	defer app.Close() // no shell outlives chipchat, however it ends
+	defer closeAll()
 	// Large bracketed pastes are streamed to the asset store before Bubble
 	// Tea parses them (ui.NewPasteFilter, package internal/paste).
 	input, filter := app.NewPasteFilter(os.Stdin)
@@ -290,6 +247,85 @@ func runApp(f flags) error {
 		return nil
 	}
 	return err
+}
+
+// appEnv is what the app takes from the process besides its flags: the
+// start directory, the home directory, the config file and NO_COLOR, and
+// the clock. runApp reads them from the process; the golden screens give
+// their own.
+type appEnv struct {
+	cwd, home, configPath string
+	noColor               bool
+	clock                 chat.Clock // nil: the real one
+}
+
+// newApp builds the app exactly as the binary runs it, from the flags, the
+// config file, the data dir and the start directory: the backend, the
+// store, the assets and the thread to open. closeAll ends what it opened,
+// in order: the app (no shell outlives chipchat, however it ends), the
+// store, the panes socket.
+func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
+	var closers []func()
+	cleanup := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			cleanup()
+		}
+	}()
+	cfg, err := ui.LoadConfig(env.configPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec := cfg.Agent
+	if f.agent != "" {
+		spec = f.agent
+	}
+	dir := f.dataDir
+	if dir == "" {
+		if dir, err = store.DefaultDir(); err != nil {
+			return nil, nil, err
+		}
+	}
+	ui.RemoveStaleFiles() // pager files of chipchats killed (ListenPanes: their sockets)
+	backend, acpUI, err := newBackend(spec, cfg, dir, env.cwd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if acpUI.panes != nil {
+		closers = append(closers, func() { _ = acpUI.panes.Close() }) // also closed by app.Close; closing twice is harmless
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	closers = append(closers, func() { _ = st.Close() })
+	// This data dir's environment, for pastes in other chipchat processes
+	// that fetch images and files from it (best effort: a copy registers it
+	// again).
+	_ = clipboard.DefaultRegistry().Register(st.EnvironmentID(), st.Dir())
+	as, err := assets.Open(filepath.Join(dir, "assets"), cfg.Limits.AttachmentBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The project directory is the git root of the start directory, else
+	// the start directory, everywhere: threads, @ files, skills, the
+	// terminal pane and ! commands.
+	project := projectDir(env.cwd)
+	opt, err := ui.OpenThread(st, project, f.threadID, f.newTh)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt.Assets, opt.Config, opt.Dir, opt.Home = as, cfg, project, env.home
+	opt.NoColor, opt.Clock = env.noColor, env.clock
+	opt.Chat = newChat(st, as, backend, opt)
+	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
+	app = ui.New(opt)
+	closers = append(closers, app.Close)
+	return app, cleanup, nil
 }
 
 // projectDir is the project directory of the start directory cwd: its git

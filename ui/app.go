@@ -48,12 +48,13 @@ type Options struct {
 	// nil.
 	AgentTerminals *AgentTerminals
 	Panes          *PanesServer
-	// Now is the clock of the overlays' key guard (nil: time.Now).
-	Now func() time.Time
 	// Review is the review pane's git, gh and id minting (package review;
 	// the zero value: git and gh from PATH, new context ids). The project,
 	// comparison, keys and look are the app's.
 	Review review.Options
+	// Clock is the conversation's clock and the one the status line's
+	// elapsed time and spinner read; nil: the real one.
+	Clock chat.Clock
 }
 
 type pane int
@@ -105,8 +106,7 @@ type App struct {
 	shelfSel   int
 
 	// the status line of a running turn
-	now  time.Time
-	spin int
+	now time.Time
 
 	acp acpUI // the / and modes pickers, the agent's terminals, chipchat mcp (commands.go)
 
@@ -143,7 +143,7 @@ func New(opt Options) *App {
 	}
 	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: opt.Chat, keys: keys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
-		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Now, opt.Config.UI.QuestionGuard())}
+		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
 	a.acp.terms, a.acp.mcp = opt.AgentTerminals, opt.Panes
 	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
@@ -324,8 +324,10 @@ func (a *App) spun(msg spinMsg) tea.Cmd {
 	if msg.threadID != a.thread.ID || !a.turnShown() {
 		return nil
 	}
-	a.spin++
 	a.now = msg.at
+	if a.opt.Clock != nil {
+		a.now = a.opt.Clock.Now()
+	}
 	return spinTick(a.thread.ID)
 }
 

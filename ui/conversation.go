@@ -177,10 +177,18 @@ type spinMsg struct {
 }
 
 func spinTick(threadID string) tea.Cmd {
-	return tea.Tick(120*time.Millisecond, func(t time.Time) tea.Msg { return spinMsg{threadID, t} })
+	return tea.Tick(spinEvery, func(t time.Time) tea.Msg { return spinMsg{threadID, t} })
 }
 
+const spinEvery = 120 * time.Millisecond
+
 var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// spinFrame is the spinner's frame after elapsed: one a tick, so a fixed
+// clock draws a fixed frame.
+func spinFrame(elapsed time.Duration) string {
+	return spinner[int(max(elapsed, 0)/spinEvery)%len(spinner)]
+}
 
 // send hands the submitted draft to the conversation. A message typed
 // while a turn runs is queued there; nothing is refused for it.

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/chipchat/chipchat/chat"
 )
 
 // Overlay is one thing open over the app: a popup (help, attach, the
@@ -69,9 +71,10 @@ type overlayStack struct {
 	topSince time.Time // when the top one came on top
 }
 
-func newOverlayStack(now func() time.Time, guard time.Duration) *overlayStack {
-	if now == nil {
-		now = time.Now
+func newOverlayStack(clock chat.Clock, guard time.Duration) *overlayStack {
+	now := time.Now
+	if clock != nil {
+		now = clock.Now
 	}
 	return &overlayStack{now: now, guard: guard}
 }

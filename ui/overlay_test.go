@@ -2,30 +2,12 @@ package ui
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/message"
 )
-
-// manualClock is a clock the test moves.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // An agent's question that arrives while the user types goes on top, and
 // the keys typed in the guard's first 300 ms after it appears never answer
@@ -33,10 +15,10 @@ func (c *manualClock) advance(d time.Duration) {
 // unseen. Once the guard has passed, enter answers.
 func TestQuestionGuardIgnoresKeysTypedBeforeItWasSeen(t *testing.T) {
 	e := newTestEnv(t)
-	clock := &manualClock{now: time.Unix(1_800_000_000, 0)}
+	clock := chat.NewManualClock(time.Unix(1_800_000_000, 0))
 	opt := e.options("")
 	opt.Config.UI.QuestionGuardText = "" // the default: 300ms
-	opt.Now = clock.Now
+	opt.Clock = clock                    // the status line and the guard read it; chat keeps the real one
 	opt.Backend = &askingBackend{diff: true}
 	h := e.openWith(opt)
 	threadID := h.app.thread.ID
@@ -48,7 +30,7 @@ func TestQuestionGuardIgnoresKeysTypedBeforeItWasSeen(t *testing.T) {
 	}
 	h.typeText("next message")
 	h.press("enter") // typed for the composer, 0 ms after the prompt appeared
-	clock.advance(DefaultQuestionGuard - time.Millisecond)
+	clock.Advance(DefaultQuestionGuard - time.Millisecond)
 	h.press("enter", "3")
 	if h.app.OverlayScope() != ScopeAsk {
 		t.Fatalf("a key inside the guard answered the question (overlay %q)", h.app.OverlayScope())
@@ -59,7 +41,7 @@ func TestQuestionGuardIgnoresKeysTypedBeforeItWasSeen(t *testing.T) {
 	if msgs := e.messages(threadID); len(msgs) != 2 || msgs[1].Status.Final() {
 		t.Fatalf("the turn went on before the user answered: %d messages", len(msgs))
 	}
-	clock.advance(time.Millisecond)
+	clock.Advance(time.Millisecond)
 	if f := h.footer(); !strings.Contains(f, "the agent waits: 1-9") {
 		t.Fatalf("once the guard is over the hint bar shows the question's keys: %q", f)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
@@ -77,8 +78,17 @@ func TestStatusLineShowsElapsedAndSpinner(t *testing.T) {
 	h.typeText("slow")
 	h.press("enter")
 	h.pumpUntil("the status line", func() bool { return strings.Contains(h.plain(), "replying") })
-	first := h.app.spin
-	h.pumpUntil("the spinner to turn", func() bool { return h.app.spin > first+2 })
+	// the spinner's glyph, just before "replying"
+	frame := func() string {
+		head, _, ok := strings.Cut(h.plain(), " replying")
+		if !ok {
+			return ""
+		}
+		r, _ := utf8.DecodeLastRuneInString(head)
+		return string(r)
+	}
+	first := frame()
+	h.pumpUntil("the spinner to turn", func() bool { f := frame(); return f != "" && f != first })
 	if !strings.Contains(h.plain(), "esc cancels") {
 		t.Fatalf("status line:\n%s", h.plain())
 	}

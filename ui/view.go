@@ -142,14 +142,15 @@ func (a *App) header() string {
 		title = "New thread"
 	}
 	status := ""
-	el := a.now.Sub(a.phaseSince).Truncate(time.Second)
+	since := a.now.Sub(a.phaseSince)
+	el := since.Truncate(time.Second)
 	switch a.phase {
 	case chat.Storing:
 		status = " · sending…"
 	case chat.Starting:
-		status = fmt.Sprintf(" · %s starting %s", spinner[a.spin%len(spinner)], el)
+		status = fmt.Sprintf(" · %s starting %s", spinFrame(since), el)
 	case chat.Streaming:
-		status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinner[a.spin%len(spinner)], el)
+		status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinFrame(since), el)
 	case chat.Stopping:
 		status = " · stopping…"
 	default:

@@ -9,6 +9,7 @@ package vtscreen
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -136,10 +137,16 @@ func updating() bool {
 }
 
 // Golden compares the screen (text and looks) with
-// testdata/screens/name.golden; go test -update rewrites it.
-func (s *Screen) Golden(name string) {
+// testdata/screens/name.golden; go test -update rewrites it. Each mask
+// rewrites the text first (what a test cannot fix, such as ids, put in
+// placeholders of the same width). A mismatch shows the rows that differ.
+func (s *Screen) Golden(name string, masks ...func(text string) string) {
 	s.t.Helper()
-	got := []byte("-- text --\n" + s.Text() + "\n-- looks --\n" + s.Attrs() + "\n")
+	text := s.Text()
+	for _, m := range masks {
+		text = m(text)
+	}
+	got := []byte("-- text --\n" + text + "\n-- looks --\n" + s.Attrs() + "\n")
 	path := filepath.Join("testdata", "screens", name+".golden")
 	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -155,6 +162,40 @@ func (s *Screen) Golden(name string) {
 		s.t.Fatalf("no golden screen %s (run go test -update once and review it): %v", path, err)
 	}
 	if !bytes.Equal(got, want) {
-		s.t.Fatalf("screen %s differs\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+		s.t.Fatalf("screen %s differs from %s (go test -update rewrites it):\n%s--- got ---\n%s", name, path, RowDiff(string(got), string(want)), got)
 	}
+}
+
+// RowDiff lists the rows of two golden screens that differ, each under
+// its section and screen row (y, from 0): "-" the wanted row, "+" the row
+// got.
+func RowDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	section, y := "", 0
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gr, wr string
+		if i < len(g) {
+			gr = g[i]
+		}
+		if i < len(w) {
+			wr = w[i]
+		}
+		head := wr
+		if i >= len(w) {
+			head = gr
+		}
+		if strings.HasPrefix(head, "-- ") && strings.HasSuffix(head, " --") {
+			section, y = strings.TrimSuffix(strings.TrimPrefix(head, "-- "), " --"), 0
+			if gr != wr {
+				fmt.Fprintf(&b, "line %d:\n  -%s\n  +%s\n", i+1, wr, gr)
+			}
+			continue
+		}
+		if gr != wr {
+			fmt.Fprintf(&b, "%s y=%d:\n  -%s\n  +%s\n", section, y, wr, gr)
+		}
+		y++
+	}
+	return b.String()
 }
