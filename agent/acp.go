@@ -207,6 +207,9 @@ type ACPOptions struct {
 	// Terminals runs the agent's terminal/* commands (chipchat's pty
 	// panes). Nil means an in-process runner without a pty.
 	Terminals TerminalHost
+	// TerminalPolicy says what terminal/create does: TerminalsAllow
+	// (empty means it), TerminalsAsk or TerminalsDeny.
+	TerminalPolicy string
 	// MCPServers are passed in every session/new and session/load.
 	MCPServers []MCPServer
 	// MaxAttachment is the largest attachment sent, in bytes. Zero means
@@ -235,6 +238,8 @@ const (
 	acpBusyWait           = 5 * time.Second // a new prompt waits this long for an abandoned one
 	acpStderrTail         = 4 << 10
 	acpKillGrace          = 2 * time.Second
+	acpHeldMax            = 8                      // refusals kept for the next turn
+	acpTermRefresh        = 500 * time.Millisecond // a running terminal's item is redrawn this often
 )
 
 // ACP is the acp:<command> backend. It is safe for concurrent use; Close it
@@ -258,7 +263,9 @@ type ACP struct {
 	pending  map[string][]acpSetting  // thread id → settings to apply once it has a session
 	terms    *acpTerminals
 	fs       *acpFS
-	writes   int // fs writes reported, for their item ids
+	writes   int      // fs writes reported, for their item ids
+	held     []string // refusals while no turn ran, told in the next turn
+	heldMore int      // refusals beyond acpHeldMax, counted
 
 	// Test hooks: quietAfter times the settling after session/load;
 	// dropped is told of each replayed update dropped.
@@ -271,6 +278,11 @@ type ACP struct {
 func NewACP(command string, opts ACPOptions) (*ACP, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("acp: empty agent command (use acp:<command>, e.g. acp:'gemini --acp')")
+	}
+	switch opts.TerminalPolicy {
+	case "", TerminalsAllow, TerminalsAsk, TerminalsDeny:
+	default:
+		return nil, fmt.Errorf("acp: terminal policy %q: allowed are %q, %q and %q", opts.TerminalPolicy, TerminalsAllow, TerminalsAsk, TerminalsDeny)
 	}
 	a := &ACP{
 		command:  command,
@@ -286,7 +298,7 @@ func NewACP(command string, opts ACPOptions) (*ACP, error) {
 	if host == nil {
 		host = ExecTerminals{}
 	}
-	a.terms = &acpTerminals{host: host, byID: map[string]*acpTerminal{}}
+	a.terms = &acpTerminals{host: host, byID: map[string]*acpTerminal{}, held: map[string]int{}}
 	return a, nil
 }
 
@@ -407,6 +419,8 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	a.mu.Lock()
 	a.turns[sid] = turn
 	a.busy[sid] = done
+	held, heldMore := a.held, a.heldMore
+	a.held, a.heldMore = nil, 0
 	a.mu.Unlock()
 	defer func() {
 		a.mu.Lock()
@@ -414,8 +428,15 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 			delete(a.turns, sid)
 		}
 		a.mu.Unlock()
+		turn.stop()
 		close(turn.over)
 	}()
+	for _, n := range held {
+		emit(Notice{n})
+	}
+	if heldMore > 0 {
+		emit(Notice{fmt.Sprintf("chipchat refused %d more requests of the agent while no turn ran", heldMore)})
+	}
 	a.flushState(sid, emit)
 
 	blocks, notes := acpPromptBlocks(p.caps.PromptCapabilities, t)
@@ -448,6 +469,15 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 		a.flushState(sid, emit)
 		turn.flush(emit)
 	}
+	// The turn's terminals are drawn as they are at its end.
+	last := func() {
+		turn.mu.Lock()
+		turn.refreshTerminals()
+		turn.mu.Unlock()
+		flush()
+	}
+	refresh := time.NewTicker(acpTermRefresh)
+	defer refresh.Stop()
 	ctxDone := ctx.Done()
 	var graceC <-chan time.Time
 	cancelled := false
@@ -455,8 +485,12 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 		select {
 		case <-turn.notify:
 			flush()
+		case <-refresh.C:
+			turn.mu.Lock()
+			turn.refreshTerminals()
+			turn.mu.Unlock()
 		case r := <-res:
-			flush()
+			last()
 			if cancelled {
 				return ctx.Err()
 			}
@@ -477,7 +511,7 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 			defer timer.Stop()
 			graceC = timer.C
 		case <-graceC:
-			flush()
+			last()
 			return ctx.Err()
 		}
 	}

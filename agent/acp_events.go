@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -33,6 +34,8 @@ import (
 // are shown on its prompt only.
 type acpTurn struct {
 	ctx    context.Context
+	alive  context.Context // done when Run has returned (terminal watchers stop)
+	stop   context.CancelFunc
 	notify chan struct{} // cap 1: "something to flush"
 	over   chan struct{} // closed when Run has returned
 	limit  int64         // the most of one call's content kept (Limits.ReplyBytes)
@@ -46,6 +49,7 @@ type acpTurn struct {
 	tools   map[string]*message.Tool // the calls this turn has seen, as their items stand
 	calls   map[string]*acpCall      // where each call's content came from
 	order   []string                 // their ids, oldest first
+	terms   map[string]*acpTurnTerm  // terminal id → the terminals created in this turn
 }
 
 // acpPutKey is the item an ItemPut changes.
@@ -71,8 +75,10 @@ type acpCall struct {
 }
 
 func newACPTurn(ctx context.Context) *acpTurn {
-	return &acpTurn{ctx: ctx, notify: make(chan struct{}, 1), over: make(chan struct{}), limit: DefaultReplyBytes,
-		at: map[string]int{}, putAt: map[acpPutKey]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{}}
+	alive, stop := context.WithCancel(context.Background())
+	return &acpTurn{ctx: ctx, alive: alive, stop: stop, notify: make(chan struct{}, 1), over: make(chan struct{}), limit: DefaultReplyBytes,
+		at: map[string]int{}, putAt: map[acpPutKey]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{},
+		terms: map[string]*acpTurnTerm{}}
 }
 
 // push queues events, coalescing them with those waiting; t.mu must be
@@ -301,6 +307,7 @@ func (t *acpTurn) change(ch acpChange) {
 	}
 	content := false
 	if ch.HasContent {
+		t.linkTerminals(ch.ID, ch.Content)
 		if call.started {
 			call.post = ch.Content
 			if call.post == nil {
@@ -317,7 +324,7 @@ func (t *acpTurn) change(ch acpChange) {
 		content = true
 	}
 	if content {
-		ev.Content = call.compose(t.limit)
+		ev.Content = t.compose(call)
 	}
 	message.ToolUpdate(ev).Apply(tool)
 	switch {
@@ -374,6 +381,61 @@ func (c *acpCall) compose(limit int64) []message.ToolContent {
 	return out
 }
 
+// compose is call.compose with each terminal's state as this turn last
+// saw it; t.mu must be held.
+func (t *acpTurn) compose(call *acpCall) []message.ToolContent {
+	out := call.compose(t.limit)
+	for i, c := range out {
+		if c.Type != message.ContentTerminal {
+			continue
+		}
+		if tt := t.terms[c.TerminalID]; tt != nil {
+			st := tt.state
+			out[i].Terminal = &st
+		}
+	}
+	return out
+}
+
+// recompose queues the call's content as it now stands; t.mu must be
+// held.
+func (t *acpTurn) recompose(id string, status *string) {
+	tool, call := t.tools[id], t.calls[id]
+	if tool == nil {
+		return
+	}
+	ev := ToolUpdate{CallID: id, Content: t.compose(call), Status: status}
+	message.ToolUpdate(ev).Apply(tool)
+	t.push(ev)
+}
+
+// write shows chipchat's write of path (what the agent sent) in the
+// running call it belongs to: the latest unfinished call of the turn whose
+// locations or diffs name that file takes the write's diff (one item per
+// edit). It reports false when no call does; t.mu must be held.
+func (t *acpTurn) write(path string, diff message.ToolContent) bool {
+	p := filepath.Clean(path)
+	same := func(q string) bool { return q != "" && filepath.Clean(q) == p }
+	for i := len(t.order) - 1; i >= 0; i-- {
+		id := t.order[i]
+		tool, call := t.tools[id], t.calls[id]
+		if tool == nil || message.ToolFinal(tool.Status) {
+			continue
+		}
+		hit := slices.ContainsFunc(tool.Locations, func(l message.Location) bool { return same(l.Path) })
+		for _, cs := range [][]message.ToolContent{tool.Content, call.pre, call.post} {
+			hit = hit || slices.ContainsFunc(cs, func(c message.ToolContent) bool { return c.Type == message.ContentDiff && same(c.Path) })
+		}
+		if !hit {
+			continue
+		}
+		call.pre = acpKeep(call.pre, []message.ToolContent{diff})
+		t.recompose(id, nil)
+		return true
+	}
+	return false
+}
+
 // permission applies what a permission request tells of its call: a new
 // call starts from it; a known one takes its diffs and locations, and its
 // title, kind and raw input where it has none. Its text blocks are not
@@ -414,7 +476,7 @@ func (t *acpTurn) permission(tc acp.ToolCallUpdate) message.Tool {
 	call := t.calls[id]
 	if len(diffs) > 0 {
 		call.pre = acpKeep(call.pre, diffs)
-		ev := ToolUpdate{CallID: id, Content: call.compose(t.limit)}
+		ev := ToolUpdate{CallID: id, Content: t.compose(call)}
 		message.ToolUpdate(ev).Apply(t.tools[id])
 		t.push(ev)
 	}

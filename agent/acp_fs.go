@@ -211,6 +211,47 @@ func (c *acpClient) refused(sid acp.SessionId, what string, err error) error {
 	return err
 }
 
+// inTurn is the session's running turn, or, when it has none (an unknown
+// session, a turn that ended or was cancelled), the agent's error for
+// method; the user is told of the refusal of what either way (tell).
+func (c *acpClient) inTurn(sid acp.SessionId, what, method string) (*acpTurn, error) {
+	t := c.turn(sid)
+	if t != nil && t.ctx.Err() == nil {
+		return t, nil
+	}
+	why := "has no running turn"
+	if t != nil {
+		why = "had its turn cancelled"
+	}
+	err := acpRefused("session %q %s; chipchat accepts %s only while a turn of that session runs", string(sid), why, method)
+	c.a.tell("chipchat refused the agent's " + what + ": " + err.(*acp.RequestError).Message)
+	return nil, err
+}
+
+// tell shows text to the user in every running turn of the agent, else
+// at the start of its next turn (at most acpHeldMax lines, the rest
+// counted).
+func (a *ACP) tell(text string) {
+	a.mu.Lock()
+	var turns []*acpTurn
+	for _, t := range a.turns {
+		turns = append(turns, t)
+	}
+	if len(turns) == 0 {
+		if len(a.held) < acpHeldMax {
+			a.held = append(a.held, text)
+		} else {
+			a.heldMore++
+		}
+	}
+	a.mu.Unlock()
+	for _, t := range turns {
+		t.mu.Lock()
+		t.push(Notice{text})
+		t.mu.Unlock()
+	}
+}
+
 // ReadTextFile serves fs/read_text_file inside the session's roots.
 func (c *acpClient) ReadTextFile(_ context.Context, r acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
 	t, err := c.target(r.SessionId, r.Path)
@@ -547,9 +588,15 @@ func (f *acpFS) openDir(t acpTarget, dir string) (*os.Root, error) {
 
 var acpTmpSeq atomic.Uint64
 
-// WriteTextFile serves fs/write_text_file inside the session's roots and
-// reports the write as a completed edit tool item with its diff.
+// WriteTextFile serves fs/write_text_file inside the session's roots,
+// only while a turn of the session runs, and shows the write's diff in
+// the running tool call naming that file, else as a completed edit tool
+// item of its own.
 func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	tr, err := c.inTurn(r.SessionId, "write of "+r.Path, "fs/write_text_file")
+	if err != nil {
+		return acp.WriteTextFileResponse{}, err
+	}
 	t, err := c.target(r.SessionId, r.Path)
 	if err != nil {
 		return acp.WriteTextFileResponse{}, err
@@ -595,19 +642,24 @@ func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest)
 		}
 		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
 	}
-	if tr := c.turn(r.SessionId); tr != nil {
-		c.a.mu.Lock()
-		c.a.writes++
-		id := fmt.Sprintf("chipchat-write-%d", c.a.writes)
-		c.a.mu.Unlock()
-		tr.mu.Lock()
-		tr.startTool(message.Tool{
-			CallID: id, Kind: "edit", Title: "Write " + t.name, Status: message.ToolCompleted,
-			Locations: []message.Location{{Path: r.Path}},
-			Content:   []message.ToolContent{{Type: message.ContentDiff, Path: r.Path, OldText: old, NewText: r.Content}},
-		})
-		tr.mu.Unlock()
+	diff := message.ToolContent{Type: message.ContentDiff, Path: r.Path, OldText: old, NewText: r.Content}
+	tr.mu.Lock()
+	folded := tr.write(r.Path, diff)
+	tr.mu.Unlock()
+	if folded {
+		return acp.WriteTextFileResponse{}, nil
 	}
+	c.a.mu.Lock() // not under tr.mu: a.mu is taken first
+	c.a.writes++
+	id := fmt.Sprintf("chipchat-write-%d", c.a.writes)
+	c.a.mu.Unlock()
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.startTool(message.Tool{
+		CallID: id, Kind: "edit", Title: "Write " + t.name, Status: message.ToolCompleted,
+		Locations: []message.Location{{Path: r.Path}},
+		Content:   []message.ToolContent{diff},
+	})
 	return acp.WriteTextFileResponse{}, nil
 }
 

@@ -2,9 +2,11 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -188,11 +190,28 @@ func (t *execTerminal) Release() error { return t.Kill() }
 
 // --- the client's terminal/* methods ---
 
+// Terminal policies (ACPOptions.TerminalPolicy, the config's [acp]
+// terminals).
+const (
+	TerminalsAllow = "allow" // terminal/create runs the command
+	TerminalsAsk   = "ask"   // the user is asked first, with the command line
+	TerminalsDeny  = "deny"  // terminal/create is refused
+)
+
+// ACPMaxTerminals is how many terminals one session may hold at once
+// (created and not released); terminal/create beyond it is refused.
+const ACPMaxTerminals = 16
+
+// acpTermShown is the most of a terminal's output its item keeps (the end;
+// the pane has the rest).
+const acpTermShown = 16 << 10
+
 type acpTerminals struct {
 	host TerminalHost
 	mu   sync.Mutex
 	n    int
 	byID map[string]*acpTerminal
+	held map[string]int // session id → terminals created or being created, not released
 }
 
 type acpTerminal struct {
@@ -210,38 +229,205 @@ func (ts *acpTerminals) get(sid acp.SessionId, id string) (Terminal, error) {
 	return t.t, nil
 }
 
+// reserve takes one of the session's ACPMaxTerminals places and a new
+// terminal id; false when the session holds them all.
+func (ts *acpTerminals) reserve(sid string) (string, bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.held[sid] >= ACPMaxTerminals {
+		return "", false
+	}
+	ts.held[sid]++
+	ts.n++
+	return fmt.Sprintf("term-%d", ts.n), true
+}
+
+// unreserve gives a place back (the terminal did not start, or was
+// released).
+func (ts *acpTerminals) unreserve(sid string) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.held[sid] > 0 {
+		ts.held[sid]--
+	}
+}
+
 func (ts *acpTerminals) releaseAll() {
 	ts.mu.Lock()
 	all := ts.byID
 	ts.byID = map[string]*acpTerminal{}
+	clear(ts.held)
 	ts.mu.Unlock()
 	for _, t := range all {
 		_ = t.t.Release()
 	}
 }
 
-// runningTool is the title of the tool call a new terminal most likely runs
-// for: the latest unfinished execute call, else the latest unfinished one.
-func (t *acpTurn) runningTool() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	best := ""
-	for i := len(t.order) - 1; i >= 0; i-- {
-		tool := t.tools[t.order[i]]
-		if tool == nil || tool.Status == message.ToolCompleted || tool.Status == message.ToolFailed {
-			continue
-		}
-		if tool.Kind == "execute" {
-			return tool.Title
-		}
-		if best == "" {
-			best = tool.Title
-		}
-	}
-	return best
+// acpTurnTerm is a terminal created in a turn, and the item drawing it.
+type acpTurnTerm struct {
+	term  Terminal // nil until it started
+	state message.TerminalState
+	item  string // the call whose item draws it
+	own   bool   // item is the terminal's own (chipchat's), not an agent's call
 }
 
-func (c *acpClient) CreateTerminal(_ context.Context, r acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+// runningExec is the latest unfinished execute call of the turn, the one
+// a new terminal most likely runs for ("" for none); t.mu must be held.
+func (t *acpTurn) runningExec() string {
+	for i := len(t.order) - 1; i >= 0; i-- {
+		tool := t.tools[t.order[i]]
+		if tool != nil && tool.Kind == "execute" && !message.ToolFinal(tool.Status) {
+			return tool.CallID
+		}
+	}
+	return ""
+}
+
+// placeTerminal shows a new terminal the moment the agent asks for it: in
+// the running execute call it most likely belongs to, else as its own
+// item (kind execute, titled with the command line, status status). It
+// returns the call id of the item; t.mu must be held.
+func (t *acpTurn) placeTerminal(id string, st message.TerminalState, status string) string {
+	tt := &acpTurnTerm{state: st}
+	t.terms[id] = tt
+	content := message.ToolContent{Type: message.ContentTerminal, TerminalID: id}
+	if call := t.runningExec(); call != "" {
+		tt.item = call
+		t.calls[call].pre = acpKeep(t.calls[call].pre, []message.ToolContent{content})
+		t.recompose(call, nil)
+		return call
+	}
+	tt.item, tt.own = "chipchat-"+id, true
+	raw, _ := message.MarshalJSON(map[string]string{"command": st.Command, "cwd": st.Cwd})
+	t.startTool(message.Tool{CallID: tt.item, Kind: "execute", Title: st.Command, Status: status, RawInput: raw,
+		Content: []message.ToolContent{content}})
+	return tt.item
+}
+
+// dropTerminal takes a terminal that will not run (refused, or it failed
+// to start) out of the item that showed it: an agent's call loses it, the
+// terminal's own item ends with why (failed, or cancelled when the user
+// declined). t.mu must be held.
+func (t *acpTurn) dropTerminal(id, why string, cancelled bool) {
+	tt := t.terms[id]
+	if tt == nil {
+		return
+	}
+	delete(t.terms, id)
+	if !tt.own {
+		call := t.calls[tt.item]
+		call.pre = slices.DeleteFunc(call.pre, func(c message.ToolContent) bool {
+			return c.Type == message.ContentTerminal && c.TerminalID == id
+		})
+		t.recompose(tt.item, nil)
+		return
+	}
+	status := message.ToolFailed
+	if cancelled {
+		status = message.ToolCancelled
+	}
+	t.change(acpChange{ID: tt.item, Status: &status, HasContent: true,
+		Content: []message.ToolContent{{Type: message.ContentText, Text: why}}})
+}
+
+// linkTerminals: a call whose content names a terminal this turn placed
+// elsewhere draws it from now on; the item that drew it lets it go (the
+// terminal's own item says where it went). t.mu must be held.
+func (t *acpTurn) linkTerminals(callID string, cs []message.ToolContent) {
+	for _, c := range cs {
+		tt := t.terms[c.TerminalID]
+		if c.Type != message.ContentTerminal || tt == nil || tt.item == callID {
+			continue
+		}
+		from, own := tt.item, tt.own
+		tt.item, tt.own = callID, false
+		if own {
+			title := callID
+			if tool := t.tools[callID]; tool != nil && tool.Title != "" {
+				title = tool.Title
+			}
+			done := message.ToolCompleted
+			t.change(acpChange{ID: from, Status: &done, HasContent: true,
+				Content: []message.ToolContent{{Type: message.ContentText, Text: "shown in the tool call “" + title + "”"}}})
+			continue
+		}
+		if call := t.calls[from]; call != nil {
+			call.pre = slices.DeleteFunc(call.pre, func(k message.ToolContent) bool {
+				return k.Type == message.ContentTerminal && k.TerminalID == c.TerminalID
+			})
+			t.recompose(from, nil)
+		}
+	}
+}
+
+// refreshTerminals reads each started terminal of the turn and redraws
+// the ones that changed; t.mu must be held.
+func (t *acpTurn) refreshTerminals() {
+	for id := range t.terms {
+		t.refreshTerminal(id)
+	}
+}
+
+func (t *acpTurn) refreshTerminal(id string) {
+	tt := t.terms[id]
+	if tt == nil || tt.term == nil {
+		return
+	}
+	out, truncated, exit := tt.term.Output()
+	st := tt.state
+	if len(out) > acpTermShown {
+		b := []byte(out)
+		out = string(b[acpCharCut(b, len(b)-acpTermShown):])
+		truncated = true
+	}
+	st.Output, st.Truncated = out, truncated
+	if exit != nil {
+		st.Exited, st.ExitCode, st.Signal = true, exit.ExitCode, exit.Signal
+	}
+	if st.Output == tt.state.Output && st.Truncated == tt.state.Truncated && st.Exited == tt.state.Exited {
+		return
+	}
+	tt.state = st
+	var status *string
+	if tt.own && st.Exited {
+		s := message.ToolFailed
+		if st.ExitCode != nil && *st.ExitCode == 0 && st.Signal == "" {
+			s = message.ToolCompleted
+		}
+		status = &s
+	}
+	t.recompose(tt.item, status)
+}
+
+// acpCommandLine is a terminal's command as the user reads it.
+func acpCommandLine(command string, args []string) string {
+	if len(args) == 0 {
+		return command
+	}
+	parts := []string{command}
+	for _, a := range args {
+		parts = append(parts, acpShellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// CreateTerminal runs the agent's command, only during a running turn of
+// the session, at most ACPMaxTerminals at once per session, as
+// ACPOptions.TerminalPolicy says (asking the user first with "ask"). The
+// terminal is shown at once: in the running execute call, else as its own
+// item.
+func (c *acpClient) CreateTerminal(ctx context.Context, r acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	cmdline := acpCommandLine(r.Command, r.Args)
+	what := "command " + cmdline
+	turn, err := c.inTurn(r.SessionId, what, "terminal/create")
+	if err != nil {
+		return acp.CreateTerminalResponse{}, err
+	}
+	policy := c.a.opts.TerminalPolicy
+	if policy == TerminalsDeny {
+		return acp.CreateTerminalResponse{}, c.refused(r.SessionId, what, acpRefused(
+			"chipchat's configuration does not let the agent run commands ([acp] terminals = \"deny\")"))
+	}
 	roots := c.roots(r.SessionId)
 	dir := ""
 	if len(roots) > 0 {
@@ -250,36 +436,108 @@ func (c *acpClient) CreateTerminal(_ context.Context, r acp.CreateTerminalReques
 	if r.Cwd != nil && *r.Cwd != "" {
 		real, err := acpResolve(roots, *r.Cwd)
 		if err != nil {
-			return acp.CreateTerminalResponse{}, err
+			return acp.CreateTerminalResponse{}, c.refused(r.SessionId, what, err)
 		}
 		dir = real
 	}
 	ts := c.a.terms
-	ts.mu.Lock()
-	ts.n++
-	id := fmt.Sprintf("term-%d", ts.n)
-	ts.mu.Unlock()
-	spec := TerminalSpec{ID: id, SessionID: string(r.SessionId), Command: r.Command, Args: r.Args, Dir: dir, OutputLimit: ACPDefaultTerminalOutput}
+	sid := string(r.SessionId)
+	id, ok := ts.reserve(sid)
+	if !ok {
+		return acp.CreateTerminalResponse{}, c.refused(r.SessionId, what, acpRefused(
+			"the session already holds %d terminals, the most chipchat runs for one session; release one (terminal/release) first", ACPMaxTerminals))
+	}
+	started := false
+	defer func() {
+		if !started {
+			ts.unreserve(sid)
+		}
+	}()
+	spec := TerminalSpec{ID: id, SessionID: sid, Command: r.Command, Args: r.Args, Dir: dir, OutputLimit: ACPDefaultTerminalOutput}
 	if r.OutputByteLimit != nil && *r.OutputByteLimit > 0 {
 		spec.OutputLimit = *r.OutputByteLimit
 	}
 	for _, e := range r.Env {
 		spec.Env = append(spec.Env, e.Name+"="+e.Value)
 	}
-	if t := c.turn(r.SessionId); t != nil {
-		spec.Name = t.runningTool()
+	status := message.ToolInProgress
+	if policy == TerminalsAsk {
+		status = message.ToolPending
 	}
-	if spec.Name == "" {
-		spec.Name = strings.TrimSpace(r.Command + " " + strings.Join(r.Args, " "))
+	turn.mu.Lock()
+	item := turn.placeTerminal(id, message.TerminalState{Command: cmdline, Cwd: dir}, status)
+	spec.Name = cmdline
+	if t := turn.tools[item]; t != nil && t.Title != "" {
+		spec.Name = t.Title
+	}
+	turn.mu.Unlock()
+	if policy == TerminalsAsk {
+		if err := c.askTerminal(ctx, turn, item, cmdline, dir); err != nil {
+			turn.mu.Lock()
+			turn.dropTerminal(id, "not run: "+err.Error(), true)
+			turn.mu.Unlock()
+			return acp.CreateTerminalResponse{}, acpRefused("%s", err.Error())
+		}
 	}
 	term, err := ts.host.Start(spec)
 	if err != nil {
+		turn.mu.Lock()
+		turn.dropTerminal(id, "could not run: "+err.Error(), false)
+		turn.mu.Unlock()
 		return acp.CreateTerminalResponse{}, &acp.RequestError{Code: -32603, Message: "could not run " + r.Command + ": " + err.Error()}
 	}
+	started = true
 	ts.mu.Lock()
-	ts.byID[id] = &acpTerminal{sid: string(r.SessionId), t: term}
+	ts.byID[id] = &acpTerminal{sid: sid, t: term}
 	ts.mu.Unlock()
+	turn.mu.Lock()
+	if tt := turn.terms[id]; tt != nil {
+		tt.term = term
+	}
+	if status == message.ToolPending {
+		running := message.ToolInProgress
+		turn.change(acpChange{ID: item, Status: &running})
+	}
+	turn.refreshTerminal(id)
+	turn.mu.Unlock()
+	go func() {
+		// Its end is drawn when it comes, while the turn runs.
+		if _, err := term.Wait(turn.alive); err == nil {
+			turn.mu.Lock()
+			turn.refreshTerminal(id)
+			turn.mu.Unlock()
+		}
+	}()
 	return acp.CreateTerminalResponse{TerminalId: id}, nil
+}
+
+// errACPDeclined: the user did not let the command run.
+var errACPDeclined = errors.New("the user did not allow the command to run")
+
+// askTerminal asks the user, through the turn's permission prompt, whether
+// cmdline may run (item is the call drawing the terminal); nil when the
+// user allowed it.
+func (c *acpClient) askTerminal(ctx context.Context, turn *acpTurn, item, cmdline, dir string) error {
+	raw, _ := message.MarshalJSON(map[string]string{"command": cmdline, "cwd": dir})
+	tool := message.Tool{CallID: item, Kind: "execute", Title: "Run " + cmdline, Status: message.ToolPending, RawInput: raw}
+	req := message.Permission{ToolCallID: item, Asked: "Run " + cmdline, Options: []message.PermissionOption{
+		{ID: "run", Name: "Run it", Kind: message.AllowOnce},
+		{ID: "reject", Name: "Do not run it", Kind: message.RejectOnce},
+	}}
+	reply := make(chan PermissionAnswer, 1)
+	turn.mu.Lock()
+	turn.push(Permission{Request: req, Tool: tool, Reply: reply})
+	turn.mu.Unlock()
+	select {
+	case ans := <-reply:
+		if turn.ctx.Err() == nil && ans.Outcome != "cancelled" && ans.Outcome != "rejected" && ans.OptionID == "run" {
+			return nil
+		}
+	case <-turn.ctx.Done():
+	case <-turn.over:
+	case <-ctx.Done():
+	}
+	return errACPDeclined
 }
 
 func acpExitStatus(e TerminalExit) *acp.TerminalExitStatus {
@@ -296,6 +554,7 @@ func (c *acpClient) TerminalOutput(_ context.Context, r acp.TerminalOutputReques
 	if err != nil {
 		return acp.TerminalOutputResponse{}, err
 	}
+	c.showTerminal(r.SessionId, r.TerminalId)
 	out, truncated, exit := t.Output()
 	resp := acp.TerminalOutputResponse{Output: out, Truncated: truncated}
 	if exit != nil {
@@ -313,6 +572,7 @@ func (c *acpClient) WaitForTerminalExit(ctx context.Context, r acp.WaitForTermin
 	if err != nil {
 		return acp.WaitForTerminalExitResponse{}, err
 	}
+	c.showTerminal(r.SessionId, r.TerminalId)
 	s := acpExitStatus(e)
 	return acp.WaitForTerminalExitResponse{ExitCode: s.ExitCode, Signal: s.Signal}, nil
 }
@@ -322,7 +582,9 @@ func (c *acpClient) KillTerminal(_ context.Context, r acp.KillTerminalRequest) (
 	if err != nil {
 		return acp.KillTerminalResponse{}, err
 	}
-	return acp.KillTerminalResponse{}, t.Kill()
+	err = t.Kill()
+	c.showTerminal(r.SessionId, r.TerminalId)
+	return acp.KillTerminalResponse{}, err
 }
 
 func (c *acpClient) ReleaseTerminal(_ context.Context, r acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
@@ -332,7 +594,23 @@ func (c *acpClient) ReleaseTerminal(_ context.Context, r acp.ReleaseTerminalRequ
 		return acp.ReleaseTerminalResponse{}, err
 	}
 	ts.mu.Lock()
+	_, held := ts.byID[r.TerminalId]
 	delete(ts.byID, r.TerminalId)
 	ts.mu.Unlock()
+	if held {
+		ts.unreserve(string(r.SessionId))
+	}
+	c.showTerminal(r.SessionId, r.TerminalId)
 	return acp.ReleaseTerminalResponse{}, t.Release()
+}
+
+// showTerminal redraws a terminal of the session's running turn with what
+// it holds now (before the agent hears back, so the item is never behind
+// what the agent saw).
+func (c *acpClient) showTerminal(sid acp.SessionId, id string) {
+	if t := c.turn(sid); t != nil {
+		t.mu.Lock()
+		t.refreshTerminal(id)
+		t.mu.Unlock()
+	}
 }

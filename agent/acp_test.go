@@ -1412,18 +1412,38 @@ func TestACPTerminalDefaultHost(t *testing.T) {
 	if !strings.Contains(e["afterRelease"].(string), "no terminal") {
 		t.Errorf("output after release = %v", e["afterRelease"])
 	}
-	var ref bool
+	// The terminal is drawn in the call that runs it, with its command,
+	// directory, output and exit code as the agent saw them.
+	var last *message.TerminalState
 	for _, u := range acpOf[ToolUpdate](evs) {
-		if u.CallID == "call_t" && len(u.Content) == 1 && u.Content[0] == (message.ToolContent{Type: "terminal", TerminalID: e["id"].(string)}) {
-			ref = true
+		if u.CallID == "call_t" && len(u.Content) == 1 && u.Content[0].Type == "terminal" && u.Content[0].TerminalID == e["id"] {
+			last = u.Content[0].Terminal
 		}
 	}
-	if !ref {
-		t.Errorf("no terminal content in the tool updates: %+v", acpOf[ToolUpdate](evs))
+	if last == nil || last.Command != "sh -c 'printf '\\''héllo wörld 0123456789'\\''; exit 7'" || last.Cwd != h.dir ||
+		last.Output != "0123456789" || !last.Truncated || !last.Exited || last.ExitCode == nil || *last.ExitCode != 7 {
+		t.Errorf("the terminal as drawn in call_t: %+v (updates %+v)", last, acpOf[ToolUpdate](evs))
 	}
-	h.mustTurn("a", "[kill]")
+	for _, c := range acpOf[ToolCall](evs) {
+		if strings.HasPrefix(c.Tool.CallID, "chipchat-term-") {
+			t.Errorf("a terminal run for a call got its own item too: %+v", c.Tool)
+		}
+	}
+	// Without a running call, the terminal is its own item, ended as the
+	// command did.
+	evs = h.mustTurn("a", "[kill]")
 	if k := h.event("kill"); k["runningBefore"] != true || k["kill"] != "<nil>" || k["signal"] != "SIGKILL" {
 		t.Errorf("kill = %v", k)
+	}
+	own := acpOf[ToolCall](evs)
+	if len(own) != 1 || own[0].Tool.CallID != "chipchat-term-2" || own[0].Tool.Kind != "execute" || own[0].Tool.Title != "sleep 30" ||
+		own[0].Tool.Status != message.ToolInProgress || own[0].Tool.Content[0].Terminal.Cwd != h.dir {
+		t.Fatalf("the terminal's own item: %+v", own)
+	}
+	ups := acpOf[ToolUpdate](evs)
+	if len(ups) == 0 || ups[len(ups)-1].Status == nil || *ups[len(ups)-1].Status != message.ToolFailed ||
+		ups[len(ups)-1].Content[0].Terminal.Signal != "SIGKILL" {
+		t.Errorf("the killed terminal's item: %+v", ups)
 	}
 }
 

@@ -73,14 +73,31 @@ const (
 )
 
 // ToolContent is one piece of a tool call's content: text, a diff of one
-// file (OldText nil: a new file), or an agent terminal's id.
+// file (OldText nil: a new file), or an agent terminal's id (with what
+// chipchat last saw of it, for drawing).
 type ToolContent struct {
-	Type       string  `json:"type"`
-	Text       string  `json:"text,omitempty"`
-	Path       string  `json:"path,omitempty"`
-	OldText    *string `json:"oldText,omitempty"`
-	NewText    string  `json:"newText,omitempty"`
-	TerminalID string  `json:"terminalId,omitempty"`
+	Type       string         `json:"type"`
+	Text       string         `json:"text,omitempty"`
+	Path       string         `json:"path,omitempty"`
+	OldText    *string        `json:"oldText,omitempty"`
+	NewText    string         `json:"newText,omitempty"`
+	TerminalID string         `json:"terminalId,omitempty"`
+	Terminal   *TerminalState `json:"terminal,omitempty"`
+}
+
+// TerminalState is an agent terminal as chipchat last saw it: the command
+// line, where it runs, the end of its output and how it ended.
+type TerminalState struct {
+	Command string `json:"command"`
+	Cwd     string `json:"cwd,omitempty"`
+	// Output is the end of what it printed; Truncated: earlier output is
+	// not kept here (the terminal pane has more).
+	Output    string `json:"output,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	// Exited: the command ended, with ExitCode or killed by Signal.
+	Exited   bool   `json:"exited,omitempty"`
+	ExitCode *int   `json:"exitCode,omitempty"`
+	Signal   string `json:"signal,omitempty"`
 }
 
 // ToolUpdate changes a tool call: each non-nil field replaces the one
