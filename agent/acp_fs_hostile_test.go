@@ -53,6 +53,13 @@ func newHostile(t *testing.T, opts ACPOptions) *hostileHarness {
 // turn's events.
 func (h *hostileHarness) run(ops ...hostileagent.Op) ([]hostileagent.Result, []Event) {
 	h.t.Helper()
+	return h.runOn("hostile", nil, ops...)
+}
+
+// runOn sends ops as one turn of thread; each event is handed to seen
+// (when set) as it is emitted.
+func (h *hostileHarness) runOn(thread string, seen func(Event), ops ...hostileagent.Op) ([]hostileagent.Result, []Event) {
+	h.t.Helper()
 	b, err := json.Marshal(ops)
 	if err != nil {
 		h.t.Fatal(err)
@@ -60,7 +67,13 @@ func (h *hostileHarness) run(ops ...hostileagent.Op) ([]hostileagent.Result, []E
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	var evs []Event
-	if err := h.a.Run(ctx, Turn{ThreadID: "hostile", Prompt: string(b), Dir: h.proj}, func(e Event) { evs = append(evs, e) }); err != nil {
+	emit := func(e Event) {
+		evs = append(evs, e)
+		if seen != nil {
+			seen(e)
+		}
+	}
+	if err := h.a.Run(ctx, Turn{ThreadID: thread, Prompt: string(b), Dir: h.proj}, emit); err != nil {
 		h.t.Fatalf("turn: %v (events %v)", err, evs)
 	}
 	text := acpText(evs)

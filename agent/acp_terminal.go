@@ -271,12 +271,17 @@ type acpTurnTerm struct {
 	own   bool   // item is the terminal's own (chipchat's), not an agent's call
 }
 
-// runningExec is the latest unfinished execute call of the turn, the one
-// a new terminal most likely runs for ("" for none); t.mu must be held.
+// acpOwnPrefix starts the call id of an item chipchat made itself (a
+// write's, a terminal's).
+const acpOwnPrefix = "chipchat-"
+
+// runningExec is the latest unfinished execute call of the agent's in the
+// turn, the one a new terminal most likely runs for ("" for none); t.mu
+// must be held.
 func (t *acpTurn) runningExec() string {
 	for i := len(t.order) - 1; i >= 0; i-- {
 		tool := t.tools[t.order[i]]
-		if tool != nil && tool.Kind == "execute" && !message.ToolFinal(tool.Status) {
+		if tool != nil && tool.Kind == "execute" && !message.ToolFinal(tool.Status) && !strings.HasPrefix(tool.CallID, acpOwnPrefix) {
 			return tool.CallID
 		}
 	}
@@ -297,7 +302,7 @@ func (t *acpTurn) placeTerminal(id string, st message.TerminalState, status stri
 		t.recompose(call, nil)
 		return call
 	}
-	tt.item, tt.own = "chipchat-"+id, true
+	tt.item, tt.own = acpOwnPrefix+id, true
 	raw, _ := message.MarshalJSON(map[string]string{"command": st.Command, "cwd": st.Cwd})
 	t.startTool(message.Tool{CallID: tt.item, Kind: "execute", Title: st.Command, Status: status, RawInput: raw,
 		Content: []message.ToolContent{content}})
@@ -314,11 +319,8 @@ func (t *acpTurn) dropTerminal(id, why string, cancelled bool) {
 		return
 	}
 	delete(t.terms, id)
+	t.calls[tt.item].forget(id)
 	if !tt.own {
-		call := t.calls[tt.item]
-		call.pre = slices.DeleteFunc(call.pre, func(c message.ToolContent) bool {
-			return c.Type == message.ContentTerminal && c.TerminalID == id
-		})
 		t.recompose(tt.item, nil)
 		return
 	}
@@ -342,6 +344,7 @@ func (t *acpTurn) linkTerminals(callID string, cs []message.ToolContent) {
 		from, own := tt.item, tt.own
 		tt.item, tt.own = callID, false
 		if own {
+			t.calls[from].forget(c.TerminalID)
 			title := callID
 			if tool := t.tools[callID]; tool != nil && tool.Title != "" {
 				title = tool.Title
@@ -351,12 +354,20 @@ func (t *acpTurn) linkTerminals(callID string, cs []message.ToolContent) {
 				Content: []message.ToolContent{{Type: message.ContentText, Text: "shown in the tool call “" + title + "”"}}})
 			continue
 		}
-		if call := t.calls[from]; call != nil {
-			call.pre = slices.DeleteFunc(call.pre, func(k message.ToolContent) bool {
-				return k.Type == message.ContentTerminal && k.TerminalID == c.TerminalID
-			})
-			t.recompose(from, nil)
-		}
+		t.calls[from].forget(c.TerminalID)
+		t.recompose(from, nil)
+	}
+}
+
+// forget takes terminal id out of the call's content.
+func (c *acpCall) forget(id string) {
+	if c == nil {
+		return
+	}
+	drop := func(k message.ToolContent) bool { return k.Type == message.ContentTerminal && k.TerminalID == id }
+	c.pre = slices.DeleteFunc(c.pre, drop)
+	if c.post != nil {
+		c.post = slices.DeleteFunc(c.post, drop)
 	}
 }
 

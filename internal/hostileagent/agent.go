@@ -4,8 +4,9 @@
 // stdio, JSON-RPC and request handling are what is tested.
 //
 // A prompt is a JSON array of Ops; the agent runs them in order through
-// the client's fs methods and answers with one agent_message_chunk, the
-// JSON array of Results. Op "race" runs Race (a directory and a symlink
+// the client's fs and terminal methods (as the prompt's session, or as
+// Op.Session: another session, or one that does not exist) and answers
+// with one agent_message_chunk, the JSON array of Results. Op "race" runs Race (a directory and a symlink
 // out of the project swapped in a loop while the client reads and writes
 // through the swapped path) with the client's ReadTextFile and
 // WriteTextFile as the operations.
@@ -33,7 +34,10 @@ const Env = "CHIPCHAT_HOSTILE_AGENT"
 
 // Op is one attack.
 type Op struct {
-	Op      string `json:"op"` // "read", "write" or "race"
+	Op string `json:"op"` // "read", "write", "race", "terminal" or "tool"
+	// Session, when set, is the session id the request names instead of
+	// the prompt's.
+	Session string `json:"session,omitempty"`
 	Path    string `json:"path,omitempty"`
 	Line    *int   `json:"line,omitempty"`
 	Limit   *int   `json:"limit,omitempty"`
@@ -46,6 +50,25 @@ type Op struct {
 	// Repeat makes one large Content of Content repeated this many times
 	// (a 50 MB write costs no 50 MB prompt).
 	Repeat int `json:"repeat,omitempty"`
+	// Terminal: terminal/create of Command with Args in Cwd (Path unused);
+	// Wait waits for its exit and reads its output; Release releases it
+	// after.
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	Wait    bool     `json:"wait,omitempty"`
+	Release bool     `json:"release,omitempty"`
+	// Tool: a tool_call (ToolID, Kind, Title, Status, Path as its
+	// location), or its update (Status, and TerminalID as its content)
+	// when ToolID was sent before.
+	ToolID     string `json:"toolId,omitempty"`
+	TerminalID string `json:"terminalId,omitempty"`
+	// TerminalIDFrom, when positive, is the index of an earlier op of the
+	// prompt whose result's TerminalID this update names.
+	TerminalIDFrom int    `json:"terminalIdFrom,omitempty"`
+	Kind           string `json:"kind,omitempty"`
+	Title          string `json:"title,omitempty"`
+	Status         string `json:"status,omitempty"`
 }
 
 // Result is what one Op got.
@@ -57,6 +80,10 @@ type Result struct {
 	Head   string `json:"head,omitempty"`
 	// Race: what it counted.
 	Race *RaceResult `json:"race,omitempty"`
+	// Terminal: its id, and once waited for, its exit code and output.
+	TerminalID string `json:"terminalId,omitempty"`
+	ExitCode   *int   `json:"exitCode,omitempty"`
+	Output     string `json:"output,omitempty"`
 }
 
 // Main runs the agent on stdin and stdout until the client goes away.
@@ -69,9 +96,10 @@ func Main() {
 }
 
 type agent struct {
-	conn *acp.AgentSideConnection
-	mu   sync.Mutex
-	n    int
+	conn  *acp.AgentSideConnection
+	mu    sync.Mutex
+	n     int
+	tools map[string]bool // tool call ids sent
 }
 
 func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
@@ -134,6 +162,9 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 	}
 	results := make([]Result, 0, len(ops))
 	for _, op := range ops {
+		if i := op.TerminalIDFrom; i > 0 && i < len(results) {
+			op.TerminalID = results[i].TerminalID
+		}
 		results = append(results, a.run(ctx, p.SessionId, op))
 	}
 	out, _ := json.Marshal(results)
@@ -144,7 +175,14 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 }
 
 func (a *agent) run(ctx context.Context, sid acp.SessionId, op Op) Result {
+	if op.Session != "" {
+		sid = acp.SessionId(op.Session)
+	}
 	switch op.Op {
+	case "terminal":
+		return a.terminal(ctx, sid, op)
+	case "tool":
+		return a.tool(ctx, sid, op)
 	case "read":
 		r, err := a.conn.ReadTextFile(ctx, acp.ReadTextFileRequest{SessionId: sid, Path: op.Path, Line: op.Line, Limit: op.Limit})
 		if err != nil {
@@ -195,4 +233,71 @@ func errText(err error) string {
 		return re.Message
 	}
 	return err.Error()
+}
+
+// terminal runs op's command in a client terminal.
+func (a *agent) terminal(ctx context.Context, sid acp.SessionId, op Op) Result {
+	req := acp.CreateTerminalRequest{SessionId: sid, Command: op.Command, Args: op.Args}
+	if op.Cwd != "" {
+		req.Cwd = &op.Cwd
+	}
+	ct, err := a.conn.CreateTerminal(ctx, req)
+	if err != nil {
+		return Result{Err: errText(err)}
+	}
+	res := Result{TerminalID: ct.TerminalId}
+	if op.Wait {
+		w, err := a.conn.WaitForTerminalExit(ctx, acp.WaitForTerminalExitRequest{SessionId: sid, TerminalId: ct.TerminalId})
+		if err != nil {
+			return Result{TerminalID: ct.TerminalId, Err: errText(err)}
+		}
+		res.ExitCode = w.ExitCode
+		out, err := a.conn.TerminalOutput(ctx, acp.TerminalOutputRequest{SessionId: sid, TerminalId: ct.TerminalId})
+		if err != nil {
+			return Result{TerminalID: ct.TerminalId, Err: errText(err)}
+		}
+		res.Output = out.Output
+	}
+	if op.Release {
+		if _, err := a.conn.ReleaseTerminal(ctx, acp.ReleaseTerminalRequest{SessionId: sid, TerminalId: ct.TerminalId}); err != nil {
+			res.Err = errText(err)
+		}
+	}
+	return res
+}
+
+// tool sends a tool_call, or a tool_call_update for a call sent before.
+func (a *agent) tool(ctx context.Context, sid acp.SessionId, op Op) Result {
+	a.mu.Lock()
+	if a.tools == nil {
+		a.tools = map[string]bool{}
+	}
+	seen := a.tools[op.ToolID]
+	a.tools[op.ToolID] = true
+	a.mu.Unlock()
+	var u acp.SessionUpdate
+	id := acp.ToolCallId(op.ToolID)
+	if seen {
+		var opts []acp.ToolCallUpdateOpt
+		if op.Status != "" {
+			opts = append(opts, acp.WithUpdateStatus(acp.ToolCallStatus(op.Status)))
+		}
+		if op.TerminalID != "" {
+			opts = append(opts, acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolTerminalRef(op.TerminalID)}))
+		}
+		u = acp.UpdateToolCall(id, opts...)
+	} else {
+		opts := []acp.ToolCallStartOpt{acp.WithStartKind(acp.ToolKind(op.Kind))}
+		if op.Status != "" {
+			opts = append(opts, acp.WithStartStatus(acp.ToolCallStatus(op.Status)))
+		}
+		if op.Path != "" {
+			opts = append(opts, acp.WithStartLocations([]acp.ToolCallLocation{{Path: op.Path}}))
+		}
+		u = acp.StartToolCall(id, op.Title, opts...)
+	}
+	if err := a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: sid, Update: u}); err != nil {
+		return Result{Err: err.Error()}
+	}
+	return Result{}
 }
