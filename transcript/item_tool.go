@@ -238,7 +238,8 @@ func contentLooks(c ItemContext) ContentOption {
 // RenderToolContent draws a tool call's content in at most width columns:
 // its command (from the raw input), each text (every line kept, wrapped
 // with its indentation), each diff as a unified diff with line numbers,
-// coloured and with syntax colour from chroma, and each terminal's id.
+// coloured and with syntax colour from chroma, and each terminal (its
+// command, directory, status and the end of its output: tool_terminal.go).
 // Every text is sanitized. It is pure and does no I/O.
 func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []string {
 	o := contentOpts{style: "monokai"}
@@ -267,7 +268,7 @@ func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []strin
 		case message.ContentDiff:
 			renderDiff(c, width, o, b)
 		case message.ContentTerminal:
-			b.add(o.looks.Faint.Render("▣ terminal " + chips.SanitizeLine(c.TerminalID)))
+			renderTerminal(c, t.Title, width, o, b)
 		default:
 			b.add(o.looks.Faint.Render("▫ " + chips.SanitizeLine(c.Type) + " content"))
 		}

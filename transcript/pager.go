@@ -95,7 +95,19 @@ func toolText(t message.Tool) string {
 				b.WriteByte('\n')
 			}
 		case message.ContentTerminal:
-			fmt.Fprintf(&b, "terminal %s\n", c.TerminalID)
+			st := c.Terminal
+			if st == nil {
+				fmt.Fprintf(&b, "terminal %s\n", c.TerminalID)
+				break
+			}
+			fmt.Fprintf(&b, "terminal %s: $ %s (in %s) %s\n", c.TerminalID, st.Command, st.Cwd, terminalStatus(st))
+			if st.Truncated {
+				b.WriteString("… earlier output in the terminal pane\n")
+			}
+			if out := strings.TrimRight(st.Output, "\n"); out != "" {
+				b.WriteString(out)
+				b.WriteByte('\n')
+			}
 		}
 	}
 	if raw := prettyJSON(t.RawOutput); raw != "" && len(t.Content) == 0 {
