@@ -208,7 +208,7 @@ func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend,
 		}
 		return nil, acpParts{}, err
 	}
-	opts.ACP = agent.ACPOptions{Dir: project, Terminals: agentTerms{parts.terms}, MCPServers: servers, Protect: []string{dataDir}}
+	opts.ACP = agent.ACPOptions{Dir: project, Terminals: agentTerms{parts.terms}, TerminalPolicy: cfg.ACP.Terminals, MCPServers: servers, Protect: []string{dataDir}}
 	a, err := agent.NewWith(spec, opts)
 	if err != nil {
 		if parts.panes != nil {

@@ -599,7 +599,7 @@ func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest)
 	}
 	t, err := c.target(r.SessionId, r.Path)
 	if err != nil {
-		return acp.WriteTextFileResponse{}, err
+		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
 	}
 	fsys := c.a.fs
 	if err := fsys.checkWritable(t); err != nil {

@@ -3,9 +3,12 @@
 package agent
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
+
+	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/chipchat/chipchat/internal/hostileagent"
 	"github.com/chipchat/chipchat/message"
@@ -329,5 +332,32 @@ func TestHostileTerminalDeny(t *testing.T) {
 	}
 	if _, err := NewACP("true", ACPOptions{TerminalPolicy: "sometimes"}); err == nil || !strings.Contains(err.Error(), `allowed are "allow", "ask" and "deny"`) {
 		t.Errorf("NewACP with a bad policy: %v", err)
+	}
+}
+
+// A refusal while no turn runs at all is told at the start of the next.
+func TestRefusalWithNoTurnToldInTheNext(t *testing.T) {
+	h := newHostile(t, ACPOptions{})
+	h.run(hostileagent.Op{Op: "read", Path: h.path("missing")}) // the agent is up
+	sid := h.a.SessionID("hostile")
+	// The handler the SDK calls for the agent's request, between turns.
+	c := &acpClient{a: h.a}
+	_, err := c.WriteTextFile(context.Background(), acp.WriteTextFileRequest{SessionId: acp.SessionId(sid), Path: h.path("between.txt"), Content: "x"})
+	if err == nil || exists(h.path("between.txt")) {
+		t.Fatalf("a write between turns: %v", err)
+	}
+	_, err = c.CreateTerminal(context.Background(), acp.CreateTerminalRequest{SessionId: acp.SessionId(sid), Command: "touch " + h.path("between-ran")})
+	if err == nil || exists(h.path("between-ran")) {
+		t.Fatalf("a terminal between turns: %v", err)
+	}
+	_, evs := h.run(hostileagent.Op{Op: "read", Path: h.path("missing")})
+	n := notices(evs)
+	if len(n) != 2 || n[0] != `chipchat refused the agent's write of `+h.path("between.txt")+`: session "`+sid+`" has no running turn; chipchat accepts fs/write_text_file only while a turn of that session runs` ||
+		!strings.HasPrefix(n[1], "chipchat refused the agent's command touch ") {
+		t.Errorf("notices of the next turn = %q", n)
+	}
+	// Told once.
+	if _, evs := h.run(hostileagent.Op{Op: "read", Path: h.path("missing")}); len(notices(evs)) != 0 {
+		t.Errorf("told again: %q", notices(evs))
 	}
 }

@@ -42,6 +42,9 @@ import (
 //	[ui]
 //	question_guard = "300ms"       # keys are ignored this long after the agent's question appears ("0": never)
 //
+//	[acp]
+//	terminals = "allow"            # an agent's terminal/create: "allow", "ask" (a permission prompt first) or "deny"
+//
 //	[keys]                         # any binding, by name: see chipchat --help
 //	send = ["enter"]
 //	undo = ["ctrl+z"]
@@ -50,6 +53,7 @@ type Config struct {
 	OpenAIAPIKey string              `toml:"openai_api_key"`
 	Limits       Limits              `toml:"limits"`
 	UI           UISettings          `toml:"ui"`
+	ACP          ACPConfig           `toml:"acp"`
 	Keys         map[string][]string `toml:"keys"`
 	MCPServers   []MCPServerConfig   `toml:"mcp_servers"` // [[mcp_servers]], for acp: agents (mcp.go)
 	Path         string              `toml:"-"`           // the file it came from, when any
@@ -116,6 +120,14 @@ func checkQuestionGuard(where, s string) error {
 	return nil
 }
 
+// ACPConfig is the [acp] table: what ACP agents may do.
+type ACPConfig struct {
+	// Terminals is what an agent's terminal/create does: "allow", "ask"
+	// (a permission prompt with the command line first) or "deny" (main
+	// passes it as agent.ACPOptions.TerminalPolicy).
+	Terminals string `toml:"terminals"`
+}
+
 // ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
 func (l Limits) ExcerptAge() time.Duration {
 	d, err := time.ParseDuration(l.ExcerptMaxAge)
@@ -130,7 +142,8 @@ func DefaultConfig() Config {
 	return Config{Agent: "echo", Limits: Limits{AttachmentBytes: 20 << 20, ComposerRows: 10, Scrollback: 10000, ExcerptMaxAge: "24h",
 		PasteChipChars: 2000, PasteChipLines: 20,
 		InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10,
-		ResumeHistoryBytes: 256 << 10, ReplyBytes: chat.DefaultReplyBytes}}
+		ResumeHistoryBytes: 256 << 10, ReplyBytes: chat.DefaultReplyBytes},
+		ACP: ACPConfig{Terminals: "allow"}}
 }
 
 // ConfigPath is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when

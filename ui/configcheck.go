@@ -27,9 +27,10 @@ const (
 
 // ValidateConfig refuses limits out of range, [keys] entries whose key
 // names no terminal key can produce (an unknown modifier or key, modifiers
-// out of the order key names use, an empty name) and a printable key
-// without a modifier on an action where text is typed (keycheck.go). The
-// error is one line: "config FILE: SETTING = VALUE: what is allowed".
+// out of the order key names use, an empty name), a printable key
+// without a modifier on an action where text is typed (keycheck.go) and
+// an [acp] terminals value that is no policy. The error is one line:
+// "config FILE: SETTING = VALUE: what is allowed".
 func ValidateConfig(c Config) error {
 	where := "config"
 	if c.Path != "" {
@@ -67,6 +68,7 @@ func ValidateConfig(c Config) error {
 			fmt.Sprintf("allowed are %d (64 KiB) to %d bytes", minReplyBytes, int64(maxAttachmentBytes))),
 		checkAge(where, l.ExcerptMaxAge),
 		checkQuestionGuard(where, c.UI.QuestionGuardText),
+		checkTerminals(where, c.ACP.Terminals),
 	} {
 		if err != nil {
 			return err
@@ -88,6 +90,16 @@ func ValidateConfig(c Config) error {
 		}
 	}
 	return nil
+}
+
+// checkTerminals refuses an [acp] terminals value other than the three
+// policies.
+func checkTerminals(where, v string) error {
+	switch v {
+	case "allow", "ask", "deny": // agent.TerminalsAllow, TerminalsAsk, TerminalsDeny
+		return nil
+	}
+	return fmt.Errorf(`%s: acp.terminals = %q: allowed are "allow", "ask" (a permission prompt with the command line first) and "deny"`, where, v)
 }
 
 func checkAge(where, age string) error {
