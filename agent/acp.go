@@ -76,14 +76,30 @@ import (
 //     directory or one of ACPOptions.Roots and opened through that
 //     directory's os.Root, so no symlink, ".." or rename race reaches
 //     outside it; regular UTF-8 text files only, no write under .git or
-//     chipchat's own directories (ACPOptions.Protect), acp_fs.go; a write
-//     is reported as a completed "edit" tool item with the diff) and
+//     chipchat's own directories (ACPOptions.Protect), acp_fs.go) and
 //     terminal (ACPOptions.Terminals, else an in-process runner without a
 //     pty: same output limits, truncation at a character boundary, kill,
-//     release and wait_for_exit), plus terminal auth. An agent that asks before it sends the tool_call (Codex's
-//     shell) gets the item started by the request, and the late tool_call
-//     updates it; a terminal's name is the running tool call's title when
-//     known, else its command line.
+//     release and wait_for_exit), plus terminal auth. An agent that asks
+//     before it sends the tool_call (Codex's shell) gets the item started
+//     by the request, and the late tool_call updates it.
+//   - Writes and terminals belong to a turn (acp_fs.go, acp_terminal.go):
+//     fs/write_text_file and terminal/create are refused for a session
+//     with no running turn (unknown, ended or cancelled), the user told in
+//     every running turn, else at the start of the next. A write's diff
+//     joins the latest unfinished call of the turn whose locations or
+//     diffs name the file, else it is a completed "edit" item of its own.
+//     A terminal is drawn at once in the latest unfinished execute call,
+//     else as an execute item of its own titled with its command line
+//     (until a call's content names it: that call draws it then); its
+//     message.TerminalState (command, cwd, the last 16 KiB of output, the
+//     exit) is redrawn when the agent asks about it, when it ends, every
+//     acpTermRefresh while it runs and when the turn ends. A session holds
+//     at most ACPMaxTerminals terminals (created, not released).
+//     ACPOptions.TerminalPolicy "ask" puts a Permission (options "Run it"
+//     and "Do not run it", the item's call id, the command and cwd as raw
+//     input) before the command starts; only "Run it" starts it. "deny"
+//     refuses every terminal/create. The pane tab's name is the title of
+//     the item drawing it.
 //   - The prompt is Turn.Prompt as one text block, then each image
 //     attachment as an image block when the agent advertises
 //     promptCapabilities.image, then each other attachment as an embedded
@@ -471,9 +487,7 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	}
 	// The turn's terminals are drawn as they are at its end.
 	last := func() {
-		turn.mu.Lock()
 		turn.refreshTerminals()
-		turn.mu.Unlock()
 		flush()
 	}
 	refresh := time.NewTicker(acpTermRefresh)
@@ -486,9 +500,7 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 		case <-turn.notify:
 			flush()
 		case <-refresh.C:
-			turn.mu.Lock()
 			turn.refreshTerminals()
-			turn.mu.Unlock()
 		case r := <-res:
 			last()
 			if cancelled {

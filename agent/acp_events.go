@@ -31,7 +31,9 @@ import (
 // and terminals sent before it started, and the diffs of a permission
 // request, are kept as the item's diff (before the output, unless the
 // output has a diff of the same file). A permission request's text blocks
-// are shown on its prompt only.
+// are shown on its prompt only. chipchat's own writes and terminals join
+// the calls they belong to (write, placeTerminal), each terminal drawn
+// with its state as the turn last read it (compose).
 type acpTurn struct {
 	ctx    context.Context
 	alive  context.Context // done when Run has returned (terminal watchers stop)

@@ -371,20 +371,59 @@ func (c *acpCall) forget(id string) {
 	}
 }
 
-// refreshTerminals reads each started terminal of the turn and redraws
-// the ones that changed; t.mu must be held.
+// refreshTerminals redraws the turn's terminals still running.
 func (t *acpTurn) refreshTerminals() {
-	for id := range t.terms {
-		t.refreshTerminal(id)
+	t.mu.Lock()
+	var ids []string
+	for id, tt := range t.terms {
+		if tt.term != nil && !tt.state.Exited {
+			ids = append(ids, id)
+		}
+	}
+	t.mu.Unlock()
+	t.redrawTerminals(ids...)
+}
+
+// redrawTerminals reads the terminals ids and redraws those that changed.
+// They are read without t.mu (a pane's read takes its lock and may take a
+// while; session updates must not wait for it); t.mu must not be held.
+func (t *acpTurn) redrawTerminals(ids ...string) {
+	type read struct {
+		id        string
+		out       string
+		truncated bool
+		exit      *TerminalExit
+	}
+	t.mu.Lock()
+	terms := make([]Terminal, len(ids))
+	for i, id := range ids {
+		if tt := t.terms[id]; tt != nil {
+			terms[i] = tt.term
+		}
+	}
+	t.mu.Unlock()
+	reads := make([]read, 0, len(ids))
+	for i, term := range terms {
+		if term != nil {
+			out, truncated, exit := term.Output()
+			reads = append(reads, read{ids[i], out, truncated, exit})
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, r := range reads {
+		t.showTerminal(r.id, r.out, r.truncated, r.exit)
 	}
 }
 
-func (t *acpTurn) refreshTerminal(id string) {
+// showTerminal redraws terminal id with what was read of it, when that
+// changed (an ended terminal never shows as running again); t.mu must be
+// held.
+func (t *acpTurn) showTerminal(id, out string, truncated bool, exit *TerminalExit) {
 	tt := t.terms[id]
-	if tt == nil || tt.term == nil {
+	if tt == nil {
 		return
 	}
-	out, truncated, exit := tt.term.Output()
 	st := tt.state
 	if len(out) > acpTermShown {
 		b := []byte(out)
@@ -395,7 +434,7 @@ func (t *acpTurn) refreshTerminal(id string) {
 	if exit != nil {
 		st.Exited, st.ExitCode, st.Signal = true, exit.ExitCode, exit.Signal
 	}
-	if st.Output == tt.state.Output && st.Truncated == tt.state.Truncated && st.Exited == tt.state.Exited {
+	if tt.state.Exited && !st.Exited || st.Output == tt.state.Output && st.Truncated == tt.state.Truncated && st.Exited == tt.state.Exited {
 		return
 	}
 	tt.state = st
@@ -509,14 +548,12 @@ func (c *acpClient) CreateTerminal(ctx context.Context, r acp.CreateTerminalRequ
 		running := message.ToolInProgress
 		turn.change(acpChange{ID: item, Status: &running})
 	}
-	turn.refreshTerminal(id)
 	turn.mu.Unlock()
+	turn.redrawTerminals(id)
 	go func() {
 		// Its end is drawn when it comes, while the turn runs.
 		if _, err := term.Wait(turn.alive); err == nil {
-			turn.mu.Lock()
-			turn.refreshTerminal(id)
-			turn.mu.Unlock()
+			turn.redrawTerminals(id)
 		}
 	}()
 	return acp.CreateTerminalResponse{TerminalId: id}, nil
@@ -565,7 +602,7 @@ func (c *acpClient) TerminalOutput(_ context.Context, r acp.TerminalOutputReques
 	if err != nil {
 		return acp.TerminalOutputResponse{}, err
 	}
-	c.showTerminal(r.SessionId, r.TerminalId)
+	c.redrawTerminal(r.SessionId, r.TerminalId)
 	out, truncated, exit := t.Output()
 	resp := acp.TerminalOutputResponse{Output: out, Truncated: truncated}
 	if exit != nil {
@@ -583,7 +620,7 @@ func (c *acpClient) WaitForTerminalExit(ctx context.Context, r acp.WaitForTermin
 	if err != nil {
 		return acp.WaitForTerminalExitResponse{}, err
 	}
-	c.showTerminal(r.SessionId, r.TerminalId)
+	c.redrawTerminal(r.SessionId, r.TerminalId)
 	s := acpExitStatus(e)
 	return acp.WaitForTerminalExitResponse{ExitCode: s.ExitCode, Signal: s.Signal}, nil
 }
@@ -594,7 +631,7 @@ func (c *acpClient) KillTerminal(_ context.Context, r acp.KillTerminalRequest) (
 		return acp.KillTerminalResponse{}, err
 	}
 	err = t.Kill()
-	c.showTerminal(r.SessionId, r.TerminalId)
+	c.redrawTerminal(r.SessionId, r.TerminalId)
 	return acp.KillTerminalResponse{}, err
 }
 
@@ -611,17 +648,15 @@ func (c *acpClient) ReleaseTerminal(_ context.Context, r acp.ReleaseTerminalRequ
 	if held {
 		ts.unreserve(string(r.SessionId))
 	}
-	c.showTerminal(r.SessionId, r.TerminalId)
+	c.redrawTerminal(r.SessionId, r.TerminalId)
 	return acp.ReleaseTerminalResponse{}, t.Release()
 }
 
-// showTerminal redraws a terminal of the session's running turn with what
+// redrawTerminal redraws a terminal of the session's running turn with what
 // it holds now (before the agent hears back, so the item is never behind
 // what the agent saw).
-func (c *acpClient) showTerminal(sid acp.SessionId, id string) {
+func (c *acpClient) redrawTerminal(sid acp.SessionId, id string) {
 	if t := c.turn(sid); t != nil {
-		t.mu.Lock()
-		t.refreshTerminal(id)
-		t.mu.Unlock()
+		t.redrawTerminals(id)
 	}
 }
