@@ -34,7 +34,7 @@ func shownTools(evs []Event) ([]string, map[string]message.Tool) {
 			tools[e.Tool.CallID] = e.Tool
 		case ToolUpdate:
 			t := tools[e.CallID]
-			acpApplyUpdate(&t, e)
+			message.ToolUpdate(e).Apply(&t)
 			tools[e.CallID] = t
 		}
 	}

@@ -41,7 +41,7 @@ func TestACPTerminalAskedThroughChat(t *testing.T) {
 		{Op: "terminal", Command: "touch " + declined, Wait: true},
 	})
 	e.send(string(ops))
-	for i, ans := range []agent.PermissionAnswer{{Outcome: "selected", OptionID: "run"}, {Outcome: "rejected", OptionID: "reject"}} {
+	for i, ans := range []PermissionAnswer{{Outcome: "selected", OptionID: "run"}, {Outcome: "rejected", OptionID: "reject"}} {
 		pa := untilWithin[PermissionAsked](e, time.Minute, nil)
 		file := []string{allowed, declined}[i]
 		if _, err := os.Stat(file); err == nil {
