@@ -23,11 +23,13 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 const usageHead = `chipchat - a terminal chat client for coding agents with inline context chips
@@ -267,11 +269,21 @@ func runApp(f flags) error {
 	// the start directory, everywhere: threads, @ files, skills, the
 	// terminal pane and ! commands.
 	project := projectDir(cwd)
-	opt, err := ui.OpenThread(st, project, f.threadID, f.newTh)
+	ws, err := workspace.Open(workspace.Options{Store: st, Assets: as, Dir: project, Messages: chat.LoadThread,
+		MaxAttachment: backend.Capabilities().MaxAttachment, AttachmentBytes: cfg.Limits.AttachmentBytes})
 	if err != nil {
 		return err
 	}
-	opt.Assets, opt.Backend, opt.Config, opt.Dir, opt.Home = as, backend, cfg, project, home
+	opened, err := ws.Start(f.threadID, f.newTh)() // before the first frame
+	if err != nil {
+		return err
+	}
+	history, err := ws.History()()
+	if err != nil {
+		return err
+	}
+	opt := ui.Options{Workspace: ws, Chat: chat.Options{Store: st, Assets: as}, Opened: opened, History: history}
+	opt.Backend, opt.Config, opt.Dir, opt.Home = backend, cfg, project, home
 	opt.NoColor = os.Getenv("NO_COLOR") != ""
 	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
 	app := ui.New(opt)

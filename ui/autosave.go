@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"errors"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // Draft autosave (issue 14). A changed draft is on disk within 300 ms of
@@ -23,7 +21,7 @@ import (
 // runs in a command, one at a time; a change during a write is saved when
 // it ends.
 //
-// Each save carries the draft's revision (store.SaveDraftOver): a save
+// Each save carries the draft's revision (workspace.SaveDraft): a save
 // over a revision this process has not seen — another chipchat saved the
 // draft — keeps the other version in the stash and says so in a toast.
 //
@@ -53,8 +51,8 @@ type draftSavedMsg struct {
 	threadID string
 	version  uint64 // the composer's draft version that was written
 	composer bool   // written by saveDraft (else a retry of another thread's draft)
-	draft    store.Draft
-	res      store.DraftSave
+	draft    workspace.Draft
+	res      workspace.DraftSaved
 	skipped  bool // a newer save of the thread was written first
 	err      error
 	// quitStopped: this was the save of a quit, which it stopped.
@@ -79,11 +77,10 @@ type autosave struct {
 	saved   time.Time     // when the last save started
 	cost    time.Duration // what its serialization took on the UI goroutine
 
-	unsaved map[string]store.Draft // drafts of other threads whose save failed
+	unsaved map[string]workspace.Draft // drafts of other threads whose save failed
 	// quitBlocked: a quit stopped because the draft could not be saved; the
 	// next quit goes through whatever the save does.
 	quitBlocked bool
-	revs        *draftRevs
 }
 
 func (s *autosave) clock() time.Time {
@@ -98,13 +95,6 @@ func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
 		return s.tick(d, msg)
 	}
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
-}
-
-func (s *autosave) shared() *draftRevs {
-	if s.revs == nil {
-		s.revs = &draftRevs{rev: map[string]int64{}, stash: map[string]int64{}, last: map[string]uint64{}}
-	}
-	return s.revs
 }
 
 // due is when the pending changes must be written: saveQuiet after the
@@ -133,57 +123,17 @@ func (s *autosave) arm(now time.Time, d time.Duration) tea.Cmd {
 	return s.after(max(d, 0), draftTickMsg{s.seq})
 }
 
-// draftRevs is shared with the save commands: per thread, the revision
-// this process last loaded or wrote, the stash entry of its last conflict,
-// and the number of the last save written. Its mutex also makes the saves
-// of one App run one at a time, a synchronous one (Close) included.
-type draftRevs struct {
-	mu    sync.Mutex
-	rev   map[string]int64
-	stash map[string]int64
-	last  map[string]uint64
-}
-
-func (r *draftRevs) loaded(threadID string, rev int64) {
-	r.mu.Lock()
-	r.rev[threadID] = rev
-	r.mu.Unlock()
-}
-
-// save writes d over the revision this process knows, unless a newer save
-// (no) of the thread was written first.
-func (r *draftRevs) save(st *store.Store, no uint64, d store.Draft) (store.DraftSave, bool, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if no < r.last[d.ThreadID] {
-		return store.DraftSave{}, true, nil
-	}
-	res, err := st.SaveDraftOver(d, r.rev[d.ThreadID], r.stash[d.ThreadID])
-	if err != nil {
-		return res, false, err
-	}
-	r.last[d.ThreadID], r.rev[d.ThreadID] = no, res.Rev
-	if res.Other != nil {
-		r.stash[d.ThreadID] = res.Other.ID
-	}
-	return res, false, nil
-}
-
 // draftLoaded notes the revision of the draft a thread opened with, and
 // gives back a draft of that thread whose save failed, in place of the
 // stored one.
-func (a *App) draftLoaded(threadID string, d *store.Draft) *store.Draft {
+func (a *App) draftLoaded(threadID string, d *workspace.Draft) *workspace.Draft {
 	s := &a.save
 	s.retry = false // a retry was for the thread left (its draft is in unsaved)
 	if u, ok := s.unsaved[threadID]; ok {
 		s.retry = true // not on disk: save it again
 		return &u
 	}
-	var rev int64
-	if d != nil {
-		rev = d.Rev
-	}
-	s.shared().loaded(threadID, rev)
+	a.ws.DraftLoaded(threadID, d)
 	return d
 }
 
@@ -262,7 +212,7 @@ func (a *App) saveDraft() tea.Cmd {
 	d := a.ed.Draft()
 	c := d.Caret()
 	start := time.Now()
-	sd := store.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: store.Caret{Line: c.Line, Col: c.Col}}
+	sd := workspace.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: workspace.Caret{Line: c.Line, Col: c.Col}}
 	s.cost, s.saved = time.Since(start), s.clock()
 	v := d.Version()
 	a.savedVersion, s.seen = v, v
@@ -273,13 +223,14 @@ func (a *App) saveDraft() tea.Cmd {
 	}
 	s.writing = true
 	s.saveNo++
-	return saveCmd(a.st, s.shared(), s.saveNo, v, true, sd)
+	return a.saveCmd(s.saveNo, v, true, sd)
 }
 
-func saveCmd(st *store.Store, revs *draftRevs, no, version uint64, composer bool, sd store.Draft) tea.Cmd {
+func (a *App) saveCmd(no, version uint64, composer bool, sd workspace.Draft) tea.Cmd {
+	save := a.ws.SaveDraft(no, sd)
 	return func() tea.Msg {
-		res, skipped, err := revs.save(st, no, sd)
-		return draftSavedMsg{threadID: sd.ThreadID, version: version, composer: composer, draft: sd, res: res, skipped: skipped, err: err}
+		res, err := save()
+		return draftSavedMsg{threadID: sd.ThreadID, version: version, composer: composer, draft: sd, res: res, skipped: res.Skipped, err: err}
 	}
 }
 
@@ -292,7 +243,7 @@ func (a *App) saveUnsaved() tea.Cmd {
 			continue
 		}
 		s.saveNo++
-		cmds = append(cmds, saveCmd(a.st, s.shared(), s.saveNo, 0, false, d))
+		cmds = append(cmds, a.saveCmd(s.saveNo, 0, false, d))
 	}
 	return tea.Batch(cmds...)
 }
@@ -322,7 +273,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		// Kept until a save of it works, whatever the composer shows next
 		// (a thread switch replaces it right after this save).
 		if s.unsaved == nil {
-			s.unsaved = map[string]store.Draft{}
+			s.unsaved = map[string]workspace.Draft{}
 		}
 		s.unsaved[m.threadID] = m.draft
 		if current {
@@ -346,7 +297,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 			s.failed = nil
 			cmds = append(cmds, a.notify("draft saved: the store writes again", false))
 		}
-		if m.res.Other != nil {
+		if m.res.Conflict {
 			cmds = append(cmds, a.notify(conflictNote, true))
 		}
 	}
@@ -367,13 +318,7 @@ func notSavedNote(err error) string {
 }
 
 // causeWords is a store error's cause and file, else the error.
-func causeWords(err error) string {
-	var ioe *store.IOError
-	if errors.As(err, &ioe) {
-		return ioe.Cause.String() + " (" + ioe.Path + ")"
-	}
-	return err.Error()
-}
+func causeWords(err error) string { return workspace.ErrorWords(err) }
 
 // saveAndQuit saves the draft and then quits, in one command: when the save
 // fails, the quit stops (the draft stays in the composer and a toast says

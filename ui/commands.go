@@ -11,7 +11,6 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/contextref"
 )
 
 // Slash commands (issue 12 item 4): one table, Commands, that the `/`
@@ -441,30 +440,4 @@ func CommandsMarkdown() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
 	}
 	return b.String()
-}
-
-// checkAttachments refuses, before anything is stored or sent, a message
-// whose image or file chips are over the backend's limits (issue 12 item
-// 8). It reads only the records' sizes: no I/O.
-func (a *App) checkAttachments(recs []contextref.Record) error {
-	caps := a.chat.Capabilities()
-	if caps.MaxAttachment <= 0 {
-		return nil
-	}
-	var atts []agent.Attachment
-	for _, r := range recs {
-		ar := contextref.AttachmentOf(r)
-		if ar == nil {
-			continue
-		}
-		atts = append(atts, agent.Attachment{ContextID: ar.ContextID, AttachmentID: ar.AttachmentID, Name: ar.Name,
-			MimeType: ar.MimeType, Size: ar.SizeBytes})
-	}
-	if len(atts) == 0 {
-		return nil
-	}
-	if err := caps.CheckAttachments(atts); err != nil {
-		return fmt.Errorf("not sent: %w — remove the chip (or send the file some other way)", err)
-	}
-	return nil
 }

@@ -140,7 +140,16 @@ func (w *Workspace) Load(id string) func() (Opened, error) {
 
 // Latest opens the project's most recent thread, else a new one (after the
 // open thread was deleted).
-func (w *Workspace) Latest() func() (Opened, error) { return w.Start("", false) }
+// A failing list opens a new thread.
+func (w *Workspace) Latest() func() (Opened, error) {
+	list := w.Threads()
+	return func() (Opened, error) {
+		if ts, err := list(); err == nil && len(ts) > 0 {
+			return w.load(ts[0].ID)
+		}
+		return Opened{Thread: w.NewThread()}, nil
+	}
+}
 
 func (w *Workspace) load(id string) (Opened, error) {
 	st := w.o.Store
@@ -288,3 +297,6 @@ func randomID(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
+// Title is the title a message's text gives a thread: its first non-blank
+// line, chips as their labels, cut to the store's length.
+func Title(text string) string { return store.TitleFromText(text) }
