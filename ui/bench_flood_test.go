@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/terminal"
 )
 
@@ -26,7 +27,12 @@ func BenchmarkKeystrokeWhilePaneFloods(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	app := New(Options{Store: st, Backend: agent.Echo{}, Project: project, Thread: th, Dir: b.TempDir(), Config: DefaultConfig()})
+	ws := openWorkspace(b, st, nil, project.Key, nil)
+	o, err := ws.Load(th.ID)()
+	if err != nil {
+		b.Fatal(err)
+	}
+	app := New(Options{Workspace: ws, Chat: chat.Options{Store: st}, Backend: agent.Echo{}, Opened: o, Dir: b.TempDir(), Config: DefaultConfig()})
 	app.pane.Shell = []string{"/bin/sh", "-c", "yes 'drwxr-xr-x  2 root root 4096 Nov 29 23:33 \x1b[01;34mflood\x1b[0m'"}
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

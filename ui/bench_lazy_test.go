@@ -86,23 +86,20 @@ func TestOpenThreadLazyContexts(t *testing.T) {
 	}
 	db.Close()
 
-	opt, err := OpenThread(st, cwd, "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opt.Thread.ID != th.ID || len(opt.Messages) != 3 {
+	opt := mainOptions(t, st, nil, cwd, "", false)
+	if opt.Opened.Thread.ID != th.ID || len(opt.Opened.Messages) != 3 {
 		ts, terr := st.Threads(p.ID)
-		t.Fatalf("opened %s (project %d %q) with %d messages, want %s with 3; the project's threads: %+v (%v); ProjectKey now %q",
-			opt.Thread.ID, opt.Project.ID, opt.Project.Key, len(opt.Messages), th.ID, ts, terr, store.ProjectKey(cwd))
+		t.Fatalf("opened %s (project %d) with %d messages, want %s with 3; the project's threads: %+v (%v); ProjectKey now %q",
+			opt.Opened.Thread.ID, opt.Workspace.ProjectID(), len(opt.Opened.Messages), th.ID, ts, terr, store.ProjectKey(cwd))
 	}
-	for i, m := range opt.Messages {
+	for i, m := range opt.Opened.Messages {
 		if m.Context != nil || (m.RawContext != nil) != (m.Role == message.RoleUser) {
 			t.Fatalf("message %d: context %v, raw %q", i, m.Context, m.RawContext)
 		}
 	}
 	// Switching threads loads raw too.
-	if lm := loadThread(st, th.ID); lm.err != nil || len(lm.msgs) != 3 || lm.msgs[0].Context != nil || lm.msgs[0].RawContext == nil {
-		t.Fatalf("loadThread: %+v", lm)
+	if lm, err := opt.Workspace.Load(th.ID)(); err != nil || len(lm.Messages) != 3 || lm.Messages[0].Context != nil || lm.Messages[0].RawContext == nil {
+		t.Fatalf("Load: %+v %v", lm, err)
 	}
 
 	opt.Config, opt.Backend, opt.NoColor = DefaultConfig(), agent.Echo{}, true

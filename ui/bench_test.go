@@ -166,15 +166,12 @@ func BenchmarkOpenThread(b *testing.B) {
 	benchFill(b, st, th.ID, n)
 	benchSaveDraft(b, st, th.ID)
 	open := func() (*App, string) {
-		msgs, err := st.MessagesRaw(th.ID)
-		if err != nil || len(msgs) != n {
-			b.Fatalf("%d messages, %v", len(msgs), err)
+		opt := mainOptions(b, st, nil, p.Key, th.ID, false)
+		if msgs := opt.Opened.Messages; len(msgs) != n {
+			b.Fatalf("%d messages", len(msgs))
 		}
-		opt := Options{Store: st, Project: p, Thread: th, Messages: msgs}
-		if d, ok, err := st.LoadDraft(th.ID); err != nil || !ok {
-			b.Fatalf("draft: %v %v", ok, err)
-		} else {
-			opt.Draft = &d
+		if opt.Opened.Draft == nil {
+			b.Fatal("no draft")
 		}
 		return benchFrame(b, opt)
 	}
@@ -211,12 +208,9 @@ func BenchmarkStartup1000Threads(b *testing.B) {
 	}
 	benchSaveDraft(b, st, last.ID)
 	open := func() (*App, string) {
-		opt, err := OpenThread(st, cwd, "", false)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if opt.Thread.ID != last.ID || len(opt.Messages) != 4 || opt.Draft == nil {
-			b.Fatalf("opened %s with %d messages (draft %v), want %s", opt.Thread.ID, len(opt.Messages), opt.Draft != nil, last.ID)
+		opt := mainOptions(b, st, nil, cwd, "", false)
+		if o := opt.Opened; o.Thread.ID != last.ID || len(o.Messages) != 4 || o.Draft == nil {
+			b.Fatalf("opened %s with %d messages (draft %v), want %s", o.Thread.ID, len(o.Messages), o.Draft != nil, last.ID)
 		}
 		return benchFrame(b, opt)
 	}

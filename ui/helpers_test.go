@@ -23,6 +23,7 @@ import (
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // These tests drive App through Update and View without a terminal. A
@@ -131,26 +132,56 @@ func (e *testEnv) options(threadID string) Options {
 			threadID = e.newThread("").ID
 		}
 	}
-	th, err := e.st.Thread(threadID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	msgs, err := e.st.Messages(th.ID)
+	var echo agent.Backend = agent.Echo{ChunkDelay: time.Millisecond}
+	ws := e.workspace(echo)
+	o, err := ws.Load(threadID)()
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	cfg := DefaultConfig()
 	cfg.UI.QuestionGuardText = "0" // TestQuestionGuard tests the guard, with its own clock
-	opt := Options{Store: e.st, Assets: e.as, Backend: agent.Echo{ChunkDelay: time.Millisecond}, Project: e.project,
-		Thread: th, Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Messages: msgs, Review: e.review}
-	d, ok, err := e.st.LoadDraft(th.ID)
+	return Options{Workspace: ws, Chat: chat.Options{Store: e.st, Assets: e.as}, Backend: echo, Opened: o,
+		Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Review: e.review}
+}
+
+// workspace is the project's workspace as main wires it, with b's
+// attachment limit. Every App gets its own, as every chipchat process has.
+func (e *testEnv) workspace(b agent.Backend) *workspace.Workspace {
+	e.t.Helper()
+	return openWorkspace(e.t, e.st, e.as, e.dir, b)
+}
+
+// openWorkspace is dir's workspace over st and as as main wires it, with
+// b's attachment limit (b may be nil).
+func openWorkspace(tb testing.TB, st *store.Store, as *assets.Store, dir string, b agent.Backend) *workspace.Workspace {
+	tb.Helper()
+	var max int64
+	if b != nil {
+		max = b.Capabilities().MaxAttachment
+	}
+	ws, err := workspace.Open(workspace.Options{Store: st, Assets: as, Dir: dir, Messages: chat.LoadThread,
+		MaxAttachment: max, AttachmentBytes: DefaultConfig().Limits.AttachmentBytes})
 	if err != nil {
-		e.t.Fatal(err)
+		tb.Fatal(err)
 	}
-	if ok {
-		opt.Draft = &d
+	return ws
+}
+
+// mainOptions are the options main builds before the first frame: the
+// workspace of cwd, the thread it starts on (threadID, else a new one when
+// newThread, else the most recent) and the prompt history.
+func mainOptions(tb testing.TB, st *store.Store, as *assets.Store, cwd, threadID string, newThread bool) Options {
+	tb.Helper()
+	ws := openWorkspace(tb, st, as, cwd, nil)
+	o, err := ws.Start(threadID, newThread)()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return opt
+	hist, err := ws.History()()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return Options{Workspace: ws, Chat: chat.Options{Store: st, Assets: as}, Opened: o, History: hist, Dir: cwd}
 }
 
 // harness runs one App.
@@ -179,6 +210,8 @@ func (e *testEnv) open(threadID string) *harness {
 
 func (e *testEnv) openWith(opt Options) *harness {
 	e.t.Helper()
+	// the backend and asset store the test chose: the attachment limit
+	opt.Workspace = openWorkspace(e.t, e.st, opt.Chat.Assets, e.dir, opt.Backend)
 	h := &harness{t: e.t, e: e, app: New(opt), msgs: make(chan tea.Msg, 4096), stop: make(chan struct{})}
 	e.t.Cleanup(func() { close(h.stop) })
 	h.exec(h.app.Init())
@@ -542,7 +575,7 @@ func checkNoControls(t *testing.T, where, screen string) {
 
 // replyShown is the text of the last reply as the transcript holds it.
 func (h *harness) replyShown() string {
-	msgs, _ := h.app.st.MessagesRaw(h.app.thread.ID)
+	msgs, _ := h.e.st.MessagesRaw(h.app.thread.ID)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role != message.RoleAssistant {
 			continue

@@ -234,7 +234,7 @@ func TestAttachTooLargeRefused(t *testing.T) {
 	}
 	e.writeFile("big.txt", []byte(strings.Repeat("x", 11)))
 	opt := e.options("")
-	opt.Assets = small
+	opt.Chat.Assets = small
 	h := e.openWith(opt)
 	h.attach("big.txt")
 	if !strings.Contains(h.app.Toast(), "too large") || !h.app.toast.err {
