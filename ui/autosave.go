@@ -8,18 +8,14 @@ import (
 	"github.com/chipchat/chipchat/workspace"
 )
 
-// Draft autosave (issue 14). A changed draft is on disk within 300 ms of
-// the change however fast the user types: the save waits for a pause of
-// saveQuiet after the last change (a debounce), but never longer than
-// saveCeiling after the first change that is not on disk yet (the
-// ceiling), so steady typing is saved every saveCeiling. One timer is
-// pending at a time (not one per key), and the draft is serialized only
-// when the timer fires: at most one serialization per saveQuiet while the
-// user types, never one per key (BenchmarkAutosaveSerialize measures one:
-// about 4 ms for a 1 MiB draft, 60 ms for 16 MiB; a draft that costs more
-// than a sixth of the time between saves is saved less often). The write
-// runs in a command, one at a time; a change during a write is saved when
-// it ends.
+// Draft autosave (issue 14). When a changed draft is due on disk is
+// workspace.Autosave's schedule (a debounce of workspace.SaveQuiet, a
+// ceiling of workspace.SaveCeiling). One timer is pending at a time (not
+// one per key), and the draft is serialized only when the timer fires: at
+// most one serialization per SaveQuiet while the user types, never one per
+// key (BenchmarkAutosaveSerialize measures one: about 4 ms for a 1 MiB
+// draft, 60 ms for 16 MiB). The write runs in a command, one at a time; a
+// change during a write is saved when it ends.
 //
 // Each save carries the draft's revision (workspace.SaveDraft): a save
 // over a revision this process has not seen — another chipchat saved the
@@ -27,20 +23,14 @@ import (
 //
 // A failed write loses nothing: the draft stays in the composer, a toast
 // says it is not saved yet and why, and the save is tried again every
-// saveRetry until the store writes again. A draft whose save failed while
-// the user switched threads is kept in memory (autosave.unsaved), tried
-// again with the others, and is what the thread shows when it is opened
-// again.
+// workspace.SaveRetry until the store writes again. A draft whose save
+// failed while the user switched threads is kept in memory
+// (autosave.unsaved), tried again with the others, and is what the thread
+// shows when it is opened again.
 //
 // Quit and signals save at once (finishQuit calls saveAndQuit, Close
 // saveDraft). A quit whose save fails does not quit: a toast says the
 // draft is not saved and why, and the next quit goes through.
-
-const (
-	saveQuiet   = 80 * time.Millisecond
-	saveCeiling = 200 * time.Millisecond
-	saveRetry   = time.Second
-)
 
 // The other chipchat's version went to the stash.
 const conflictNote = "another chipchat changed this draft; your other version is in the stash"
@@ -60,34 +50,24 @@ type draftSavedMsg struct {
 }
 
 // autosave is the App's draft-save state. Its zero value works: the clock
-// and the timer are time.Now and tea.Tick unless a test sets them.
+// (sched.Now) and the timer are time.Now and tea.Tick unless a test sets
+// them.
 type autosave struct {
-	now  func() time.Time
-	tick func(d time.Duration, msg tea.Msg) tea.Cmd
+	sched workspace.Autosave // when the changes are due
+	tick  func(d time.Duration, msg tea.Msg) tea.Cmd
 
-	seen    uint64        // the draft version afterComposer last saw
-	first   time.Time     // the first change not on disk; zero: none
-	last    time.Time     // the last change
-	armed   bool          // a draftTickMsg is pending
-	seq     int           // the pending tick's number (older ones are stale)
-	writing bool          // a save command is running
-	retry   bool          // the last write failed: the draft is not on disk
-	failed  error         // the last write's error, until one succeeds
-	saveNo  uint64        // numbers the saves, so an older one never overwrites a newer
-	saved   time.Time     // when the last save started
-	cost    time.Duration // what its serialization took on the UI goroutine
+	seen    uint64 // the draft version afterComposer last saw
+	armed   bool   // a draftTickMsg is pending
+	seq     int    // the pending tick's number (older ones are stale)
+	writing bool   // a save command is running
+	retry   bool   // the last write failed: the draft is not on disk
+	failed  error  // the last write's error, until one succeeds
+	saveNo  uint64 // numbers the saves, so an older one never overwrites a newer
 
 	unsaved map[string]workspace.Draft // drafts of other threads whose save failed
 	// quitBlocked: a quit stopped because the draft could not be saved; the
 	// next quit goes through whatever the save does.
 	quitBlocked bool
-}
-
-func (s *autosave) clock() time.Time {
-	if s.now != nil {
-		return s.now()
-	}
-	return time.Now()
 }
 
 func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
@@ -97,24 +77,9 @@ func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
-// due is when the pending changes must be written: saveQuiet after the
-// last one, or saveCeiling after the first, whichever comes first.
-func (s *autosave) due() time.Time {
-	t := s.last.Add(saveQuiet)
-	if c := s.first.Add(saveCeiling); c.Before(t) {
-		t = c
-	}
-	// A huge draft (serializing 16 MiB takes about 60 ms) is saved less
-	// often, so saving never takes more than a sixth of the UI's time.
-	if g := s.saved.Add(5 * s.cost); g.After(t) {
-		t = g
-	}
-	return t
-}
-
 // arm starts the timer unless one is pending or a write is running (its
 // end arms it).
-func (s *autosave) arm(now time.Time, d time.Duration) tea.Cmd {
+func (s *autosave) arm(d time.Duration) tea.Cmd {
 	if s.armed || s.writing {
 		return nil
 	}
@@ -155,14 +120,8 @@ func (a *App) afterComposer() tea.Cmd {
 	if !a.draftDirty() {
 		return nil
 	}
-	now := s.clock()
-	if changed || s.first.IsZero() {
-		s.last = now
-	}
-	if s.first.IsZero() {
-		s.first = now
-	}
-	return s.arm(now, s.due().Sub(now))
+	s.sched.Changed(changed)
+	return s.arm(s.sched.Wait())
 }
 
 // draftTick is the save timer: save now when the draft has been quiet
@@ -178,20 +137,17 @@ func (a *App) draftTick(m draftTickMsg) tea.Cmd {
 		cmds = append(cmds, a.saveUnsaved())
 	}
 	if !a.draftDirty() {
-		s.first = time.Time{}
+		s.sched.Clear()
 		return tea.Batch(cmds...)
 	}
-	now := s.clock()
-	if s.first.IsZero() {
-		s.first, s.last = now, now
-	}
-	if due := s.due(); due.After(now) {
-		return tea.Batch(append(cmds, s.arm(now, due.Sub(now)))...)
+	s.sched.Changed(false)
+	if w := s.sched.Wait(); w > 0 {
+		return tea.Batch(append(cmds, s.arm(w))...)
 	}
 	if a.draftOwnedBySend() {
 		// A send being stored owns the draft (it clears it once stored):
 		// save after it.
-		return tea.Batch(append(cmds, s.arm(now, 20*time.Millisecond))...)
+		return tea.Batch(append(cmds, s.arm(20*time.Millisecond))...)
 	}
 	return tea.Batch(append(cmds, a.saveDraft())...)
 }
@@ -213,10 +169,10 @@ func (a *App) saveDraft() tea.Cmd {
 	c := d.Caret()
 	start := time.Now()
 	sd := workspace.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: workspace.Caret{Line: c.Line, Col: c.Col}}
-	s.cost, s.saved = time.Since(start), s.clock()
+	s.sched.Saving(time.Since(start))
 	v := d.Version()
 	a.savedVersion, s.seen = v, v
-	s.first, s.retry = time.Time{}, false
+	s.retry = false
 	if s.armed { // the pending tick is for what this save writes
 		s.armed = false
 		s.seq++
@@ -278,7 +234,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		s.unsaved[m.threadID] = m.draft
 		if current {
 			s.retry = true
-			s.first = s.clock().Add(-saveCeiling) // due at the retry
+			s.sched.Failed() // due at the retry
 		}
 		first := s.failed == nil
 		s.failed = m.err
@@ -288,7 +244,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		if !s.armed {
 			s.armed = true
 			s.seq++
-			cmds = append(cmds, s.after(saveRetry, draftTickMsg{s.seq}))
+			cmds = append(cmds, s.after(workspace.SaveRetry, draftTickMsg{s.seq}))
 		}
 		return tea.Batch(cmds...)
 	case !m.skipped:
@@ -302,11 +258,8 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		}
 	}
 	if current && a.draftDirty() {
-		now := s.clock()
-		if s.first.IsZero() {
-			s.first, s.last = now, now
-		}
-		cmds = append(cmds, s.arm(now, s.due().Sub(now)))
+		s.sched.Changed(false)
+		cmds = append(cmds, s.arm(s.sched.Wait()))
 	}
 	return tea.Batch(cmds...)
 }
