@@ -42,7 +42,7 @@ func benchPress(a *App, k string) tea.Msg {
 	return cmd()
 }
 
-// OpenThread hands the transcript raw contexts; chips of a lazily decoded
+// Opening a thread (workspace.Start) hands the transcript raw contexts; chips of a lazily decoded
 // message navigate, open and copy; a stored context that no longer
 // decodes shows as no context.
 func TestOpenThreadLazyContexts(t *testing.T) {

@@ -190,7 +190,7 @@ func BenchmarkOpenThread(b *testing.B) {
 
 // BenchmarkStartup1000Threads starts the app in a project of 1,000 threads
 // of four messages each: each op is what main does before the first frame
-// (OpenThread: the project, its threads, the most recent one's messages and
+// (workspace.Start: the project, its threads, the most recent one's messages and
 // draft), then New, a 120×40 size and the first frame.
 func BenchmarkStartup1000Threads(b *testing.B) {
 	st := benchOpenStore(b)
