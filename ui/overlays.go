@@ -290,17 +290,10 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 		return a.notify("not attached: "+m.err.Error(), true)
 	}
 	a.setFocus(paneComposer)
-	var name string
-	var size int64
-	switch r := m.rec.(type) {
-	case *contextref.ImageRecord:
-		name, size = r.Name, r.SizeBytes
-	case *contextref.FileRecord:
-		name, size = r.Name, r.SizeBytes
-	}
+	att := contextref.AttachmentOf(m.rec) // Attach makes an image or a file record
 	a.spaceBeforeChip()
 	a.ed.InsertContext(m.rec, "")
-	return tea.Batch(a.afterComposer(), a.notify("attached "+name+" ("+workspace.HumanSize(size)+")", false))
+	return tea.Batch(a.afterComposer(), a.notify("attached "+att.Name+" ("+workspace.HumanSize(att.SizeBytes)+")", false))
 }
 
 // ---- opening a chip's file ----

@@ -202,16 +202,13 @@ func (w *Workspace) ForCopy(recs []contextref.Record) func() []contextref.Record
 	return func() []contextref.Record {
 		out := make([]contextref.Record, len(recs))
 		for i, r := range recs {
-			out[i] = r
-			if attachmentOf(r) == nil {
-				continue
-			}
-			out[i] = contextref.CloneRecord(r)
-			if att := attachmentOf(out[i]); att != nil {
+			c, att := contextref.CopyAttachment(r)
+			if att != nil {
 				if b, ok, err := st.AttachmentBinding(att.AttachmentID); err == nil && ok {
 					att.AttachmentID = b
 				}
 			}
+			out[i] = c
 		}
 		return out
 	}
@@ -226,7 +223,7 @@ func (w *Workspace) CheckAttachments(recs []contextref.Record) error {
 		return nil
 	}
 	for _, r := range recs {
-		att := attachmentOf(r)
+		att := contextref.AttachmentOf(r)
 		if att == nil || att.SizeBytes <= max {
 			continue
 		}
@@ -237,17 +234,6 @@ func (w *Workspace) CheckAttachments(recs []contextref.Record) error {
 		name = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(name)
 		return fmt.Errorf("not sent: %s is %s, more than the %s an agent is sent — remove the chip (or send the file some other way)",
 			name, HumanSize(att.SizeBytes), HumanSize(max))
-	}
-	return nil
-}
-
-// attachmentOf is the attachment part of an image or file record, else nil.
-func attachmentOf(r contextref.Record) *contextref.AttachmentRecord {
-	switch x := r.(type) {
-	case *contextref.ImageRecord:
-		return &x.AttachmentRecord
-	case *contextref.FileRecord:
-		return &x.AttachmentRecord
 	}
 	return nil
 }
