@@ -24,8 +24,8 @@ func payloadLimits(l ui.Limits) agent.Limits {
 
 // newChat is the conversation of the project opt names (ui.OpenThread's
 // options), over backend, with the config's limits.
-func newChat(st *store.Store, as *assets.Store, backend agent.Backend, opt ui.Options) *chat.Service {
-	return chat.New(chat.Options{Store: st, Assets: as, Backend: backend, ProjectID: opt.Project.ID, Dir: opt.Dir, Clock: opt.Clock,
+func newChat(st *store.Store, as *assets.Store, backend agent.Backend, projectID int64, opt ui.Options) *chat.Service {
+	return chat.New(chat.Options{Store: st, Assets: as, Backend: backend, ProjectID: projectID, Dir: opt.Dir, Clock: opt.Clock,
 		ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: ui.MarkStale(opt.Dir), Limits: payloadLimits(opt.Config.Limits)})
 }
 

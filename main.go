@@ -29,6 +29,7 @@ import (
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 const usageHead = `chipchat - a terminal chat client for coding agents with inline context chips
@@ -315,13 +316,23 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	// the start directory, everywhere: threads, @ files, skills, the
 	// terminal pane and ! commands.
 	project := projectDir(env.cwd)
-	opt, err := ui.OpenThread(st, project, f.threadID, f.newTh)
+	ws, err := workspace.Open(workspace.Options{Store: st, Assets: as, Dir: project, Messages: chat.LoadThread,
+		MaxAttachment: backend.Capabilities().MaxAttachment, AttachmentBytes: cfg.Limits.AttachmentBytes})
 	if err != nil {
 		return nil, nil, err
 	}
-	opt.Assets, opt.Config, opt.Dir, opt.Home = as, cfg, project, env.home
+	opened, err := ws.Start(f.threadID, f.newTh)() // before the first frame
+	if err != nil {
+		return nil, nil, err
+	}
+	history, err := ws.History()()
+	if err != nil {
+		return nil, nil, err
+	}
+	opt := ui.Options{Workspace: ws, Opened: opened, History: history}
+	opt.Config, opt.Dir, opt.Home = cfg, project, env.home
 	opt.NoColor, opt.Clock = env.noColor, env.clock
-	opt.Chat = newChat(st, as, backend, opt)
+	opt.Chat = newChat(st, as, backend, ws.ProjectID(), opt)
 	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
 	app = ui.New(opt)
 	closers = append(closers, app.Close)

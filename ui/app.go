@@ -2,41 +2,37 @@ package ui
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/review"
-	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // Options are what the command line decided.
 type Options struct {
-	Store    *store.Store
-	Assets   *assets.Store
-	Chat     *chat.Service // the conversation over the agent backend (main builds it: chat.New)
-	Project  store.Project
-	Thread   store.Thread // the thread to open
-	Dir      string       // the project directory (cwd)
-	Home     string
-	Config   Config
-	NoColor  bool
-	Messages []store.Message      // the thread's messages, loaded before start (decoded or raw contexts)
-	Draft    *store.Draft         // the thread's saved draft, when any
-	History  []store.HistoryEntry // the project's prompt history, newest first (history.go)
+	// Workspace is the project's storage (threads, drafts, stash,
+	// history, attachments); Chat the conversation over the agent
+	// backend (main builds both).
+	Workspace *workspace.Workspace
+	Chat      *chat.Service
+	Opened    workspace.Opened // the thread to open, loaded before start (Workspace.Start)
+	Dir       string           // the project directory (cwd)
+	Home      string
+	Config    Config
+	NoColor   bool
+	History   []workspace.HistoryEntry // the project's prompt history, newest first (history.go)
 	// Clipboard and Registry are the copy/paste carriers and the
 	// environment registry (package clipboard); nil means the defaults
 	// under the user's state dir.
@@ -72,14 +68,13 @@ const (
 // commands.
 type App struct {
 	opt    Options
-	st     *store.Store
-	assets *assets.Store
+	ws     *workspace.Workspace
 	chat   *chat.Service
 	keys   Keys // the key table's bindings (keys.go)
 	reg    *chips.Registry
 	ed     *composer.Editor
 	tr     *transcript.Model
-	thread store.Thread
+	thread workspace.Thread
 	focus  pane
 
 	width, height int
@@ -89,7 +84,7 @@ type App struct {
 	// for the status line, the agent's open questions.
 	phase       chat.Phase
 	phaseSince  time.Time
-	queue       []chat.Message
+	queue       []string // the queued messages' titles, oldest first
 	queuePaused bool
 	info        chat.Info
 
@@ -121,7 +116,7 @@ type App struct {
 	// the review pane (ui/review.go) and the # picker's thread list
 	// (ui/threadref.go)
 	rv      *reviewPane
-	threads *threadSource
+	threads *workspace.ThreadSource
 }
 
 // New builds the app for a thread whose messages and draft were loaded.
@@ -134,81 +129,33 @@ func New(opt Options) *App {
 	keys := DefaultKeys()
 	_ = keys.Apply(opt.Config.Keys) // checked by LoadConfig before
 	edKeys, appKeys := keys.Editor, keys.AppKeys
-	threads := newThreadSource(opt.Store, opt.Project.ID)
+	threads := opt.Workspace.ThreadSource()
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
-		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threads.list})
+		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threadItems(threads)})
 	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript), transcript.WithReplyBytes(int(opt.Config.Limits.ReplyBytes))}
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
-	a := &App{opt: opt, st: opt.Store, assets: opt.Assets, chat: opt.Chat, keys: keys, threads: threads,
-		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Thread, width: 80, height: 24,
+	a := &App{opt: opt, ws: opt.Workspace, chat: opt.Chat, keys: keys, threads: threads,
+		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
 	a.acp.terms, a.acp.mcp = opt.AgentTerminals, opt.Panes
 	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
 	a.hist.entries = opt.History // up works from the first frame (history.go)
-	a.loadThread(opt.Thread, opt.Messages, opt.Draft)
-	a.opt.Messages = nil // the transcript has them; a long thread's slice is not kept twice
+	a.loadThread(opt.Opened)
+	a.opt.Opened = workspace.Opened{} // the transcript has them; a long thread's slice is not kept twice
 	return a
 }
 
-// OpenThread picks the thread the app starts on — threadID when given,
-// else a new one when newThread, else the project's most recent thread (a
-// new one when it has none) — and loads its messages and draft, so New can
-// draw the first frame without I/O. cwd names the project (store.ProjectKey).
-// The options it returns carry Store, Project, Thread, Messages and Draft;
-// the caller fills in the rest. Contexts are left undecoded (MessagesRaw):
-// the transcript decodes each when it first needs it.
-func OpenThread(st *store.Store, cwd, threadID string, newThread bool) (Options, error) {
-	project, err := st.Project(store.ProjectKey(cwd))
-	if err != nil {
-		return Options{}, err
-	}
-	var th store.Thread
-	switch {
-	case threadID != "":
-		if th, err = st.Thread(threadID); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return Options{}, fmt.Errorf("no thread %s in %s", threadID, st.Dir())
-			}
-			return Options{}, err
-		}
-	case !newThread:
-		ts, err := st.Threads(project.ID)
-		if err != nil {
-			return Options{}, err
-		}
-		if len(ts) > 0 {
-			th = ts[0]
-		}
-	}
-	if th.ID == "" {
-		th = st.NewThread(project.ID) // stored with its first message or draft: --new leaves no empty thread
-	}
-	msgs, err := chat.LoadThread(st, th.ID) // a reply whose writer died shows interrupted
-	if err != nil {
-		return Options{}, err
-	}
-	opt := Options{Store: st, Project: project, Thread: th, Messages: msgs}
-	if opt.History, err = st.History(project.ID, historyRows); err != nil {
-		return Options{}, err
-	}
-	if d, ok, err := st.LoadDraft(th.ID); err != nil {
-		return Options{}, err
-	} else if ok {
-		opt.Draft = &d
-	}
-	return opt, nil
-}
-
 // loadThread shows a thread's messages and restores its draft.
-func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
+func (a *App) loadThread(o workspace.Opened) {
+	t, d := o.Thread, o.Draft
 	a.thread = t
-	a.threads.setCurrent(t.ID)
+	a.threads.SetCurrent(t.ID)
 	a.ovs.Remove(is[*quotePrompt]) // a quote of the thread being left
-	a.tr.SetMessages(toTranscript(msgs, a.plainReplies()))
-	a.chat.Adopt(t.ID, msgs)
+	a.tr.SetMessages(toTranscript(o, a.plainReplies()))
+	a.chat.Adopt(t.ID, o.Messages)
 	a.phase, a.queue, a.queuePaused = a.chat.Phase(t.ID), nil, false
 	a.info = a.chat.Info(t.ID)
 	d = a.draftLoaded(t.ID, d) // its revision; a draft whose save failed comes back
@@ -225,7 +172,8 @@ func (a *App) loadThread(t store.Thread, msgs []store.Message, d *store.Draft) {
 
 // toTranscript converts stored messages. A context still raw (MessagesRaw)
 // is handed over raw: the transcript decodes it when it first needs it.
-func toTranscript(msgs []store.Message, plain bool) []transcript.Message {
+func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
+	msgs := o.Messages
 	out := make([]transcript.Message, 0, len(msgs))
 	for i := range msgs {
 		m := &msgs[i]
@@ -283,13 +231,11 @@ func (a *App) Close() {
 
 type excerptNotedMsg struct{ err error }
 type threadOpenedMsg struct {
-	thread store.Thread
-	msgs   []store.Message
-	draft  *store.Draft
-	err    error
+	open workspace.Opened
+	err  error
 }
 type threadsListedMsg struct {
-	threads []store.Thread
+	threads []workspace.Thread
 	err     error
 }
 type threadChangedMsg struct {
@@ -298,9 +244,8 @@ type threadChangedMsg struct {
 	what   string
 }
 type attachedMsg struct {
-	asset   assets.Asset
-	localID string
-	err     error
+	rec contextref.Record
+	err error
 }
 type openedMsg struct{ text string }
 
@@ -336,7 +281,7 @@ func (a *App) threadOpened(msg threadOpenedMsg) tea.Cmd {
 	if msg.err != nil {
 		return a.notify("could not open the thread: "+msg.err.Error(), true)
 	}
-	a.loadThread(msg.thread, msg.msgs, msg.draft)
+	a.loadThread(msg.open)
 	a.layout()
 	return nil
 }
@@ -393,19 +338,12 @@ func (a *App) interrupt() tea.Cmd {
 	return a.notify("press ctrl+c again to quit", false)
 }
 
-// randomID mints a client-side id such as an attachment's local id.
-func randomID(prefix string) string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return prefix + hex.EncodeToString(b[:])
-}
-
 // refreshThread re-reads the thread (its title comes from the first
 // message).
 func (a *App) refreshThread() tea.Cmd {
-	st, id := a.st, a.thread.ID
+	read := a.ws.Thread(a.thread.ID)
 	return func() tea.Msg {
-		th, err := st.Thread(id)
+		th, err := read()
 		if err != nil {
 			return nil
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // ---- sending ----
@@ -299,13 +300,13 @@ func TestDraftAutosavedAndRestored(t *testing.T) {
 	ft := installFakeTimers(h) // the autosave's clock: time moves when the test says
 	threadID := h.app.thread.ID
 	h.typeText("abc")
-	ft.advance(h, saveQuiet-time.Millisecond)
+	ft.advance(h, workspace.SaveQuiet-time.Millisecond)
 	if _, ok := e.draft(threadID); ok {
-		t.Fatalf("draft saved before the %v pause", saveQuiet)
+		t.Fatalf("draft saved before the %v pause", workspace.SaveQuiet)
 	}
 	ft.advance(h, time.Millisecond)
 	if d, ok := e.draft(threadID); !ok || d.Markdown != "abc" {
-		t.Fatalf("draft not on disk after the %v pause: %+v (%v)", saveQuiet, d, ok)
+		t.Fatalf("draft not on disk after the %v pause: %+v (%v)", workspace.SaveQuiet, d, ok)
 	}
 
 	// A stale tick (an edit came after it) does not save.

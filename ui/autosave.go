@@ -1,48 +1,36 @@
 package ui
 
 import (
-	"errors"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
-// Draft autosave (issue 14). A changed draft is on disk within 300 ms of
-// the change however fast the user types: the save waits for a pause of
-// saveQuiet after the last change (a debounce), but never longer than
-// saveCeiling after the first change that is not on disk yet (the
-// ceiling), so steady typing is saved every saveCeiling. One timer is
-// pending at a time (not one per key), and the draft is serialized only
-// when the timer fires: at most one serialization per saveQuiet while the
-// user types, never one per key (BenchmarkAutosaveSerialize measures one:
-// about 4 ms for a 1 MiB draft, 60 ms for 16 MiB; a draft that costs more
-// than a sixth of the time between saves is saved less often). The write
-// runs in a command, one at a time; a change during a write is saved when
-// it ends.
+// Draft autosave (issue 14). When a changed draft is due on disk is
+// workspace.Autosave's schedule (a debounce of workspace.SaveQuiet, a
+// ceiling of workspace.SaveCeiling). One timer is pending at a time (not
+// one per key), and the draft is serialized only when the timer fires: at
+// most one serialization per SaveQuiet while the user types, never one per
+// key (BenchmarkAutosaveSerialize measures one: about 4 ms for a 1 MiB
+// draft, 60 ms for 16 MiB). The write runs in a command, one at a time; a
+// change during a write is saved when it ends.
 //
-// Each save carries the draft's revision (store.SaveDraftOver): a save
+// Each save carries the draft's revision (workspace.SaveDraft): a save
 // over a revision this process has not seen — another chipchat saved the
 // draft — keeps the other version in the stash and says so in a toast.
 //
 // A failed write loses nothing: the draft stays in the composer, a toast
 // says it is not saved yet and why, and the save is tried again every
-// saveRetry until the store writes again. A draft whose save failed while
-// the user switched threads is kept in memory (autosave.unsaved), tried
-// again with the others, and is what the thread shows when it is opened
-// again.
+// workspace.SaveRetry until the store writes again. A draft whose save
+// failed while the user switched threads is kept in memory
+// (autosave.unsaved), tried again with the others, and is what the thread
+// shows when it is opened again.
 //
 // Quit and signals save at once (finishQuit calls saveAndQuit, Close
 // saveDraft). A quit whose save fails does not quit: a toast says the
 // draft is not saved and why, and the next quit goes through.
-
-const (
-	saveQuiet   = 80 * time.Millisecond
-	saveCeiling = 200 * time.Millisecond
-	saveRetry   = time.Second
-)
 
 // The other chipchat's version went to the stash.
 const conflictNote = "another chipchat changed this draft; your other version is in the stash"
@@ -53,8 +41,8 @@ type draftSavedMsg struct {
 	threadID string
 	version  uint64 // the composer's draft version that was written
 	composer bool   // written by saveDraft (else a retry of another thread's draft)
-	draft    store.Draft
-	res      store.DraftSave
+	draft    workspace.Draft
+	res      workspace.DraftSaved
 	skipped  bool // a newer save of the thread was written first
 	err      error
 	// quitStopped: this was the save of a quit, which it stopped.
@@ -62,35 +50,24 @@ type draftSavedMsg struct {
 }
 
 // autosave is the App's draft-save state. Its zero value works: the clock
-// and the timer are time.Now and tea.Tick unless a test sets them.
+// (sched.Now) and the timer are time.Now and tea.Tick unless a test sets
+// them.
 type autosave struct {
-	now  func() time.Time
-	tick func(d time.Duration, msg tea.Msg) tea.Cmd
+	sched workspace.Autosave // when the changes are due
+	tick  func(d time.Duration, msg tea.Msg) tea.Cmd
 
-	seen    uint64        // the draft version afterComposer last saw
-	first   time.Time     // the first change not on disk; zero: none
-	last    time.Time     // the last change
-	armed   bool          // a draftTickMsg is pending
-	seq     int           // the pending tick's number (older ones are stale)
-	writing bool          // a save command is running
-	retry   bool          // the last write failed: the draft is not on disk
-	failed  error         // the last write's error, until one succeeds
-	saveNo  uint64        // numbers the saves, so an older one never overwrites a newer
-	saved   time.Time     // when the last save started
-	cost    time.Duration // what its serialization took on the UI goroutine
+	seen    uint64 // the draft version afterComposer last saw
+	armed   bool   // a draftTickMsg is pending
+	seq     int    // the pending tick's number (older ones are stale)
+	writing bool   // a save command is running
+	retry   bool   // the last write failed: the draft is not on disk
+	failed  error  // the last write's error, until one succeeds
+	saveNo  uint64 // numbers the saves, so an older one never overwrites a newer
 
-	unsaved map[string]store.Draft // drafts of other threads whose save failed
+	unsaved map[string]workspace.Draft // drafts of other threads whose save failed
 	// quitBlocked: a quit stopped because the draft could not be saved; the
 	// next quit goes through whatever the save does.
 	quitBlocked bool
-	revs        *draftRevs
-}
-
-func (s *autosave) clock() time.Time {
-	if s.now != nil {
-		return s.now()
-	}
-	return time.Now()
 }
 
 func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
@@ -100,31 +77,9 @@ func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
-func (s *autosave) shared() *draftRevs {
-	if s.revs == nil {
-		s.revs = &draftRevs{rev: map[string]int64{}, stash: map[string]int64{}, last: map[string]uint64{}}
-	}
-	return s.revs
-}
-
-// due is when the pending changes must be written: saveQuiet after the
-// last one, or saveCeiling after the first, whichever comes first.
-func (s *autosave) due() time.Time {
-	t := s.last.Add(saveQuiet)
-	if c := s.first.Add(saveCeiling); c.Before(t) {
-		t = c
-	}
-	// A huge draft (serializing 16 MiB takes about 60 ms) is saved less
-	// often, so saving never takes more than a sixth of the UI's time.
-	if g := s.saved.Add(5 * s.cost); g.After(t) {
-		t = g
-	}
-	return t
-}
-
 // arm starts the timer unless one is pending or a write is running (its
 // end arms it).
-func (s *autosave) arm(now time.Time, d time.Duration) tea.Cmd {
+func (s *autosave) arm(d time.Duration) tea.Cmd {
 	if s.armed || s.writing {
 		return nil
 	}
@@ -133,57 +88,17 @@ func (s *autosave) arm(now time.Time, d time.Duration) tea.Cmd {
 	return s.after(max(d, 0), draftTickMsg{s.seq})
 }
 
-// draftRevs is shared with the save commands: per thread, the revision
-// this process last loaded or wrote, the stash entry of its last conflict,
-// and the number of the last save written. Its mutex also makes the saves
-// of one App run one at a time, a synchronous one (Close) included.
-type draftRevs struct {
-	mu    sync.Mutex
-	rev   map[string]int64
-	stash map[string]int64
-	last  map[string]uint64
-}
-
-func (r *draftRevs) loaded(threadID string, rev int64) {
-	r.mu.Lock()
-	r.rev[threadID] = rev
-	r.mu.Unlock()
-}
-
-// save writes d over the revision this process knows, unless a newer save
-// (no) of the thread was written first.
-func (r *draftRevs) save(st *store.Store, no uint64, d store.Draft) (store.DraftSave, bool, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if no < r.last[d.ThreadID] {
-		return store.DraftSave{}, true, nil
-	}
-	res, err := st.SaveDraftOver(d, r.rev[d.ThreadID], r.stash[d.ThreadID])
-	if err != nil {
-		return res, false, err
-	}
-	r.last[d.ThreadID], r.rev[d.ThreadID] = no, res.Rev
-	if res.Other != nil {
-		r.stash[d.ThreadID] = res.Other.ID
-	}
-	return res, false, nil
-}
-
 // draftLoaded notes the revision of the draft a thread opened with, and
 // gives back a draft of that thread whose save failed, in place of the
 // stored one.
-func (a *App) draftLoaded(threadID string, d *store.Draft) *store.Draft {
+func (a *App) draftLoaded(threadID string, d *workspace.Draft) *workspace.Draft {
 	s := &a.save
 	s.retry = false // a retry was for the thread left (its draft is in unsaved)
 	if u, ok := s.unsaved[threadID]; ok {
 		s.retry = true // not on disk: save it again
 		return &u
 	}
-	var rev int64
-	if d != nil {
-		rev = d.Rev
-	}
-	s.shared().loaded(threadID, rev)
+	a.ws.DraftLoaded(threadID, d)
 	return d
 }
 
@@ -205,14 +120,8 @@ func (a *App) afterComposer() tea.Cmd {
 	if !a.draftDirty() {
 		return nil
 	}
-	now := s.clock()
-	if changed || s.first.IsZero() {
-		s.last = now
-	}
-	if s.first.IsZero() {
-		s.first = now
-	}
-	return s.arm(now, s.due().Sub(now))
+	s.sched.Changed(changed)
+	return s.arm(s.sched.Wait())
 }
 
 // draftTick is the save timer: save now when the draft has been quiet
@@ -228,20 +137,17 @@ func (a *App) draftTick(m draftTickMsg) tea.Cmd {
 		cmds = append(cmds, a.saveUnsaved())
 	}
 	if !a.draftDirty() {
-		s.first = time.Time{}
+		s.sched.Clear()
 		return tea.Batch(cmds...)
 	}
-	now := s.clock()
-	if s.first.IsZero() {
-		s.first, s.last = now, now
-	}
-	if due := s.due(); due.After(now) {
-		return tea.Batch(append(cmds, s.arm(now, due.Sub(now)))...)
+	s.sched.Changed(false)
+	if w := s.sched.Wait(); w > 0 {
+		return tea.Batch(append(cmds, s.arm(w))...)
 	}
 	if a.draftOwnedBySend() {
 		// A send being stored owns the draft (it clears it once stored):
 		// save after it.
-		return tea.Batch(append(cmds, s.arm(now, 20*time.Millisecond))...)
+		return tea.Batch(append(cmds, s.arm(20*time.Millisecond))...)
 	}
 	return tea.Batch(append(cmds, a.saveDraft())...)
 }
@@ -262,24 +168,25 @@ func (a *App) saveDraft() tea.Cmd {
 	d := a.ed.Draft()
 	c := d.Caret()
 	start := time.Now()
-	sd := store.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: store.Caret{Line: c.Line, Col: c.Col}}
-	s.cost, s.saved = time.Since(start), s.clock()
+	sd := workspace.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: workspace.Caret{Line: c.Line, Col: c.Col}}
+	s.sched.Saving(time.Since(start))
 	v := d.Version()
 	a.savedVersion, s.seen = v, v
-	s.first, s.retry = time.Time{}, false
+	s.retry = false
 	if s.armed { // the pending tick is for what this save writes
 		s.armed = false
 		s.seq++
 	}
 	s.writing = true
 	s.saveNo++
-	return saveCmd(a.st, s.shared(), s.saveNo, v, true, sd)
+	return a.saveCmd(s.saveNo, v, true, sd)
 }
 
-func saveCmd(st *store.Store, revs *draftRevs, no, version uint64, composer bool, sd store.Draft) tea.Cmd {
+func (a *App) saveCmd(no, version uint64, composer bool, sd workspace.Draft) tea.Cmd {
+	save := a.ws.SaveDraft(no, sd)
 	return func() tea.Msg {
-		res, skipped, err := revs.save(st, no, sd)
-		return draftSavedMsg{threadID: sd.ThreadID, version: version, composer: composer, draft: sd, res: res, skipped: skipped, err: err}
+		res, err := save()
+		return draftSavedMsg{threadID: sd.ThreadID, version: version, composer: composer, draft: sd, res: res, skipped: res.Skipped, err: err}
 	}
 }
 
@@ -292,7 +199,7 @@ func (a *App) saveUnsaved() tea.Cmd {
 			continue
 		}
 		s.saveNo++
-		cmds = append(cmds, saveCmd(a.st, s.shared(), s.saveNo, 0, false, d))
+		cmds = append(cmds, a.saveCmd(s.saveNo, 0, false, d))
 	}
 	return tea.Batch(cmds...)
 }
@@ -322,12 +229,12 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		// Kept until a save of it works, whatever the composer shows next
 		// (a thread switch replaces it right after this save).
 		if s.unsaved == nil {
-			s.unsaved = map[string]store.Draft{}
+			s.unsaved = map[string]workspace.Draft{}
 		}
 		s.unsaved[m.threadID] = m.draft
 		if current {
 			s.retry = true
-			s.first = s.clock().Add(-saveCeiling) // due at the retry
+			s.sched.Failed() // due at the retry
 		}
 		first := s.failed == nil
 		s.failed = m.err
@@ -337,7 +244,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		if !s.armed {
 			s.armed = true
 			s.seq++
-			cmds = append(cmds, s.after(saveRetry, draftTickMsg{s.seq}))
+			cmds = append(cmds, s.after(workspace.SaveRetry, draftTickMsg{s.seq}))
 		}
 		return tea.Batch(cmds...)
 	case !m.skipped:
@@ -346,16 +253,13 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 			s.failed = nil
 			cmds = append(cmds, a.notify("draft saved: the store writes again", false))
 		}
-		if m.res.Other != nil {
+		if m.res.Conflict {
 			cmds = append(cmds, a.notify(conflictNote, true))
 		}
 	}
 	if current && a.draftDirty() {
-		now := s.clock()
-		if s.first.IsZero() {
-			s.first, s.last = now, now
-		}
-		cmds = append(cmds, s.arm(now, s.due().Sub(now)))
+		s.sched.Changed(false)
+		cmds = append(cmds, s.arm(s.sched.Wait()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -367,13 +271,7 @@ func notSavedNote(err error) string {
 }
 
 // causeWords is a store error's cause and file, else the error.
-func causeWords(err error) string {
-	var ioe *store.IOError
-	if errors.As(err, &ioe) {
-		return ioe.Cause.String() + " (" + ioe.Path + ")"
-	}
-	return err.Error()
-}
+func causeWords(err error) string { return workspace.ErrorWords(err) }
 
 // saveAndQuit saves the draft and then quits, in one command: when the save
 // fails, the quit stops (the draft stays in the composer and a toast says

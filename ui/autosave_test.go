@@ -18,6 +18,7 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // fakeTimers is the autosave's injected clock: time moves only when the
@@ -35,7 +36,7 @@ type fakeTick struct {
 
 func installFakeTimers(h *harness) *fakeTimers {
 	ft := &fakeTimers{now: time.Unix(1_700_000_000, 0)}
-	h.app.save.now = func() time.Time { return ft.now }
+	h.app.save.sched.Now = func() time.Time { return ft.now }
 	h.app.save.tick = func(d time.Duration, msg tea.Msg) tea.Cmd {
 		ft.asked = append(ft.asked, d)
 		ft.pending = append(ft.pending, fakeTick{ft.now.Add(d), msg})
@@ -103,10 +104,10 @@ func TestAutosaveCeilingWhileTypingFast(t *testing.T) {
 	}
 	saves := countSaved(h)
 	if saves < 10 || saves > 25 {
-		t.Fatalf("%d saves for 100 keys over 3 s, want about one per %v", saves, saveCeiling)
+		t.Fatalf("%d saves for 100 keys over 3 s, want about one per %v", saves, workspace.SaveCeiling)
 	}
 	for _, d := range ft.asked {
-		if d > saveCeiling {
+		if d > workspace.SaveCeiling {
 			t.Fatalf("a save timer of %v, over the ceiling", d)
 		}
 	}
@@ -118,7 +119,7 @@ func TestAutosaveDebounce(t *testing.T) {
 	h := e.open("")
 	ft := installFakeTimers(h)
 	h.typeText("x")
-	ft.advance(h, saveQuiet-time.Millisecond)
+	ft.advance(h, workspace.SaveQuiet-time.Millisecond)
 	if _, ok := e.draft(h.app.thread.ID); ok {
 		t.Fatal("saved before the pause was over")
 	}
@@ -246,7 +247,7 @@ func TestAutosaveFailureKeepsDraftAndRetries(t *testing.T) {
 		t.Fatal("a draft on a full disk?")
 	}
 	os.Remove(filler)
-	ft.advance(h, 2*saveRetry)
+	ft.advance(h, 2*workspace.SaveRetry)
 	if d, ok := e.draft(threadID); !ok || d.Markdown != big+"!" {
 		t.Fatalf("not saved once the store wrote again (ok=%v, %d bytes)", ok, len(d.Markdown))
 	}
@@ -284,7 +285,7 @@ func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
 	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
 	h.pumpUntil("the failed save", func() bool { return len(h.app.save.unsaved) == 1 })
 	os.Remove(filler)
-	ft.advance(h, saveRetry)
+	ft.advance(h, workspace.SaveRetry)
 	h.pumpUntil("the retry", func() bool { return len(h.app.save.unsaved) == 0 })
 	if d, ok := e.draft(first); !ok || d.Markdown != big {
 		t.Fatalf("the first thread's draft was not saved once the disk had room (ok=%v)", ok)
@@ -318,7 +319,7 @@ func TestQuitWithUnsavableDraftStopsOnce(t *testing.T) {
 
 // BenchmarkAutosaveSerialize is the work one save does on the UI
 // goroutine: the draft's canonical Markdown and records. It runs once per
-// save (at most one per saveQuiet while typing), never per key.
+// save (at most one per workspace.SaveQuiet while typing), never per key.
 func BenchmarkAutosaveSerialize(b *testing.B) {
 	for _, size := range []int{10 << 10, 1 << 20, 16 << 20} {
 		d := composer.NewDraft()

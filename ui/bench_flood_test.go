@@ -26,7 +26,12 @@ func BenchmarkKeystrokeWhilePaneFloods(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	app := newApp(Options{Store: st, Project: project, Thread: th, Dir: b.TempDir(), Config: DefaultConfig()}, agent.Echo{})
+	ws := openWorkspace(b, st, nil, project.Key, nil)
+	o, err := ws.Load(th.ID)()
+	if err != nil {
+		b.Fatal(err)
+	}
+	app := testOptions{Options: Options{Workspace: ws, Opened: o, Dir: b.TempDir(), Config: DefaultConfig()}, Backend: agent.Echo{}, Store: st}.app(b)
 	app.pane.Shell = []string{"/bin/sh", "-c", "yes 'drwxr-xr-x  2 root root 4096 Nov 29 23:33 \x1b[01;34mflood\x1b[0m'"}
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

@@ -42,7 +42,7 @@ func benchPress(a *App, k string) tea.Msg {
 	return cmd()
 }
 
-// OpenThread hands the transcript raw contexts; chips of a lazily decoded
+// Opening a thread (workspace.Start) hands the transcript raw contexts; chips of a lazily decoded
 // message navigate, open and copy; a stored context that no longer
 // decodes shows as no context.
 func TestOpenThreadLazyContexts(t *testing.T) {
@@ -86,27 +86,25 @@ func TestOpenThreadLazyContexts(t *testing.T) {
 	}
 	db.Close()
 
-	opt, err := OpenThread(st, cwd, "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opt.Thread.ID != th.ID || len(opt.Messages) != 3 {
+	opt := mainOptions(t, st, nil, cwd, "", false)
+	if opt.Opened.Thread.ID != th.ID || len(opt.Opened.Messages) != 3 {
 		ts, terr := st.Threads(p.ID)
-		t.Fatalf("opened %s (project %d %q) with %d messages, want %s with 3; the project's threads: %+v (%v); ProjectKey now %q",
-			opt.Thread.ID, opt.Project.ID, opt.Project.Key, len(opt.Messages), th.ID, ts, terr, store.ProjectKey(cwd))
+		t.Fatalf("opened %s (project %d) with %d messages, want %s with 3; the project's threads: %+v (%v); ProjectKey now %q",
+			opt.Opened.Thread.ID, opt.Workspace.ProjectID(), len(opt.Opened.Messages), th.ID, ts, terr, store.ProjectKey(cwd))
 	}
-	for i, m := range opt.Messages {
+	for i, m := range opt.Opened.Messages {
 		if m.Context != nil || (m.RawContext != nil) != (m.Role == message.RoleUser) {
 			t.Fatalf("message %d: context %v, raw %q", i, m.Context, m.RawContext)
 		}
 	}
 	// Switching threads loads raw too.
-	if lm := loadThread(st, th.ID); lm.err != nil || len(lm.msgs) != 3 || lm.msgs[0].Context != nil || lm.msgs[0].RawContext == nil {
-		t.Fatalf("loadThread: %+v", lm)
+	if lm, err := opt.Workspace.Load(th.ID)(); err != nil || len(lm.Messages) != 3 || lm.Messages[0].Context != nil || lm.Messages[0].RawContext == nil {
+		t.Fatalf("Load: %+v %v", lm, err)
 	}
 
 	opt.Config, opt.NoColor = DefaultConfig(), true
-	a := newApp(opt, agent.Echo{})
+	opt.Backend = agent.Echo{}
+	a := opt.app(t)
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	v := ansi.Strip(a.View().Content)
 	for _, want := range []string{"look at", "a.go", "server/routes.go", "[? a.go]", "again"} {

@@ -104,9 +104,9 @@ func benchOpenStore(b *testing.B) *store.Store {
 
 // benchFrame builds the app from loaded options, sizes it 120×40 and draws
 // the first frame.
-func benchFrame(b *testing.B, opt Options) (*App, string) {
-	opt.Config = DefaultConfig()
-	a := newApp(opt, agent.Echo{})
+func benchFrame(b *testing.B, opt testOptions) (*App, string) {
+	opt.Config, opt.Backend = DefaultConfig(), agent.Echo{}
+	a := opt.app(b)
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return a, a.View().Content
 }
@@ -166,15 +166,12 @@ func BenchmarkOpenThread(b *testing.B) {
 	benchFill(b, st, th.ID, n)
 	benchSaveDraft(b, st, th.ID)
 	open := func() (*App, string) {
-		msgs, err := st.MessagesRaw(th.ID)
-		if err != nil || len(msgs) != n {
-			b.Fatalf("%d messages, %v", len(msgs), err)
+		opt := mainOptions(b, st, nil, p.Key, th.ID, false)
+		if msgs := opt.Opened.Messages; len(msgs) != n {
+			b.Fatalf("%d messages", len(msgs))
 		}
-		opt := Options{Store: st, Project: p, Thread: th, Messages: msgs}
-		if d, ok, err := st.LoadDraft(th.ID); err != nil || !ok {
-			b.Fatalf("draft: %v %v", ok, err)
-		} else {
-			opt.Draft = &d
+		if opt.Opened.Draft == nil {
+			b.Fatal("no draft")
 		}
 		return benchFrame(b, opt)
 	}
@@ -193,7 +190,7 @@ func BenchmarkOpenThread(b *testing.B) {
 
 // BenchmarkStartup1000Threads starts the app in a project of 1,000 threads
 // of four messages each: each op is what main does before the first frame
-// (OpenThread: the project, its threads, the most recent one's messages and
+// (workspace.Start: the project, its threads, the most recent one's messages and
 // draft), then New, a 120×40 size and the first frame.
 func BenchmarkStartup1000Threads(b *testing.B) {
 	st := benchOpenStore(b)
@@ -211,12 +208,9 @@ func BenchmarkStartup1000Threads(b *testing.B) {
 	}
 	benchSaveDraft(b, st, last.ID)
 	open := func() (*App, string) {
-		opt, err := OpenThread(st, cwd, "", false)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if opt.Thread.ID != last.ID || len(opt.Messages) != 4 || opt.Draft == nil {
-			b.Fatalf("opened %s with %d messages (draft %v), want %s", opt.Thread.ID, len(opt.Messages), opt.Draft != nil, last.ID)
+		opt := mainOptions(b, st, nil, cwd, "", false)
+		if o := opt.Opened; o.Thread.ID != last.ID || len(o.Messages) != 4 || o.Draft == nil {
+			b.Fatalf("opened %s with %d messages (draft %v), want %s", o.Thread.ID, len(o.Messages), o.Draft != nil, last.ID)
 		}
 		return benchFrame(b, opt)
 	}

@@ -1,19 +1,14 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/contextref"
-	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/transcript"
 )
 
@@ -71,59 +66,17 @@ func (a *App) registry() *clipboard.Registry {
 	return a.opt.Registry
 }
 
-// localAssets is clipboard.LocalAssets over this environment's stores.
-type localAssets struct {
-	st *store.Store
-	as *assets.Store
-}
-
-func (l localAssets) Rebind(id string) (string, error) {
-	if b, ok, err := l.st.AttachmentBinding(id); err == nil && ok {
-		id = b
-	}
-	if l.as == nil || !l.as.Has(id) {
-		return "", errors.New("its bytes are gone from this environment")
-	}
-	local := randomID("att_")
-	return local, l.st.BindAttachment(local, id)
-}
-
-func (l localAssets) Adopt(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	id, _, err := l.as.Put(f)
-	if err != nil {
-		return "", err
-	}
-	local := randomID("att_")
-	return local, l.st.BindAttachment(local, id)
-}
-
 // copyText writes text and its records to the clipboard, in a command:
 // attachment ids become asset ids (so another environment can fetch the
 // bytes), this environment is registered, and every carrier is written.
 func (a *App) copyText(text string, recs []contextref.Record, src contextref.FragmentSource, what string) tea.Cmd {
-	st, clip, reg := a.st, a.clipboard(), a.registry()
-	src.EnvironmentID = st.EnvironmentID()
+	clip, reg, dataDir, forCopy := a.clipboard(), a.registry(), a.ws.DataDir(), a.ws.ForCopy(recs)
+	src.EnvironmentID = a.ws.EnvironmentID()
 	return func() tea.Msg {
 		var frag *contextref.Fragment
 		if len(recs) > 0 {
-			_ = reg.Register(src.EnvironmentID, st.Dir())
-			out := make([]contextref.Record, len(recs))
-			for i, r := range recs {
-				out[i] = r
-				c := contextref.CloneRecord(r)
-				if att := contextref.AttachmentOf(c); att != nil {
-					out[i] = c
-					if b, ok, err := st.AttachmentBinding(att.AttachmentID); err == nil && ok {
-						att.AttachmentID = b
-					}
-				}
-			}
-			frag = &contextref.Fragment{Source: src, Records: out}
+			_ = reg.Register(src.EnvironmentID, dataDir)
+			frag = &contextref.Fragment{Source: src, Records: forCopy()}
 		}
 		return copiedMsg{text: text, what: what, chips: len(recs), res: clip.Write(text, frag)}
 	}
@@ -190,24 +143,24 @@ func (a *App) paste(text string) tea.Cmd {
 	if !contextref.HasReferences(text) {
 		return a.pastePlain(text, "")
 	}
-	clip, st, as, reg := a.clipboard(), a.st, a.assets, a.registry()
+	clip, env, local, reg := a.clipboard(), a.ws.EnvironmentID(), a.ws.Assets(), a.registry()
 	held := a.ed.Draft().Records()
 	return func() tea.Msg {
 		f, reason := clip.Lookup(text)
 		if f == nil {
 			return pasteReadyMsg{plain: text, reason: reason}
 		}
-		imp := clipboard.Import(text, f, held, st.EnvironmentID(), reg.Lookup, localAssets{st, as})
+		imp := clipboard.Import(text, f, held, env, reg.Lookup, local)
 		return pasteReadyMsg{imp: imp, what: "pasted"}
 	}
 }
 
 // importFragment imports a fragment read from the system clipboard.
 func (a *App) importFragment(text string, f *contextref.Fragment) tea.Cmd {
-	st, as, reg := a.st, a.assets, a.registry()
+	env, local, reg := a.ws.EnvironmentID(), a.ws.Assets(), a.registry()
 	held := a.ed.Draft().Records()
 	return func() tea.Msg {
-		imp := clipboard.Import(text, f, held, st.EnvironmentID(), reg.Lookup, localAssets{st, as})
+		imp := clipboard.Import(text, f, held, env, reg.Lookup, local)
 		return pasteReadyMsg{imp: imp, what: "pasted"}
 	}
 }
@@ -241,26 +194,10 @@ func (a *App) pastePlain(text, reason string) tea.Cmd {
 // chip pasted-image-N.png.
 func (a *App) storePasted(data []byte, ext string) tea.Cmd {
 	a.pasteSeq++
-	n := a.pasteSeq
-	st, as := a.st, a.assets
+	keep := a.ws.KeepPaste(data, a.pasteSeq, ext == "png")
 	return func() tea.Msg {
-		id, size, err := as.Put(strings.NewReader(string(data)))
-		if err != nil {
-			return pastedFileMsg{err: err}
-		}
-		local := randomID("att_")
-		if err := st.BindAttachment(local, id); err != nil {
-			return pastedFileMsg{err: err}
-		}
-		att := contextref.AttachmentRecord{AttachmentID: local, SizeBytes: size}
-		if ext == "png" {
-			att.Name, att.MimeType = fmt.Sprintf("pasted-image-%d.png", n), "image/png"
-			att.Base = contextref.NewBase(contextref.KindImage, local, att.Name)
-			return pastedFileMsg{rec: &contextref.ImageRecord{AttachmentRecord: att}}
-		}
-		att.Name, att.MimeType = fmt.Sprintf("pasted-text-%d.txt", n), "text/plain"
-		att.Base = contextref.NewBase(contextref.KindFile, local, att.Name)
-		return pastedFileMsg{rec: &contextref.FileRecord{AttachmentRecord: att}}
+		rec, err := keep()
+		return pastedFileMsg{rec: rec, err: err}
 	}
 }
 
@@ -341,28 +278,10 @@ func (a *App) expandPaste() tea.Cmd {
 	if !ok || !isFile || !strings.HasPrefix(f.MimeType, "text/") {
 		return a.notify("only a text file chip expands into prose", false)
 	}
-	st, as, id, ref := a.st, a.assets, f.AttachmentID, c.RefID
+	read, ref := a.ws.Text(f.AttachmentID, maxExpand), c.RefID
 	return func() tea.Msg {
-		if b, ok, err := st.AttachmentBinding(id); err == nil && ok {
-			id = b
-		}
-		p, err := as.Path(id)
-		if err != nil {
-			return expandedMsg{err: errors.New("its bytes are not in this environment's asset store")}
-		}
-		fh, err := os.Open(p)
-		if err != nil {
-			return expandedMsg{err: err}
-		}
-		defer fh.Close()
-		b, err := io.ReadAll(io.LimitReader(fh, maxExpand+1))
-		if err != nil {
-			return expandedMsg{err: err}
-		}
-		if len(b) > maxExpand {
-			return expandedMsg{err: fmt.Errorf("it is over %s", assets.HumanSize(maxExpand))}
-		}
-		return expandedMsg{refID: ref, text: string(b)}
+		text, err := read()
+		return expandedMsg{refID: ref, text: text, err: err}
 	}
 }
 

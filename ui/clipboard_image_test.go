@@ -43,7 +43,7 @@ func TestCtrlVPastesAnImage(t *testing.T) {
 		t.Fatalf("no image chip in %q", h.app.ed.Draft().Markdown())
 	}
 	stored, ok, err := e.st.AttachmentBinding(img.AttachmentID)
-	if err != nil || !ok || !h.app.assets.Has(stored) {
+	if err != nil || !ok || !e.as.Has(stored) {
 		t.Fatalf("the image bytes are not stored: %q %v %v", stored, ok, err)
 	}
 }

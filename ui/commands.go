@@ -10,7 +10,6 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/contextref"
 )
 
 // Slash commands (issue 12 item 4): one table, Commands, that the `/`
@@ -440,14 +439,4 @@ func CommandsMarkdown() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
 	}
 	return b.String()
-}
-
-// checkAttachments refuses, before anything is stored or sent, a message
-// whose image or file chips are over the backend's limits (issue 12 item
-// 8). It reads only the records' sizes: no I/O.
-func (a *App) checkAttachments(recs []contextref.Record) error {
-	if err := a.chat.CheckAttachments(recs); err != nil {
-		return fmt.Errorf("not sent: %w — remove the chip (or send the file some other way)", err)
-	}
-	return nil
 }

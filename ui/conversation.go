@@ -13,8 +13,8 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
-	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // The conversation belongs to package chat; the app hands it what the user
@@ -57,9 +57,9 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 			}
 			// Sent from a thread the user has left since: leaving saved
 			// its draft, which may be the sent text again.
-			st, th, md := a.st, e.ThreadID, e.Message.Text
+			clear := a.ws.ClearSentDraft(e.ThreadID, e.Message.Text)
 			return func() tea.Msg {
-				if err := st.ClearSentDraft(th, md); err != nil {
+				if err := clear(); err != nil {
 					return noticeMsg{text: err.Error(), err: true}
 				}
 				return nil
@@ -121,7 +121,10 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 		}
 	case chat.QueueChanged:
 		if a.here(e.ThreadID) {
-			a.queue, a.queuePaused = e.Queued, e.Paused
+			a.queue, a.queuePaused = a.queue[:0], e.Paused
+			for _, m := range e.Queued {
+				a.queue = append(a.queue, workspace.Title(m.Text))
+			}
 			a.layout()
 		}
 	case chat.Unqueued:
@@ -152,8 +155,7 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 			a.agentInfoChanged() // the / and modes pickers (agentterm.go)
 		}
 	case chat.Forked:
-		st, id := a.st, e.ThreadID
-		return tea.Sequence(a.saveDraft(), func() tea.Msg { return loadThread(st, id) },
+		return tea.Sequence(a.saveDraft(), a.openThread(e.ThreadID),
 			a.notify("forked: "+e.Title, false))
 	case chat.QuitReady:
 		return a.finishQuit()
@@ -205,7 +207,7 @@ func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 			return nil
 		}
 	}
-	if err := a.checkAttachments(m.Records); err != nil { // over the agent's limits (commands.go)
+	if err := a.ws.CheckAttachments(m.Records); err != nil { // over the agent's limits (workspace.Options.MaxAttachment)
 		return a.notify(err.Error(), true)
 	}
 	a.chat.Send(a.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: a.ed.Draft().Version()})
@@ -274,7 +276,7 @@ func (a *App) queueView(width int) []string {
 			lines = append(lines, hintStyle.Render(chips.Truncate(fmt.Sprintf("   … %d more", len(a.queue)-3), width)))
 			break
 		}
-		lines = append(lines, chips.Truncate("   ⏳ "+store.TitleFromText(m.Text), width))
+		lines = append(lines, chips.Truncate("   ⏳ "+m, width))
 	}
 	return lines
 }

@@ -7,8 +7,11 @@
 // turn; the image shelf; the composer; the hint bar), focus between panes,
 // the key table and the config file, overlays (help, attach, threads,
 // stash, confirmations, the agent's questions, pickers), toasts, copy and
-// paste through package clipboard, the draft's autosave, and drawing what
-// package chat reports.
+// paste through package clipboard, the draft's autosave timer, and drawing
+// what package chat reports. The project's storage — threads, drafts and
+// their revisions, the stash, the prompt history, attachments and paste
+// import, the attachment-limit check — is package workspace's, reached
+// through its non-blocking methods.
 //
 // It holds no conversation state of its own: sending, the turn's phases,
 // the queue, retry, cancel, fork, permissions and quitting belong to
@@ -31,7 +34,7 @@
 // The habits of Claude Code and Codex users (issue 15): keys.go is the one
 // key table (name, scopes, default keys, help) behind every key struct,
 // the config's [keys], F1 and the hint bar; history.go steps through and
-// searches the project's prompt history (store's prompt_history); shell.go
+// searches the project's prompt history (workspace.History); shell.go
 // is ! shell mode, whose commands run as terminal-pane tabs and come back
 // as terminal-excerpt chips.
 //
@@ -69,12 +72,12 @@
 // turn only when nothing is open; ctrl+c cancels the running turn from
 // anywhere, answering the agent's pending questions cancelled.
 //
-// Update and View do no I/O: the store, the asset store, git, the clipboard
-// and the agent are reached through commands or through chat, whose
-// methods never block on I/O.
+// Update and View do no I/O: the workspace, git, the clipboard and the
+// agent are reached through commands or through chat, whose methods never
+// block on I/O.
 //
 // Imports: every component (composer, chips, transcript, terminal, review,
-// clipboard), chat, mcpserver (the panes socket and chipchat mcp's spec),
-// and store/assets/agent for their plain types and commands. No component
-// imports ui.
+// clipboard), chat, workspace, mcpserver (the panes socket and chipchat
+// mcp's spec), and agent for its plain types; never store or assets
+// (main.go wires them; TestNoStorageImports). No component imports ui.
 package ui

@@ -68,23 +68,6 @@ func TestForkTitleAndTheListMarksTheOpenThread(t *testing.T) {
 	}
 }
 
-// 9: opening a new thread and leaving it (ctrl+n, --new) stores nothing.
-func TestOpenThreadNewStoresNothingUntilUsed(t *testing.T) {
-	e := newTestEnv(t)
-	for i := 0; i < 3; i++ {
-		opt, err := OpenThread(e.st, e.dir, "", true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if opt.Thread.ID == "" {
-			t.Fatal("no thread")
-		}
-	}
-	if ts, _ := e.st.Threads(e.project.ID); len(ts) != 0 {
-		t.Fatalf("--new three times left %d threads", len(ts))
-	}
-}
-
 // 11: the thread list closes with the rebound threads key, and its own
 // keys are the table's.
 func TestThreadListUsesItsTableKeys(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // These tests drive App through Update and View without a terminal. A
@@ -116,28 +117,37 @@ func (e *testEnv) newThread(title string, msgs ...store.Message) store.Thread {
 	return th
 }
 
-// options loads a thread the way main does before the first frame: the
-// given one, else the project's most recent, else a new one.
-// testOptions are an App's options and the backend its conversation
-// runs (main wires them: newChat in package main; newApp does it here).
+// testOptions are an App's options plus what main wires into its
+// workspace and conversation: the backend, the store and the asset store.
 type testOptions struct {
 	Options
 	Backend agent.Backend
+	Store   *store.Store
+	Assets  *assets.Store
 }
 
-// newApp builds the app over backend b, its conversation wired as main
-// wires it.
-func newApp(opt Options, b agent.Backend) *App {
-	l := opt.Config.Limits
-	opt.Chat = chat.New(chat.Options{Store: opt.Store, Assets: opt.Assets, Backend: b, ProjectID: opt.Project.ID, Dir: opt.Dir,
-		ExcerptMaxAge: l.ExcerptAge(), PrepareRecords: MarkStale(opt.Dir),
+// app builds the app as main does: the workspace over the store and asset
+// store with the backend's attachment limit, the conversation over the
+// backend.
+func (o testOptions) app(tb testing.TB) *App {
+	tb.Helper()
+	if o.Workspace == nil || o.Backend != nil {
+		o.Workspace = openWorkspace(tb, o.Store, o.Assets, o.Dir, o.Backend)
+	}
+	b := o.Backend
+	if b == nil {
+		b = agent.Echo{}
+	}
+	l := o.Config.Limits
+	o.Chat = chat.New(chat.Options{Store: o.Store, Assets: o.Assets, Backend: b, ProjectID: o.Workspace.ProjectID(), Dir: o.Dir,
+		ExcerptMaxAge: l.ExcerptAge(), PrepareRecords: MarkStale(o.Dir),
 		Limits: agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes, HistoryBytes: l.HistoryBytes,
 			ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes, ReplyBytes: l.ReplyBytes}})
-	return New(opt)
+	return New(o.Options)
 }
 
-func (o testOptions) app() *App { return newApp(o.Options, o.Backend) }
-
+// options loads a thread the way main does before the first frame: the
+// given one, else the project's most recent, else a new one.
 func (e *testEnv) options(threadID string) testOptions {
 	e.t.Helper()
 	if threadID == "" {
@@ -151,27 +161,56 @@ func (e *testEnv) options(threadID string) testOptions {
 			threadID = e.newThread("").ID
 		}
 	}
-	th, err := e.st.Thread(threadID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	msgs, err := e.st.Messages(th.ID)
+	var echo agent.Backend = agent.Echo{ChunkDelay: time.Millisecond}
+	ws := e.workspace(echo)
+	o, err := ws.Load(threadID)()
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	cfg := DefaultConfig()
 	cfg.UI.QuestionGuardText = "0" // TestQuestionGuard tests the guard, with its own clock
-	opt := testOptions{Options: Options{Store: e.st, Assets: e.as, Project: e.project,
-		Thread: th, Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Messages: msgs, Review: e.review},
-		Backend: agent.Echo{ChunkDelay: time.Millisecond}}
-	d, ok, err := e.st.LoadDraft(th.ID)
+	return testOptions{Options: Options{Workspace: ws, Opened: o, Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Review: e.review},
+		Backend: echo, Store: e.st, Assets: e.as}
+}
+
+// workspace is the project's workspace as main wires it, with b's
+// attachment limit. Every App gets its own, as every chipchat process has.
+func (e *testEnv) workspace(b agent.Backend) *workspace.Workspace {
+	e.t.Helper()
+	return openWorkspace(e.t, e.st, e.as, e.dir, b)
+}
+
+// openWorkspace is dir's workspace over st and as as main wires it, with
+// b's attachment limit (b may be nil).
+func openWorkspace(tb testing.TB, st *store.Store, as *assets.Store, dir string, b agent.Backend) *workspace.Workspace {
+	tb.Helper()
+	var max int64
+	if b != nil {
+		max = b.Capabilities().MaxAttachment
+	}
+	ws, err := workspace.Open(workspace.Options{Store: st, Assets: as, Dir: dir, Messages: chat.LoadThread,
+		MaxAttachment: max, AttachmentBytes: DefaultConfig().Limits.AttachmentBytes})
 	if err != nil {
-		e.t.Fatal(err)
+		tb.Fatal(err)
 	}
-	if ok {
-		opt.Draft = &d
+	return ws
+}
+
+// mainOptions are the options main builds before the first frame: the
+// workspace of cwd, the thread it starts on (threadID, else a new one when
+// newThread, else the most recent) and the prompt history.
+func mainOptions(tb testing.TB, st *store.Store, as *assets.Store, cwd, threadID string, newThread bool) testOptions {
+	tb.Helper()
+	ws := openWorkspace(tb, st, as, cwd, nil)
+	o, err := ws.Start(threadID, newThread)()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return opt
+	hist, err := ws.History()()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return testOptions{Options: Options{Workspace: ws, Opened: o, History: hist, Dir: cwd}, Store: st, Assets: as}
 }
 
 // harness runs one App.
@@ -200,7 +239,7 @@ func (e *testEnv) open(threadID string) *harness {
 
 func (e *testEnv) openWith(opt testOptions) *harness {
 	e.t.Helper()
-	h := &harness{t: e.t, e: e, app: opt.app(), msgs: make(chan tea.Msg, 4096), stop: make(chan struct{})}
+	h := &harness{t: e.t, e: e, app: opt.app(e.t), msgs: make(chan tea.Msg, 4096), stop: make(chan struct{})}
 	e.t.Cleanup(func() { close(h.stop) })
 	h.exec(h.app.Init())
 	h.update(tea.WindowSizeMsg{Width: testWidth, Height: testHeight})
@@ -563,7 +602,7 @@ func checkNoControls(t *testing.T, where, screen string) {
 
 // replyShown is the text of the last reply as the transcript holds it.
 func (h *harness) replyShown() string {
-	msgs, _ := h.app.st.MessagesRaw(h.app.thread.ID)
+	msgs, _ := h.e.st.MessagesRaw(h.app.thread.ID)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role != message.RoleAssistant {
 			continue

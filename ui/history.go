@@ -11,11 +11,11 @@ import (
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // Prompt history (issue 15): every prompt sent in the project goes to the
-// store's prompt_history (store/history.go), so it survives restarts and
+// project's history (workspace.Remember), so it survives restarts and
 // every chipchat of the project shares it. Up on an empty draft or on the
 // draft's first line shows the previous prompt with its chips, down the
 // next; a draft the user had typed is the newest entry, so down brings it
@@ -24,20 +24,17 @@ import (
 // when their bytes are gone. The history search (ctrl+r) is a fuzzy list
 // over the same entries.
 
-// historyRows is how many prompts the app reads.
-const historyRows = 500
-
 type history struct {
-	entries []store.HistoryEntry // newest first
-	pos     int                  // the entry shown, -1: the user's own draft
-	typed   *composer.Draft      // the user's draft when the stepping began
-	shown   uint64               // the draft's version after the last step: an edit ends the stepping
-	seq     int                  // the latest recall, so a late import is dropped
-	on      bool                 // stepping through the history
+	entries []workspace.HistoryEntry // newest first
+	pos     int                      // the entry shown, -1: the user's own draft
+	typed   *composer.Draft          // the user's draft when the stepping began
+	shown   uint64                   // the draft's version after the last step: an edit ends the stepping
+	seq     int                      // the latest recall, so a late import is dropped
+	on      bool                     // stepping through the history
 }
 
 type historyLoadedMsg struct {
-	entries []store.HistoryEntry
+	entries []workspace.HistoryEntry
 	err     error
 }
 
@@ -50,12 +47,9 @@ type historyImportedMsg struct {
 
 // loadHistory reads the project's history in a command.
 func (a *App) loadHistory() tea.Cmd {
-	st, project := a.st, a.opt.Project.ID
-	if st == nil {
-		return nil
-	}
+	list := a.ws.History()
 	return func() tea.Msg {
-		e, err := st.History(project, historyRows)
+		e, err := list()
 		return historyLoadedMsg{e, err}
 	}
 }
@@ -67,13 +61,12 @@ func (a *App) remember(m composer.SubmitMsg) tea.Cmd {
 	if strings.TrimSpace(m.Markdown) == "" && len(m.Records) == 0 {
 		return nil
 	}
-	st, project := a.st, a.opt.Project.ID
-	md, recs := m.Markdown, m.Records
+	add, list := a.ws.Remember(m.Markdown, m.Records), a.ws.History()
 	return func() tea.Msg {
-		if err := st.AddHistory(project, md, recs); err != nil {
+		if err := add(); err != nil {
 			return historyAddedMsg{err}
 		}
-		e, err := st.History(project, historyRows)
+		e, err := list()
 		return historyLoadedMsg{e, err}
 	}
 }
@@ -157,12 +150,11 @@ func (a *App) recall(i int) tea.Cmd {
 	return tea.Batch(a.afterComposer(), a.importPrompt(h.seq, e))
 }
 
-func (a *App) importPrompt(seq int, e store.HistoryEntry) tea.Cmd {
-	st, as, reg := a.st, a.assets, a.registry()
+func (a *App) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
+	env, local, reg := a.ws.EnvironmentID(), a.ws.Assets(), a.registry()
 	return func() tea.Msg {
-		env := st.EnvironmentID()
 		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: e.Records}
-		return historyImportedMsg{seq, clipboard.Import(e.Markdown, f, nil, env, reg.Lookup, localAssets{st, as})}
+		return historyImportedMsg{seq, clipboard.Import(e.Markdown, f, nil, env, reg.Lookup, local)}
 	}
 }
 
@@ -196,7 +188,7 @@ func (a *App) historyImported(m historyImportedMsg) tea.Cmd {
 type historySearch struct {
 	filterList
 	k       *Keys
-	entries []store.HistoryEntry
+	entries []workspace.HistoryEntry
 }
 
 // historyChosen is the entry the search chose (an index of its entries).
@@ -209,7 +201,7 @@ func (a *App) openHistorySearch() tea.Cmd {
 	return a.loadHistory()
 }
 
-func (s *historySearch) set(entries []store.HistoryEntry) {
+func (s *historySearch) set(entries []workspace.HistoryEntry) {
 	s.entries = entries
 	items := make([]composer.PickerItem, len(entries))
 	for i, e := range entries {

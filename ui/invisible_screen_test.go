@@ -14,7 +14,7 @@ import (
 // reaches the terminal, and the text keeps it.
 func TestScreenPastedBidiOverrideIsAMark(t *testing.T) {
 	e := newTestEnv(t)
-	app := e.options("").app()
+	app := e.options("").app(t)
 	s := vtscreen.New(t, app, 100, 30)
 	s.Send(tea.PasteMsg{Content: "see invoice\u202Efdp.exe please"})
 	scr := s.WaitForText("invoice⟨U+202E⟩fdp.exe please")

@@ -14,12 +14,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // ---- help: the whole keymap ----
@@ -276,17 +275,10 @@ func (p *pathPrompt) View(width, _ int) []string {
 // attachFile copies a file into the asset store and binds a fresh local id
 // to it, in a command.
 func (a *App) attachFile(path string) tea.Cmd {
-	st, as := a.st, a.assets
+	attach := a.ws.Attach(path)
 	return func() tea.Msg {
-		asset, err := as.PutFile(path)
-		if err != nil {
-			return attachedMsg{err: err}
-		}
-		local := randomID("att_")
-		if err := st.BindAttachment(local, asset.ID); err != nil {
-			return attachedMsg{err: err}
-		}
-		return attachedMsg{asset: asset, localID: local}
+		rec, err := attach()
+		return attachedMsg{rec: rec, err: err}
 	}
 }
 
@@ -298,18 +290,10 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 		return a.notify("not attached: "+m.err.Error(), true)
 	}
 	a.setFocus(paneComposer)
-	att := contextref.AttachmentRecord{AttachmentID: m.localID, Name: m.asset.Name, MimeType: m.asset.MimeType, SizeBytes: m.asset.Size}
-	var rec contextref.Record
-	if assets.IsImage(m.asset.MimeType) {
-		att.Base = contextref.NewBase(contextref.KindImage, m.localID, m.asset.Name)
-		rec = &contextref.ImageRecord{AttachmentRecord: att}
-	} else {
-		att.Base = contextref.NewBase(contextref.KindFile, m.localID, m.asset.Name)
-		rec = &contextref.FileRecord{AttachmentRecord: att}
-	}
+	att := contextref.AttachmentOf(m.rec) // Attach makes an image or a file record
 	a.spaceBeforeChip()
-	a.ed.InsertContext(rec, "")
-	return tea.Batch(a.afterComposer(), a.notify("attached "+m.asset.Name+" ("+assets.HumanSize(m.asset.Size)+")", false))
+	a.ed.InsertContext(m.rec, "")
+	return tea.Batch(a.afterComposer(), a.notify("attached "+att.Name+" ("+workspace.HumanSize(att.SizeBytes)+")", false))
 }
 
 // ---- opening a chip's file ----
@@ -317,7 +301,7 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 // open shows a file or image chip's bytes with xdg-open, or says where they
 // are; a mention opens its path.
 func (a *App) open(r contextref.Record) tea.Cmd {
-	st, as, dir := a.st, a.assets, a.opt.Dir
+	dir := a.opt.Dir
 	if t, ok := r.(*contextref.ThreadRecord); ok {
 		return a.openThreadRef(t)
 	}
@@ -329,12 +313,9 @@ func (a *App) open(r contextref.Record) tea.Cmd {
 	if att == nil {
 		return a.notify("nothing to open for this chip", false)
 	}
-	id, name := att.AttachmentID, att.Name
+	where, name := a.ws.Path(att.AttachmentID), att.Name
 	return func() tea.Msg {
-		if stored, ok, err := st.AttachmentBinding(id); err == nil && ok {
-			id = stored
-		}
-		p, err := as.Path(id)
+		p, err := where()
 		if err != nil {
 			return openedMsg{fmt.Sprintf("%s: the bytes are not in this environment's asset store", name)}
 		}
@@ -389,7 +370,7 @@ func (f *filterList) key(k *Keys, msg tea.KeyPressMsg) bool {
 type threadSwitcher struct {
 	filterList
 	k        *Keys
-	threads  []store.Thread
+	threads  []workspace.Thread
 	current  string // the open thread, marked in the list
 	renaming field
 	rename   string // id of the thread being renamed
@@ -397,10 +378,10 @@ type threadSwitcher struct {
 
 func (a *App) newThread() tea.Cmd {
 	save := a.saveDraft()
-	st, project := a.st, a.opt.Project.ID
+	ws := a.ws
 	return tea.Sequence(save, func() tea.Msg {
-		// stored with its first message or draft (store.NewThread)
-		return threadOpenedMsg{thread: st.NewThread(project)}
+		// stored with its first message or draft (workspace.NewThread)
+		return threadOpenedMsg{open: workspace.Opened{Thread: ws.NewThread()}}
 	}, a.notify("new thread", false))
 }
 
@@ -420,14 +401,14 @@ func (a *App) openThreads() tea.Cmd {
 }
 
 func (a *App) listThreads() tea.Cmd {
-	st, project := a.st, a.opt.Project.ID
+	list := a.ws.Threads()
 	return func() tea.Msg {
-		ts, err := st.Threads(project)
+		ts, err := list()
 		return threadsListedMsg{ts, err}
 	}
 }
 
-func (s *threadSwitcher) setThreads(ts []store.Thread, err error) {
+func (s *threadSwitcher) setThreads(ts []workspace.Thread, err error) {
 	s.threads = ts
 	if err != nil {
 		s.picker.SetError(err)
@@ -441,7 +422,7 @@ func (s *threadSwitcher) setThreads(ts []store.Thread, err error) {
 	}
 	if !listed && s.current != "" {
 		// the open thread has no message or draft yet: not stored, still here
-		items = append([]composer.PickerItem{threadItem(store.Thread{ID: s.current}, true)}, items...)
+		items = append([]composer.PickerItem{threadItem(workspace.Thread{ID: s.current}, true)}, items...)
 	}
 	s.picker.SetItems(items)
 	s.picker.SetQuery(s.field.String())
@@ -449,7 +430,7 @@ func (s *threadSwitcher) setThreads(ts []store.Thread, err error) {
 
 // threadItem is a thread's row: "● " marks the open one; the detail holds
 // the id and the time.
-func threadItem(t store.Thread, current bool) composer.PickerItem {
+func threadItem(t workspace.Thread, current bool) composer.PickerItem {
 	title := chips.SanitizeLine(t.Title)
 	if title == "" {
 		title = "(new thread)"
@@ -555,16 +536,14 @@ func (a *App) askDelete(d threadDelete) tea.Cmd {
 
 // renameThread stores a thread's new title.
 func (a *App) renameThread(r threadRename) tea.Cmd {
-	st := a.st
-	return func() tea.Msg {
-		return threadChangedMsg{err: st.RenameThread(r.id, r.title), reload: true, what: "renamed"}
-	}
+	rename := a.ws.Rename(r.id, r.title)
+	return func() tea.Msg { return threadChangedMsg{err: rename(), reload: true, what: "renamed"} }
 }
 
 // deleteThread deletes a thread the user confirmed.
 func (a *App) deleteThread(id string) tea.Cmd {
-	st := a.st
-	return func() tea.Msg { return threadChangedMsg{err: st.DeleteThread(id), reload: true, what: "deleted:" + id} }
+	del := a.ws.Delete(id)
+	return func() tea.Msg { return threadChangedMsg{err: del(), reload: true, what: "deleted:" + id} }
 }
 
 func (s *threadSwitcher) View(width, height int) []string {
@@ -586,30 +565,19 @@ func (a *App) switchThread(id string) tea.Cmd {
 	if id == a.thread.ID {
 		return nil
 	}
-	st := a.st
-	return tea.Sequence(a.saveDraft(), func() tea.Msg { return loadThread(st, id) })
+	return tea.Sequence(a.saveDraft(), a.openThread(id))
 }
 
-// loadThread reads a thread, its messages (contexts left raw for the
-// transcript to decode lazily) and its draft (I/O: commands only).
-func loadThread(st *store.Store, id string) threadOpenedMsg {
-	t, err := st.Thread(id)
-	if err != nil {
-		return threadOpenedMsg{err: err}
+// openThread reads a thread, its messages (contexts left raw for the
+// transcript to decode lazily) and its draft, in a command.
+func (a *App) openThread(id string) tea.Cmd { return opening(a.ws.Load(id)) }
+
+// opening runs a workspace open in a command.
+func opening(open func() (workspace.Opened, error)) tea.Cmd {
+	return func() tea.Msg {
+		o, err := open()
+		return threadOpenedMsg{open: o, err: err}
 	}
-	msgs, err := chat.LoadThread(st, id)
-	if err != nil {
-		return threadOpenedMsg{err: err}
-	}
-	d, ok, err := st.LoadDraft(id)
-	if err != nil {
-		return threadOpenedMsg{err: err}
-	}
-	m := threadOpenedMsg{thread: t, msgs: msgs}
-	if ok {
-		m.draft = &d
-	}
-	return m
 }
 
 func (a *App) threadChanged(m threadChangedMsg) tea.Cmd {
@@ -620,14 +588,7 @@ func (a *App) threadChanged(m threadChangedMsg) tea.Cmd {
 	if deleted, ok := strings.CutPrefix(m.what, "deleted:"); ok {
 		cmds = append(cmds, a.notify("thread deleted", false))
 		if deleted == a.thread.ID {
-			st, project := a.st, a.opt.Project.ID
-			cmds = append(cmds, func() tea.Msg {
-				ts, err := st.Threads(project)
-				if err == nil && len(ts) > 0 {
-					return loadThread(st, ts[0].ID)
-				}
-				return threadOpenedMsg{thread: st.NewThread(project)}
-			})
+			cmds = append(cmds, opening(a.ws.Latest()))
 		}
 	} else if m.what != "" {
 		cmds = append(cmds, a.notify("thread "+m.what, false))
@@ -639,7 +600,7 @@ func (a *App) threadChanged(m threadChangedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-type threadTitleMsg struct{ t store.Thread }
+type threadTitleMsg struct{ t workspace.Thread }
 
 // ---- confirmation ----
 

@@ -2,17 +2,15 @@ package ui
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/paste"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // Huge pastes (issue 14). Bubble Tea collects a bracketed paste into one
@@ -39,11 +37,7 @@ type largePastedMsg struct {
 //	p := tea.NewProgram(app, tea.WithInput(pf), tea.WithFilter(filter))
 //	pf.SetSend(p.Send)
 func (a *App) NewPasteFilter(in *os.File) (*paste.Filter, func(tea.Model, tea.Msg) tea.Msg) {
-	limit := a.opt.Config.Limits.AttachmentBytes
-	if a.assets != nil {
-		limit = a.assets.Limit()
-	}
-	pf := paste.NewFilter(in, paste.Options{Limit: limit, Store: a.pasteStore()})
+	pf := paste.NewFilter(in, paste.Options{Limit: a.ws.PasteLimit(), Store: a.pasteStore()})
 	return pf, func(m tea.Model, msg tea.Msg) tea.Msg { return a.filterPaste(pf.Translate(m, msg)) }
 }
 
@@ -52,21 +46,10 @@ func (a *App) NewPasteFilter(in *os.File) (*paste.Filter, func(tea.Model, tea.Ms
 // the asset store and bound to a fresh local id. It runs in the filter's
 // goroutine: it touches no App state.
 func (a *App) pasteStore() func(io.Reader) tea.Msg {
-	st, as := a.st, a.assets
+	ws := a.ws
 	return func(r io.Reader) tea.Msg {
-		if as == nil {
-			_, _ = io.Copy(io.Discard, r)
-			return largePastedMsg{err: errors.New("no asset store")}
-		}
-		id, size, err := as.Put(newNormalizer(r))
-		if err != nil {
-			return largePastedMsg{err: err}
-		}
-		local := randomID("att_")
-		if err := st.BindAttachment(local, id); err != nil {
-			return largePastedMsg{err: err}
-		}
-		return largePastedMsg{localID: local, size: size}
+		local, size, err := ws.KeepStream(newNormalizer(r))
+		return largePastedMsg{localID: local, size: size, err: err}
 	}
 }
 
@@ -78,27 +61,23 @@ func (a *App) filterPaste(msg tea.Msg) tea.Msg {
 	case paste.StartedMsg:
 		return composer.NoticeMsg{Text: "receiving a long paste…"}
 	case paste.ProgressMsg:
-		return composer.NoticeMsg{Text: "receiving a long paste: " + assets.HumanSize(m.Bytes) + "…"}
+		return composer.NoticeMsg{Text: "receiving a long paste: " + workspace.HumanSize(m.Bytes) + "…"}
 	case paste.EndedMsg:
 		if m.Refused {
 			return nil
 		}
-		return composer.NoticeMsg{Text: "storing the long paste (" + assets.HumanSize(m.Bytes) + ")…"}
+		return composer.NoticeMsg{Text: "storing the long paste (" + workspace.HumanSize(m.Bytes) + ")…"}
 	case paste.RefusedMsg:
 		return composer.NoticeMsg{Text: a.refusedNote(m.Limit), Err: true}
 	case largePastedMsg:
 		if m.err != nil {
-			var tl *assets.TooLargeError
-			if errors.As(m.err, &tl) {
-				return composer.NoticeMsg{Text: a.refusedNote(tl.Limit), Err: true}
+			if limit, ok := workspace.TooLarge(m.err); ok {
+				return composer.NoticeMsg{Text: a.refusedNote(limit), Err: true}
 			}
 			return pastedFileMsg{err: m.err}
 		}
 		a.pasteSeq++
-		name := fmt.Sprintf("pasted-text-%d.txt", a.pasteSeq)
-		att := contextref.AttachmentRecord{AttachmentID: m.localID, SizeBytes: m.size, Name: name, MimeType: "text/plain"}
-		att.Base = contextref.NewBase(contextref.KindFile, m.localID, name)
-		return pastedFileMsg{rec: &contextref.FileRecord{AttachmentRecord: att}}
+		return pastedFileMsg{rec: workspace.PasteRecord(m.localID, m.size, a.pasteSeq)}
 	}
 	return msg
 }
@@ -110,7 +89,7 @@ func (a *App) refusedNote(limit int64) string {
 		path = ConfigPath()
 	}
 	return fmt.Sprintf("paste refused: it is over the %s limit; the composer is unchanged — raise it with [limits] attachment_bytes = %d in %s",
-		assets.HumanSize(limit), 10*limit, path)
+		workspace.HumanSize(limit), 10*limit, path)
 }
 
 // normalizer streams text with CRLF and lone CR made LF and the control

@@ -93,7 +93,7 @@ func (p *quotePrompt) bound() {
 // citation is the quote's citation as the contract writes it, checked by
 // parsing its own link back.
 func (a *App) citation(q transcript.QuoteMsg) (*contextref.Citation, error) {
-	c := &contextref.Citation{Version: 1, EnvironmentID: a.st.EnvironmentID(), ThreadID: a.thread.ID, MessageID: q.MessageID,
+	c := &contextref.Citation{Version: 1, EnvironmentID: a.ws.EnvironmentID(), ThreadID: a.thread.ID, MessageID: q.MessageID,
 		Text: q.Text, Start: int64(q.Start), End: int64(q.End), Prefix: q.Prefix, Suffix: q.Suffix}
 	return contextref.ParseCitationHref(c.Href())
 }

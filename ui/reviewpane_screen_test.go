@@ -22,7 +22,7 @@ func TestScreenReviewPaneInApp(t *testing.T) {
 			e.writeFile("a.py", []byte("def a():\n    return 10\n"))
 			e.writeFile("lib/b.py", []byte("X = 2\nY = 3\n"))
 			th := e.newThread("Screens")
-			app := e.options(th.ID).app()
+			app := e.options(th.ID).app(t)
 			s := vtscreen.New(t, app, size.w, size.h)
 			s.WaitForText("chipchat · Screens")
 			s.Send(vtscreen.Key("alt+g"))

@@ -11,11 +11,11 @@ import (
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // The prompt stash (issue 6, DESIGN.md section 4): the stash key moves the
-// draft (its records included) into the project's stash (store.PushStash)
+// draft (its records included) into the project's stash (workspace.Stash)
 // and clears the composer once it is stored; the stash-list key opens a
 // fuzzy list, newest first; enter restores an entry at the caret through
 // the importer paste uses (clipboard.Import, so images and files get fresh
@@ -28,7 +28,7 @@ type stashedMsg struct {
 }
 
 type stashListedMsg struct {
-	entries []store.StashEntry
+	entries []workspace.StashEntry
 	err     error
 }
 
@@ -36,7 +36,7 @@ type stashDroppedMsg struct{ err error }
 
 type stashList struct {
 	filterList
-	entries []store.StashEntry
+	entries []workspace.StashEntry
 	keys    *Keys
 }
 
@@ -45,12 +45,8 @@ func (a *App) stash() tea.Cmd {
 	if d.IsEmpty() {
 		return a.notify("nothing to stash", false)
 	}
-	e := store.StashEntry{ProjectID: a.opt.Project.ID, Markdown: d.Markdown(), Records: d.Records()}
-	st, v := a.st, d.Version()
-	return func() tea.Msg {
-		_, err := st.PushStash(e)
-		return stashedMsg{draft: d, version: v, err: err}
-	}
+	push, v := a.ws.Stash(d.Markdown(), d.Records()), d.Version()
+	return func() tea.Msg { return stashedMsg{draft: d, version: v, err: push()} }
 }
 
 func (a *App) stashed(m stashedMsg) tea.Cmd {
@@ -72,14 +68,14 @@ func (a *App) openStash() tea.Cmd {
 
 // What the stash list asks of the app.
 type (
-	stashRestore struct{ e store.StashEntry }
-	stashDrop    struct{ e store.StashEntry }
+	stashRestore struct{ e workspace.StashEntry }
+	stashDrop    struct{ e workspace.StashEntry }
 )
 
 func (a *App) listStash() tea.Cmd {
-	st, project := a.st, a.opt.Project.ID
+	list := a.ws.Stashed()
 	return func() tea.Msg {
-		es, err := st.Stash(project)
+		es, err := list()
 		return stashListedMsg{es, err}
 	}
 }
@@ -94,7 +90,7 @@ func stashTitle(md string) string {
 	return s
 }
 
-func (s *stashList) set(es []store.StashEntry, err error) {
+func (s *stashList) set(es []workspace.StashEntry, err error) {
 	s.entries = es
 	if err != nil {
 		s.picker.SetError(err)
@@ -109,13 +105,13 @@ func (s *stashList) set(es []store.StashEntry, err error) {
 	s.picker.SetQuery(s.field.String())
 }
 
-func (s *stashList) entry(id string) (store.StashEntry, bool) {
+func (s *stashList) entry(id string) (workspace.StashEntry, bool) {
 	for _, e := range s.entries {
 		if strconv.FormatInt(e.ID, 10) == id {
 			return e, true
 		}
 	}
-	return store.StashEntry{}, false
+	return workspace.StashEntry{}, false
 }
 
 func (s *stashList) Scope() Scope { return ScopeStash }
@@ -151,9 +147,9 @@ func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 }
 
 // dropStash deletes an entry the list chose and lists the stash again.
-func (a *App) dropStash(e store.StashEntry) tea.Cmd {
-	st := a.st
-	return tea.Sequence(func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }, a.listStash())
+func (a *App) dropStash(e workspace.StashEntry) tea.Cmd {
+	drop := a.ws.DropStash(e.ID)
+	return tea.Sequence(func() tea.Msg { return stashDroppedMsg{drop()} }, a.listStash())
 }
 
 func (s *stashList) View(width, height int) []string {
@@ -166,15 +162,15 @@ func (s *stashList) View(width, height int) []string {
 }
 
 // restoreStash imports an entry at the caret, then drops it from the stash.
-func (a *App) restoreStash(e store.StashEntry) tea.Cmd {
-	st, as, reg := a.st, a.assets, a.registry()
+func (a *App) restoreStash(e workspace.StashEntry) tea.Cmd {
+	env, local, reg, drop := a.ws.EnvironmentID(), a.ws.Assets(), a.registry(), a.ws.DropStash(e.ID)
 	held := a.ed.Draft().Records()
 	return func() tea.Msg {
-		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: st.EnvironmentID()}, Records: e.Records}
-		imp := clipboard.Import(e.Markdown, f, held, st.EnvironmentID(), reg.Lookup, localAssets{st, as})
+		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: e.Records}
+		imp := clipboard.Import(e.Markdown, f, held, env, reg.Lookup, local)
 		m := pasteReadyMsg{imp: imp, what: "stash entry restored"}
 		if len(imp.Notes) == 0 { // keep the entry when something did not come back
-			m.after = func() tea.Msg { return stashDroppedMsg{st.DropStash(e.ID)} }
+			m.after = func() tea.Msg { return stashDroppedMsg{drop()} }
 		}
 		return m
 	}

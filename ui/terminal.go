@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"time"
 	"unicode"
 
 	"charm.land/bubbles/v2/key"
@@ -109,8 +108,8 @@ func (a *App) captured(rec *contextref.TerminalRecord) tea.Cmd {
 	d.SetCaret(d.Caret(), false) // at the caret: never over a selection
 	a.spaceBeforeChip()
 	a.ed.InsertContext(rec, "")
-	st, id, at := a.st, rec.ContextID, time.Now()
-	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{st.NoteExcerpt(id, at)} },
+	note := a.ws.NoteExcerpt(rec.ContextID)
+	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{note()} },
 		a.notify("captured "+rec.Label, false))
 }
 

@@ -2,61 +2,36 @@ package ui
 
 import (
 	"errors"
-	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
-	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // Thread chips (DESIGN.md 3.1, 3.5): the composer's # picker lists this
-// project's other threads through threadSource.list, which the composer
+// project's other threads through workspace.ThreadSource, which the composer
 // runs in a command; activating a thread chip in the transcript opens that
 // thread when it is one of this environment's (and this project's), else
 // says it is not here.
 
-// threadSource lists the project's threads other than the open one. The
-// open thread's id is kept in an atomic, since list runs off the UI
-// goroutine.
-type threadSource struct {
-	st      *store.Store
-	project int64
-	current atomic.Pointer[string]
-}
-
-func newThreadSource(st *store.Store, project int64) *threadSource {
-	return &threadSource{st: st, project: project}
-}
-
-// setCurrent names the open thread (from Update).
-func (s *threadSource) setCurrent(id string) { s.current.Store(&id) }
-
-// list is the composer's Threads provider: newest first, as the store
-// lists them, without the open thread. It does I/O: commands only.
-func (s *threadSource) list() ([]composer.ThreadItem, error) {
-	if s.st == nil {
-		return nil, errors.New("no store")
-	}
-	ts, err := s.st.Threads(s.project)
-	if err != nil {
-		return nil, err
-	}
-	cur := ""
-	if p := s.current.Load(); p != nil {
-		cur = *p
-	}
-	env := s.st.EnvironmentID()
-	items := make([]composer.ThreadItem, 0, len(ts))
-	for _, t := range ts {
-		if t.ID == cur {
-			continue
+// threadItems is the composer's Threads provider over the workspace's
+// source (newest first, without the open thread). It does I/O: the
+// composer runs it in a command.
+func threadItems(src *workspace.ThreadSource) func() ([]composer.ThreadItem, error) {
+	return func() ([]composer.ThreadItem, error) {
+		refs, err := src.List()
+		if err != nil {
+			return nil, err
 		}
-		items = append(items, composer.ThreadItem{EnvironmentID: env, ThreadID: t.ID, Title: t.Title, Updated: t.Updated})
+		items := make([]composer.ThreadItem, len(refs))
+		for i, t := range refs {
+			items[i] = composer.ThreadItem{EnvironmentID: t.EnvironmentID, ThreadID: t.ThreadID, Title: t.Title, Updated: t.Updated}
+		}
+		return items, nil
 	}
-	return items, nil
 }
 
 // threadRefOpenedMsg is the answer to "is that thread here?".
@@ -73,22 +48,22 @@ func (a *App) openThreadRef(t *contextref.ThreadRecord) tea.Cmd {
 	if name == "" {
 		name = chips.SanitizeLine(t.ThreadID)
 	}
-	if t.EnvironmentID != a.st.EnvironmentID() {
+	if t.EnvironmentID != a.ws.EnvironmentID() {
 		return a.notify("the thread “"+name+"” is not here: it belongs to another chipchat environment", true)
 	}
 	if t.ThreadID == a.thread.ID {
 		return a.notify("that is this thread", false)
 	}
-	st, id, project := a.st, t.ThreadID, a.opt.Project.ID
+	id, here := t.ThreadID, a.ws.Here(t.ThreadID)
 	return func() tea.Msg {
-		th, err := st.Thread(id)
+		title, other, err := here()
 		if err != nil {
-			if errors.Is(err, store.ErrNotFound) {
+			if errors.Is(err, workspace.ErrNotFound) {
 				err = errors.New("the thread “" + name + "” is not here any more (deleted?)")
 			}
 			return threadRefOpenedMsg{id: id, err: err}
 		}
-		return threadRefOpenedMsg{id: id, title: th.Title, other: th.ProjectID != project}
+		return threadRefOpenedMsg{id: id, title: title, other: other}
 	}
 }
 

@@ -8,10 +8,10 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/workspace"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -195,7 +195,7 @@ func (a *App) shelfView() string {
 		if !ok || !isImg {
 			continue
 		}
-		item := fmt.Sprintf("%s %s (%s)", chips.Glyph(contextref.KindImage), chips.SanitizeLine(img.Name), assets.HumanSize(img.SizeBytes))
+		item := fmt.Sprintf("%s %s (%s)", chips.Glyph(contextref.KindImage), chips.SanitizeLine(img.Name), workspace.HumanSize(img.SizeBytes))
 		if n := d.References(id); n == 0 {
 			item += " · no chip"
 		}

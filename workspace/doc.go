@@ -1,0 +1,24 @@
+// Package workspace is the project's storage as the UI sees it: the
+// project's threads (list, rename, delete, a new one, opening one with its
+// messages and draft), drafts and their revisions, the draft autosave's
+// schedule (Autosave), the prompt stash, the prompt history, the # picker's
+// thread source, attachment binding and paste import (bytes into the asset
+// store, a fresh local id bound to them), and the attachment-limit check
+// of the agent's limits, which main passes in.
+//
+// Its methods never block the caller: a method that reads or writes the
+// store or the asset store returns a func that does it, for the UI to run
+// off its goroutine (package ui wraps each in a Bubble Tea command); the
+// others answer at once from memory. The exceptions are called off the UI
+// goroutine by design: Open (main, before the UI starts),
+// ThreadSource.List (the composer's # picker runs it in a command) and
+// KeepStream (the paste filter's reader). It defines its own plain types
+// (Thread, Draft, StashEntry, HistoryEntry, ThreadRef), not the store's;
+// Opened.Messages alone are the store's messages, which the UI hands on to
+// chat and the transcript without naming their type.
+//
+// workspace imports store, assets, contextref and message; it never
+// imports ui, chat, Bubble Tea or a component (composer, chips,
+// transcript, terminal, review, clipboard). main.go wires the store and
+// the asset store into it and gives the UI the Workspace.
+package workspace
