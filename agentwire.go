@@ -6,6 +6,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui"
@@ -17,7 +18,7 @@ import (
 // here, and the conversation the app draws is built here over the backend.
 
 // payloadLimits is the config's [limits] as the backends take them.
-func payloadLimits(l ui.Limits) agent.Limits {
+func payloadLimits(l config.Limits) agent.Limits {
 	return agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes,
 		HistoryBytes: l.HistoryBytes, ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes, ReplyBytes: l.ReplyBytes}
 }
@@ -32,7 +33,7 @@ func newChat(st *store.Store, as *assets.Store, backend agent.Backend, projectID
 // mcpServers is what every ACP session gets: chipchat's own `chipchat
 // mcp` (for dataDir's threads of projectKey, reading the app's panes
 // through panes when it is not nil), then the config's [[mcp_servers]].
-func mcpServers(cfg ui.Config, dataDir, projectKey string, panes *ui.PanesServer) ([]agent.MCPServer, error) {
+func mcpServers(cfg config.Config, dataDir, projectKey string, panes *ui.PanesServer) ([]agent.MCPServer, error) {
 	socket := ""
 	if panes != nil {
 		socket = panes.Path()

@@ -5,16 +5,16 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/mcpserver"
-	"github.com/chipchat/chipchat/ui"
 )
 
 // Every session gets chipchat's own server first, then the config's
 // [[mcp_servers]]: stdio with its env, http with its headers, each sorted
 // by name.
 func TestMCPServers(t *testing.T) {
-	cfg := ui.DefaultConfig()
-	cfg.MCPServers = []ui.MCPServerConfig{
+	cfg := config.Default()
+	cfg.MCPServers = []config.MCPServerConfig{
 		{Name: "files", Command: "npx", Args: []string{"-y", "server-filesystem", "/tmp"}, Env: map[string]string{"B": "2", "A": "1"}},
 		{Name: "docs", URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer x"}},
 	}
@@ -39,12 +39,12 @@ func TestMCPServers(t *testing.T) {
 // The config's [limits] reach the backends field by field; the default
 // reply_bytes is the agent's.
 func TestPayloadLimits(t *testing.T) {
-	l := ui.Limits{InlineFileBytes: 1, InlineTurnBytes: 2, HistoryBytes: 3, ThreadContextBytes: 4, ResumeHistoryBytes: 5, ReplyBytes: 6}
+	l := config.Limits{InlineFileBytes: 1, InlineTurnBytes: 2, HistoryBytes: 3, ThreadContextBytes: 4, ResumeHistoryBytes: 5, ReplyBytes: 6}
 	want := agent.Limits{InlineFileBytes: 1, InlineTurnBytes: 2, HistoryBytes: 3, ThreadContextBytes: 4, ResumeHistoryBytes: 5, ReplyBytes: 6}
 	if got := payloadLimits(l); got != want {
 		t.Errorf("payload %+v, want %+v", got, want)
 	}
-	if got := payloadLimits(ui.DefaultConfig().Limits).ReplyBytes; got != agent.DefaultReplyBytes {
+	if got := payloadLimits(config.Default().Limits).ReplyBytes; got != agent.DefaultReplyBytes {
 		t.Errorf("default reply_bytes reaches the backends as %d, want %d", got, agent.DefaultReplyBytes)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui"
@@ -129,7 +130,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprint(w, usageHead)
 	fs.PrintDefaults()
 	appKeys, edKeys := ui.DefaultAppKeys(), composer.DefaultKeyMap()
-	fmt.Fprintf(w, usageTail, ui.ConfigPath(), "  "+strings.Join(ui.KeyHelp(&appKeys, &edKeys), "\n  ")+"\n")
+	fmt.Fprintf(w, usageTail, config.Path(), "  "+strings.Join(ui.KeyHelp(&appKeys, &edKeys), "\n  ")+"\n")
 }
 
 // run is the whole command line; it returns the process exit code.
@@ -185,7 +186,7 @@ type acpParts struct {
 // (chipchat mcp, reading dataDir's threads and, through the panes socket,
 // the app's terminals) plus the config's [[mcp_servers]] in every session;
 // its fs/write_text_file never reaches dataDir.
-func newBackend(spec string, cfg ui.Config, dataDir, cwd string) (agent.Backend, acpParts, error) {
+func newBackend(spec string, cfg config.Config, dataDir, cwd string) (agent.Backend, acpParts, error) {
 	kind, _, err := agent.KindOf(spec)
 	if err != nil {
 		return nil, acpParts{}, err
@@ -230,7 +231,7 @@ func runApp(f flags) error {
 		return err
 	}
 	home, _ := os.UserHomeDir()
-	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: ui.ConfigPath(), noColor: os.Getenv("NO_COLOR") != ""})
+	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: config.Path(), noColor: os.Getenv("NO_COLOR") != ""})
 	if err != nil {
 		return err
 	}
@@ -277,7 +278,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 			cleanup()
 		}
 	}()
-	cfg, err := ui.LoadConfig(env.configPath)
+	cfg, err := config.Load(env.configPath, ui.CheckKeys)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/review"
@@ -30,7 +31,7 @@ type Options struct {
 	Opened    workspace.Opened // the thread to open, loaded before start (Workspace.Start)
 	Dir       string           // the project directory (cwd)
 	Home      string
-	Config    Config
+	Config    config.Config
 	NoColor   bool
 	History   []workspace.HistoryEntry // the project's prompt history, newest first (history.go)
 	// Clipboard and Registry are the copy/paste carriers and the

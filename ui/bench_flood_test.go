@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/terminal"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkKeystrokeWhilePaneFloods(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	app := testOptions{Options: Options{Workspace: ws, Opened: o, Dir: b.TempDir(), Config: DefaultConfig()}, Backend: agent.Echo{}, Store: st}.app(b)
+	app := testOptions{Options: Options{Workspace: ws, Opened: o, Dir: b.TempDir(), Config: config.Default()}, Backend: agent.Echo{}, Store: st}.app(b)
 	app.pane.Shell = []string{"/bin/sh", "-c", "yes 'drwxr-xr-x  2 root root 4096 Nov 29 23:33 \x1b[01;34mflood\x1b[0m'"}
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

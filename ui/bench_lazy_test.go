@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
@@ -102,7 +103,7 @@ func TestOpenThreadLazyContexts(t *testing.T) {
 		t.Fatalf("Load: %+v %v", lm, err)
 	}
 
-	opt.Config, opt.NoColor = DefaultConfig(), true
+	opt.Config, opt.NoColor = config.Default(), true
 	opt.Backend = agent.Echo{}
 	a := opt.app(t)
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

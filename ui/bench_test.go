@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
@@ -105,7 +106,7 @@ func benchOpenStore(b *testing.B) *store.Store {
 // benchFrame builds the app from loaded options, sizes it 120×40 and draws
 // the first frame.
 func benchFrame(b *testing.B, opt testOptions) (*App, string) {
-	opt.Config, opt.Backend = DefaultConfig(), agent.Echo{}
+	opt.Config, opt.Backend = config.Default(), agent.Echo{}
 	a := opt.app(b)
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return a, a.View().Content

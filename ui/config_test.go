@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 )
 
 func writeConfig(t *testing.T, text string) string {
@@ -21,112 +22,6 @@ func writeConfig(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-func TestLoadConfigDefaults(t *testing.T) {
-	d := DefaultConfig()
-	if d.Agent != "echo" || d.Limits.AttachmentBytes != 20<<20 || d.Limits.ComposerRows != 10 || len(d.Keys) != 0 {
-		t.Errorf("DefaultConfig = %+v", d)
-	}
-	for _, p := range []string{"", filepath.Join(t.TempDir(), "nope", "config.toml")} {
-		c, err := LoadConfig(p)
-		if err != nil {
-			t.Errorf("LoadConfig(%q): %v", p, err)
-		}
-		if !reflect.DeepEqual(c, d) {
-			t.Errorf("LoadConfig(%q) = %+v, want the defaults", p, c)
-		}
-	}
-	// An empty file is the defaults too, and remembers where it came from.
-	p := writeConfig(t, "# nothing set\n")
-	c, err := LoadConfig(p)
-	if err != nil || c.Path != p || c.Agent != "echo" || c.Limits != d.Limits {
-		t.Errorf("empty file: %+v, %v", c, err)
-	}
-}
-
-func TestLoadConfigReadsEverySetting(t *testing.T) {
-	p := writeConfig(t, `
-agent = "echo"
-
-[limits]
-attachment_bytes = 1024
-composer_rows = 4
-
-[keys]
-send = ["ctrl+s"]
-quit = ["ctrl+x", "f10"]
-`)
-	c, err := LoadConfig(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Path != p || c.Agent != "echo" || c.Limits.AttachmentBytes != 1024 || c.Limits.ComposerRows != 4 {
-		t.Errorf("config = %+v", c)
-	}
-	if !slices.Equal(c.Keys["send"], []string{"ctrl+s"}) || !slices.Equal(c.Keys["quit"], []string{"ctrl+x", "f10"}) {
-		t.Errorf("keys = %v", c.Keys)
-	}
-}
-
-func TestLoadConfigBlankAgentFallsBack(t *testing.T) {
-	p := writeConfig(t, "agent = \"  \"\n")
-	c, err := LoadConfig(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := DefaultConfig(); c.Agent != d.Agent || c.Limits != d.Limits {
-		t.Errorf("config = %+v, want the default agent", c)
-	}
-}
-
-func TestLoadConfigErrorsNameTheFile(t *testing.T) {
-	for _, tc := range []struct {
-		name, text string
-		want       []string
-	}{
-		{"bad TOML", "agent = \"echo\n[limits\n", nil},
-		{"wrong type", "[limits]\ncomposer_rows = \"ten\"\n", []string{"composer_rows"}},
-		{"unknown key", "agnet = \"echo\"\n", []string{"unknown setting", "agnet"}},
-		{"unknown nested key", "[limits]\ncomposer_row = 3\n", []string{"unknown setting", "limits.composer_row"}},
-		{"unknown table", "[colours]\nchip = \"red\"\n", []string{"unknown setting", "colours"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := writeConfig(t, tc.text)
-			c, err := LoadConfig(p)
-			if err == nil {
-				t.Fatalf("no error; config = %+v", c)
-			}
-			if !strings.Contains(err.Error(), p) {
-				t.Errorf("error %q does not name the file %s", err, p)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q lacks %q", err, w)
-				}
-			}
-			if !reflect.DeepEqual(c, DefaultConfig()) {
-				t.Errorf("config after an error = %+v, want the defaults", c)
-			}
-		})
-	}
-	// A path that cannot be read as a file.
-	dir := t.TempDir()
-	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), dir) {
-		t.Errorf("directory as config: %v", err)
-	}
-}
-
-func TestConfigPath(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", "/xdg")
-	if got := ConfigPath(); got != "/xdg/chipchat/config.toml" {
-		t.Errorf("ConfigPath = %q", got)
-	}
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv("HOME", "/home/someone")
-	if got := ConfigPath(); got != "/home/someone/.config/chipchat/config.toml" {
-		t.Errorf("ConfigPath without XDG = %q", got)
-	}
 }
 
 func TestApplyKeysOverrides(t *testing.T) {
@@ -196,7 +91,7 @@ func TestKeyConfigRefusals(t *testing.T) {
 		{"[keys]\nthreads_close = [\"ctrl+q\"]\n", []string{"keys.threads_close", "quit"}},
 	} {
 		p := writeConfig(t, tc.text)
-		_, err := LoadConfig(p)
+		_, err := config.Load(p, CheckKeys)
 		if err == nil {
 			t.Errorf("%q accepted", tc.text)
 			continue
@@ -218,7 +113,7 @@ func TestKeyConfigRefusals(t *testing.T) {
 		"[keys]\nthreads = [\"f4\"]\n",
 		"[keys]\nnext_chip = [\"tab\"]\nfocus_next = [\"ctrl+]\"]\n",
 	} {
-		if _, err := LoadConfig(writeConfig(t, ok)); err != nil {
+		if _, err := config.Load(writeConfig(t, ok), CheckKeys); err != nil {
 			t.Errorf("%q refused: %v", ok, err)
 		}
 	}
@@ -336,7 +231,7 @@ func keyBindingFields(v any) map[*key.Binding]string {
 
 // A config file's [keys] reach the running app (LoadConfig → New).
 func TestConfigFileKeysReachTheApp(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, "[keys]\nhelp = [\"f2\"]\nfocus_next = [\"ctrl+y\"]\n"))
+	c, err := config.Load(writeConfig(t, "[keys]\nhelp = [\"f2\"]\nfocus_next = [\"ctrl+y\"]\n"), CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

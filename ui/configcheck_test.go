@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 )
 
 // Limits out of range and key names no key has are refused at start with
@@ -45,7 +46,7 @@ func TestConfigRefusals(t *testing.T) {
 		{"[keys]\nsend = [\"enter\", \"alt+a\", \"ctrl+space\"]\n", nil},
 	} {
 		p := writeConfig(t, tc.text)
-		_, err := LoadConfig(p)
+		_, err := config.Load(p, CheckKeys)
 		if tc.want == nil {
 			if err != nil {
 				t.Errorf("%q refused: %v", tc.text, err)
@@ -84,12 +85,12 @@ func TestDefaultKeysAreValidNames(t *testing.T) {
 // No default key of an action that acts where text is typed is a bare
 // printable key: the refusal above never refuses a default.
 func TestDefaultKeysPassValidation(t *testing.T) {
-	c := DefaultConfig()
+	c := config.Default()
 	c.Keys = map[string][]string{}
 	for _, d := range KeyDefs() {
 		c.Keys[d.Name] = d.Keys
 	}
-	if err := ValidateConfig(c); err != nil {
+	if err := config.Validate(c); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
@@ -71,7 +72,7 @@ func TestForkTitleAndTheListMarksTheOpenThread(t *testing.T) {
 // 11: the thread list closes with the rebound threads key, and its own
 // keys are the table's.
 func TestThreadListUsesItsTableKeys(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, "[keys]\nthreads = [\"f4\"]\nthreads_rename = [\"f2\"]\n"))
+	c, err := config.Load(writeConfig(t, "[keys]\nthreads = [\"f4\"]\nthreads_rename = [\"f2\"]\n"), CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestThreadListUsesItsTableKeys(t *testing.T) {
 
 // 11: transcript keys can be rebound.
 func TestTranscriptKeysRebind(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, "[keys]\ncopy = [\"c\"]\n"))
+	c, err := config.Load(writeConfig(t, "[keys]\ncopy = [\"c\"]\n"), CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

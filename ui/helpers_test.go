@@ -18,6 +18,7 @@ import (
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/vtscreen"
 	"github.com/chipchat/chipchat/message"
@@ -167,7 +168,7 @@ func (e *testEnv) options(threadID string) testOptions {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.UI.QuestionGuardText = "0" // TestQuestionGuard tests the guard, with its own clock
 	return testOptions{Options: Options{Workspace: ws, Opened: o, Dir: e.dir, Home: e.home, Config: cfg, NoColor: true, Review: e.review},
 		Backend: echo, Store: e.st, Assets: e.as}
@@ -189,7 +190,7 @@ func openWorkspace(tb testing.TB, st *store.Store, as *assets.Store, dir string,
 		max = b.Capabilities().MaxAttachment
 	}
 	ws, err := workspace.Open(workspace.Options{Store: st, Assets: as, Dir: dir, Messages: chat.LoadThread,
-		MaxAttachment: max, AttachmentBytes: DefaultConfig().Limits.AttachmentBytes})
+		MaxAttachment: max, AttachmentBytes: config.Default().Limits.AttachmentBytes})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/terminal"
@@ -28,48 +26,6 @@ import (
 //	name = "docs"
 //	url = "https://example.com/mcp"
 //	headers = { Authorization = "Bearer …" }
-
-// MCPServerConfig is one [[mcp_servers]] entry: stdio (command, args,
-// env) or http (url, headers).
-type MCPServerConfig struct {
-	Name    string            `toml:"name"`
-	Command string            `toml:"command"`
-	Args    []string          `toml:"args"`
-	Env     map[string]string `toml:"env"`
-	URL     string            `toml:"url"`
-	Headers map[string]string `toml:"headers"`
-}
-
-// checkMCPServers refuses an entry without a name, with both or neither of
-// command and url, a name used twice or chipchat's own.
-func checkMCPServers(list []MCPServerConfig) error {
-	seen := map[string]bool{}
-	for i, s := range list {
-		where := fmt.Sprintf("[[mcp_servers]] #%d", i+1)
-		if strings.TrimSpace(s.Name) == "" {
-			return fmt.Errorf("%s: give it a name", where)
-		}
-		where = fmt.Sprintf("[[mcp_servers]] %q", s.Name)
-		switch {
-		case s.Command == "" && s.URL == "":
-			return fmt.Errorf("%s: give a command (stdio) or a url (http)", where)
-		case s.Command != "" && s.URL != "":
-			return fmt.Errorf("%s: a command (stdio) or a url (http), not both", where)
-		case s.Command == "" && (len(s.Args) > 0 || len(s.Env) > 0):
-			return fmt.Errorf("%s: args and env are for a stdio server (command)", where)
-		case s.URL == "" && len(s.Headers) > 0:
-			return fmt.Errorf("%s: headers are for an http server (url)", where)
-		case s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://"):
-			return fmt.Errorf("%s: url %q is not http:// or https://", where, s.URL)
-		case s.Name == mcpserver.ServerName:
-			return fmt.Errorf("%s: the name %q is chipchat's own server's", where, s.Name)
-		case seen[s.Name]:
-			return fmt.Errorf("%s: the name is used twice", where)
-		}
-		seen[s.Name] = true
-	}
-	return nil
-}
 
 // PanesServer is the app's end of chipchat mcp's panes socket: the
 // listener and the list of terminals it reads.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/mcpserver"
 )
 
@@ -33,7 +34,7 @@ name = "docs"
 url = "https://example.com/mcp"
 headers = { Authorization = "Bearer x" }
 `)
-	cfg, err := LoadConfig(path)
+	cfg, err := config.Load(path, CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ headers = { Authorization = "Bearer x" }
 		{`[[mcp_servers]]` + "\n" + `name = "a"` + "\n" + `command = "x"` + "\n" + `colour = "red"`, "unknown setting"},
 	} {
 		write(bad.toml)
-		if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), path) {
+		if _, err := config.Load(path, CheckKeys); err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%q: error %v, want %q and the file's name", bad.toml, err, bad.want)
 		}
 	}

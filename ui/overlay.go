@@ -57,10 +57,6 @@ func placeOf(o Overlay) placement {
 	return inArea
 }
 
-// DefaultQuestionGuard is how long keys are ignored after an agent's
-// question appears ([ui] question_guard).
-const DefaultQuestionGuard = 300 * time.Millisecond
-
 // overlayStack holds the open overlays, the top one last. Keys and pastes
 // go to the top; when the stack is empty they go on to the app's keys,
 // the focused pane and the composer (ui/doc.go, "Routing").

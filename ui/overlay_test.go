@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -30,7 +31,7 @@ func TestQuestionGuardIgnoresKeysTypedBeforeItWasSeen(t *testing.T) {
 	}
 	h.typeText("next message")
 	h.press("enter") // typed for the composer, 0 ms after the prompt appeared
-	clock.Advance(DefaultQuestionGuard - time.Millisecond)
+	clock.Advance(config.DefaultQuestionGuard - time.Millisecond)
 	h.press("enter", "3")
 	if h.app.OverlayScope() != ScopeAsk {
 		t.Fatalf("a key inside the guard answered the question (overlay %q)", h.app.OverlayScope())

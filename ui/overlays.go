@@ -17,6 +17,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/workspace"
 )
@@ -31,7 +32,7 @@ type helpView struct {
 
 func (a *App) openHelp() {
 	a.keys.Editor, a.keys.Transcript = a.ed.Keys, a.tr.Keys
-	lines := []string{"Keys (set any of them in " + ConfigPath() + ", [keys] table, by the names below; a key acts only in its scope)", ""}
+	lines := []string{"Keys (set any of them in " + config.Path() + ", [keys] table, by the names below; a key acts only in its scope)", ""}
 	lines = append(lines, a.keys.HelpByScope()...)
 	lines = append(lines, habitsHelp...)
 	lines = append(append(lines, ""), commandHelp()...) // the slash-command table (commands.go)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/internal/paste"
 	"github.com/chipchat/chipchat/workspace"
 )
@@ -86,7 +87,7 @@ func (a *App) filterPaste(msg tea.Msg) tea.Msg {
 func (a *App) refusedNote(limit int64) string {
 	path := a.opt.Config.Path
 	if path == "" {
-		path = ConfigPath()
+		path = config.Path()
 	}
 	return fmt.Sprintf("paste refused: it is over the %s limit; the composer is unchanged — raise it with [limits] attachment_bytes = %d in %s",
 		workspace.HumanSize(limit), 10*limit, path)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/terminal"
 )
@@ -173,7 +174,7 @@ func (a *App) shellDone(m shellDoneMsg) tea.Cmd {
 func (a *App) composerRows() int {
 	rows := a.opt.Config.Limits.ComposerRows
 	if rows <= 0 {
-		rows = DefaultConfig().Limits.ComposerRows
+		rows = config.Default().Limits.ComposerRows
 	}
 	room := a.height - 4 - len(a.queueView(a.width)) // header, a transcript row, rule, hint bar
 	if len(a.ed.Draft().Shelf()) > 0 {

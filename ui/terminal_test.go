@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/terminal"
 )
@@ -16,17 +17,17 @@ func excerpt(id string) *contextref.TerminalRecord {
 }
 
 func TestExcerptAgeConfig(t *testing.T) {
-	if got := DefaultConfig().Limits.ExcerptAge(); got != 24*time.Hour {
+	if got := config.Default().Limits.ExcerptAge(); got != 24*time.Hour {
 		t.Fatalf("default excerpt age %v", got)
 	}
-	if got := (Limits{ExcerptMaxAge: "0"}).ExcerptAge(); got != 0 {
+	if got := (config.Limits{ExcerptMaxAge: "0"}).ExcerptAge(); got != 0 {
 		t.Fatalf("\"0\" means never: %v", got)
 	}
 	path := writeConfig(t, "[limits]\nexcerpt_max_age = \"soon\"\n")
-	if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), "excerpt_max_age") {
+	if _, err := config.Load(path, CheckKeys); err == nil || !strings.Contains(err.Error(), "excerpt_max_age") {
 		t.Fatalf("a bad duration names the setting: %v", err)
 	}
-	c, err := LoadConfig(writeConfig(t, "[limits]\nexcerpt_max_age = \"90m\"\nscrollback = 500\n"))
+	c, err := config.Load(writeConfig(t, "[limits]\nexcerpt_max_age = \"90m\"\nscrollback = 500\n"), CheckKeys)
 	if err != nil || c.Limits.ExcerptAge() != 90*time.Minute || c.Limits.Scrollback != 500 {
 		t.Fatalf("got %+v, %v", c.Limits, err)
 	}
@@ -82,7 +83,7 @@ func TestOneKeyCannotDoTwoAppThings(t *testing.T) {
 }
 
 func TestPaneKeysAreConfigurable(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, "[keys]\ncopy_mode = [\"ctrl+y\"]\nquick_capture = [\"alt+c\"]\nterminal = [\"f6\"]\n"))
+	c, err := config.Load(writeConfig(t, "[keys]\ncopy_mode = [\"ctrl+y\"]\nquick_capture = [\"alt+c\"]\nterminal = [\"f6\"]\n"), CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

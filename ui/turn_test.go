@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -134,7 +135,7 @@ func TestSlashForkChoosesInTheTranscript(t *testing.T) {
 }
 
 func TestConfigOpenAIKey(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, "agent = \"openai:http://localhost:1/v1#m\"\nopenai_api_key = \"sk-from-config\"\n"))
+	c, err := config.Load(writeConfig(t, "agent = \"openai:http://localhost:1/v1#m\"\nopenai_api_key = \"sk-from-config\"\n"), CheckKeys)
 	if err != nil || c.OpenAIAPIKey != "sk-from-config" {
 		t.Fatalf("%+v %v", c, err)
 	}

@@ -1,14 +1,12 @@
-package ui
+package config
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/mcpserver"
 )
 
 // Limits' allowed ranges (issue 14): a setting out of range is refused at
@@ -25,13 +23,13 @@ const (
 	minReplyBytes      = 64 << 10
 )
 
-// ValidateConfig refuses limits out of range, [keys] entries whose key
+// Validate refuses limits out of range, [keys] entries whose key
 // names no terminal key can produce (an unknown modifier or key, modifiers
 // out of the order key names use, an empty name), a printable key
 // without a modifier on an action where text is typed (keycheck.go) and
 // an [acp] terminals value that is no policy. The error is one line:
 // "config FILE: SETTING = VALUE: what is allowed".
-func ValidateConfig(c Config) error {
+func Validate(c Config) error {
 	where := "config"
 	if c.Path != "" {
 		where += " " + c.Path
@@ -74,21 +72,6 @@ func ValidateConfig(c Config) error {
 			return err
 		}
 	}
-	names := make([]string, 0, len(c.Keys))
-	for n := range c.Keys {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		for _, k := range c.Keys[n] {
-			if err := checkKeyName(k); err != nil {
-				return fmt.Errorf("%s: keys.%s = %q: %v", where, n, k, err)
-			}
-			if err := checkTypingKey(n, k); err != nil {
-				return fmt.Errorf("%s: keys.%s = %q: %v", where, n, k, err)
-			}
-		}
-	}
 	return nil
 }
 
@@ -113,60 +96,44 @@ func checkAge(where, age string) error {
 	return nil
 }
 
-// modifierOrder is the order key names put modifiers in.
-var modifierOrder = []string{"ctrl", "alt", "shift", "meta", "hyper", "super"}
-
-// namedKeys are the key names other than a single character.
-var namedKeys = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(`enter tab backspace esc space up down left right begin find insert delete select
-		pgup pgdown home end capslock scrolllock numlock printscreen pause menu mediaplay mediapause mediaplaypause
-		mediareverse mediastop mediafastforward mediarewind medianext mediaprev mediarecord lowervol raisevol mute
-		leftshift leftalt leftctrl leftsuper lefthyper leftmeta rightshift rightalt rightctrl rightsuper righthyper rightmeta
-		isolevel3shift isolevel5shift`) {
-		m[n] = true
-	}
-	for _, n := range strings.Fields("enter equal mul plus comma minus period div 0 1 2 3 4 5 6 7 8 9 sep up down left right pgup pgdown home end insert delete begin") {
-		m["kp"+n] = true
-	}
-	for i := 1; i <= 63; i++ {
-		m[fmt.Sprintf("f%d", i)] = true
-	}
-	return m
-}()
-
-// splitKeyName splits key name k into its modifiers and its key: "ctrl+s"
-// is ctrl and s, "ctrl++" ctrl and +, "+" the + key alone.
-func splitKeyName(k string) (mods []string, base string) {
-	parts := strings.Split(k, "+")
-	base, mods = parts[len(parts)-1], parts[:len(parts)-1]
-	if base == "" && len(parts) >= 2 && parts[len(parts)-2] == "" {
-		base, mods = "+", parts[:len(parts)-2]
-	}
-	return mods, base
+// MCPServerConfig is one [[mcp_servers]] entry: stdio (command, args,
+// env) or http (url, headers).
+type MCPServerConfig struct {
+	Name    string            `toml:"name"`
+	Command string            `toml:"command"`
+	Args    []string          `toml:"args"`
+	Env     map[string]string `toml:"env"`
+	URL     string            `toml:"url"`
+	Headers map[string]string `toml:"headers"`
 }
 
-// checkKeyName accepts what Bubble Tea names a key press: modifiers from
-// modifierOrder, in that order, each once, then one character or one named
-// key ("ctrl+shift+up", "alt+x", "?", "f5").
-func checkKeyName(k string) error {
-	if k == "" {
-		return fmt.Errorf("an empty key name")
-	}
-	mods, base := splitKeyName(k)
-	last := -1
-	for _, m := range mods {
-		i := slices.Index(modifierOrder, m)
-		if i < 0 {
-			return fmt.Errorf("%q is not a modifier (allowed: %s)", m, strings.Join(modifierOrder, ", "))
+// checkMCPServers refuses an entry without a name, with both or neither of
+// command and url, a name used twice or chipchat's own.
+func checkMCPServers(list []MCPServerConfig) error {
+	seen := map[string]bool{}
+	for i, s := range list {
+		where := fmt.Sprintf("[[mcp_servers]] #%d", i+1)
+		if strings.TrimSpace(s.Name) == "" {
+			return fmt.Errorf("%s: give it a name", where)
 		}
-		if i <= last {
-			return fmt.Errorf("modifiers must come once each, in the order %s", strings.Join(modifierOrder, "+"))
+		where = fmt.Sprintf("[[mcp_servers]] %q", s.Name)
+		switch {
+		case s.Command == "" && s.URL == "":
+			return fmt.Errorf("%s: give a command (stdio) or a url (http)", where)
+		case s.Command != "" && s.URL != "":
+			return fmt.Errorf("%s: a command (stdio) or a url (http), not both", where)
+		case s.Command == "" && (len(s.Args) > 0 || len(s.Env) > 0):
+			return fmt.Errorf("%s: args and env are for a stdio server (command)", where)
+		case s.URL == "" && len(s.Headers) > 0:
+			return fmt.Errorf("%s: headers are for an http server (url)", where)
+		case s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://"):
+			return fmt.Errorf("%s: url %q is not http:// or https://", where, s.URL)
+		case s.Name == mcpserver.ServerName:
+			return fmt.Errorf("%s: the name %q is chipchat's own server's", where, s.Name)
+		case seen[s.Name]:
+			return fmt.Errorf("%s: the name is used twice", where)
 		}
-		last = i
+		seen[s.Name] = true
 	}
-	if namedKeys[base] || utf8.RuneCountInString(base) == 1 && base != " " {
-		return nil
-	}
-	return fmt.Errorf("%q is not a key (a single character, or a name such as enter, tab, esc, space, up, pgdown, f1)", base)
+	return nil
 }
