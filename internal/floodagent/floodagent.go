@@ -5,6 +5,8 @@
 //
 //	flood N        N agent_message_chunk notifications ("c1;", "c2;", …),
 //	               written back to back, then the prompt's answer
+//	paragraphs N K N chunks as flood does, with a blank line after every
+//	               K-th ("c1;…cK;\n\n"): a reply of N/K paragraphs
 //	order N        N times: a tool_call (an edit of fI.txt with a diff) and
 //	               session/request_permission for it (no content of its
 //	               own) in one write, then the answer is awaited
@@ -176,6 +178,19 @@ func (a *agent) prompt(m msg) {
 		a.mu.Lock()
 		for i := 1; i <= n; i++ {
 			a.out.Write(chunk("c" + strconv.Itoa(i) + ";"))
+			a.out.WriteByte('\n')
+		}
+		a.out.Flush()
+		a.mu.Unlock()
+	case "paragraphs":
+		n, k := arg(1), max(arg(2), 1)
+		a.mu.Lock()
+		for i := 1; i <= n; i++ {
+			text := "c" + strconv.Itoa(i) + ";"
+			if i%k == 0 {
+				text += "\n\n"
+			}
+			a.out.Write(chunk(text))
 			a.out.WriteByte('\n')
 		}
 		a.out.Flush()
