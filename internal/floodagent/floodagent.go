@@ -17,6 +17,9 @@
 //	               content of k·M/N bytes (ACP's replace-content pattern)
 //	replay FILE    FILE's recorded updates (JSON lines {"update": …} and
 //	               {"permission": …}), each permission request awaited
+//	ask FILE       replay FILE, saying after each permission request what
+//	               the client answered ("answered: " and the result's JSON,
+//	               a text chunk)
 //	closeout       prints a line that is not JSON, closes its stdout and
 //	               waits (alive) for stdin to end
 //	hang           answers nothing more
@@ -235,9 +238,9 @@ func (a *agent) prompt(m msg) {
 			}
 			a.write(update(u))
 		}
-	case "replay":
+	case "replay", "ask":
 		if len(f) > 1 {
-			a.replay(f[1])
+			a.replay(f[1], cmd == "ask")
 		}
 	case "closeout":
 		a.mu.Lock()
@@ -252,7 +255,7 @@ func (a *agent) prompt(m msg) {
 	a.result(m.ID, map[string]any{"stopReason": "end_turn"})
 }
 
-func (a *agent) replay(file string) {
+func (a *agent) replay(file string, tell bool) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		a.write(chunk("replay: " + err.Error()))
@@ -276,7 +279,10 @@ func (a *agent) replay(file string) {
 			var p map[string]any
 			_ = json.Unmarshal(r.Permission, &p)
 			p["sessionId"] = "s1"
-			a.request("session/request_permission", p)
+			res := a.request("session/request_permission", p)
+			if tell {
+				a.write(chunk("answered: " + string(res) + "\n\n"))
+			}
 		}
 	}
 }
