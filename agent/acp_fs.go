@@ -618,6 +618,12 @@ func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest)
 	if err != nil {
 		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
 	}
+	if oldFI != nil && acpLinks(oldFI) > 1 {
+		// os.Root cannot tell where a hard link's other names are (one
+		// may be outside the project): writing in place could change a
+		// file outside it, replacing would silently split the link.
+		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", acpRefused("%s has %d hard links (other names share the file, perhaps outside the project); chipchat does not write a file with several links", t.name, acpLinks(oldFI)))
+	}
 	inPlace := false
 	if oldFI != nil {
 		if lfi, err := dr.Lstat(base); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {

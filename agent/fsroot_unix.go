@@ -9,8 +9,9 @@ import (
 )
 
 // acpNonBlock opens without waiting: a FIFO with no writer opens at once
-// (and is then refused by its mode) instead of blocking the request.
-const acpNonBlock = syscall.O_NONBLOCK
+// (and is then refused by its mode) instead of blocking the request, and
+// a terminal device never becomes chipchat's controlling terminal.
+const acpNonBlock = syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // acpIsSocketErr reports an open(2) failure that means a socket (or
 // another file that cannot be opened as one): ENXIO, EOPNOTSUPP.

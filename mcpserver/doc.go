@@ -8,8 +8,11 @@
 //     messages (position, role, status, text) and nextPosition, the value
 //     to pass as afterPosition for the next page (null after the last
 //     page). Threads come from the store opened read-only
-//     (store.OpenReadOnly); a thread of another project, or an unknown id,
-//     is a tool error that says so.
+//     (store.OpenReadOnly). Readable are the project's threads and the
+//     threads of other projects that a user message of the project
+//     attached as a thread chip (T3 Code's rule: records the user created;
+//     a thread id in a reply does not count); any other thread, or an
+//     unknown id, is a tool error that says so.
 //   - terminal_read(terminal?, lines?) returns the recent output of the
 //     running app's terminal panes, asked through a unix socket whose path
 //     comes in CHIPCHAT_PANES_SOCKET. Without a running app the tool says
@@ -44,7 +47,7 @@
 //     DefaultLines) and the whole answer at most PageBytes of text, keeping
 //     the newest lines.
 //
-// It imports store and terminal and must not import ui, chat or agent: the
+// It imports store, contextref and terminal and must not import ui, chat or agent: the
 // ui starts PaneServer and hands Spec's fields to the agent package as
 // plain strings.
 package mcpserver

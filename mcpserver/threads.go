@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
@@ -104,8 +106,17 @@ func (t *threads) read(in ThreadReadInput) (ThreadPage, error) {
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return ThreadPage{}, fmt.Errorf("cannot read thread %s: %w", in.ThreadID, err)
 	}
-	if err != nil || p.ID != th.ProjectID {
-		return ThreadPage{}, fmt.Errorf("thread %s belongs to another project: only threads of %s can be read here", in.ThreadID, t.projectKey)
+	if err == nil && p.ID != th.ProjectID {
+		ok, aerr := attached(st, p.ID, th.ID)
+		if aerr != nil {
+			return ThreadPage{}, fmt.Errorf("cannot read thread %s: %w", in.ThreadID, aerr)
+		}
+		if !ok {
+			err = store.ErrNotFound
+		}
+	}
+	if err != nil {
+		return ThreadPage{}, fmt.Errorf("thread %s belongs to another project: only threads of %s, and threads the user attached in them, can be read here", in.ThreadID, t.projectKey)
 	}
 	msgs, more, err := st.MessagesAfter(th.ID, after, PageMessages)
 	if err != nil {
@@ -138,6 +149,37 @@ func (t *threads) read(in ThreadReadInput) (ThreadPage, error) {
 		page.NextPosition = &next
 	}
 	return page, nil
+}
+
+// attached reports whether a message the user sent in a thread of project
+// projectID carries a thread chip for threadID (T3 Code's rule: a record
+// the user created, never one an agent wrote into a reply).
+func attached(st *store.Store, projectID int64, threadID string) (bool, error) {
+	ts, err := st.Threads(projectID)
+	if err != nil {
+		return false, err
+	}
+	for _, th := range ts {
+		msgs, err := st.MessagesRaw(th.ID)
+		if err != nil {
+			return false, err
+		}
+		for _, m := range msgs {
+			if m.Role != message.RoleUser || !bytes.Contains(m.RawContext, []byte(threadID)) {
+				continue
+			}
+			ctx, _, err := contextref.DecodeContext(m.RawContext)
+			if err != nil || ctx == nil {
+				continue
+			}
+			for _, r := range ctx.Records {
+				if tr, ok := r.(*contextref.ThreadRecord); ok && tr.ThreadID == threadID {
+					return true, nil
+				}
+			}
+		}
+	}
+	return false, nil
 }
 
 // messageText is what the agent reads of a message: a user message's

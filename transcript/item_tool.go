@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -292,9 +293,15 @@ type lineBudget struct {
 	max    int
 	lines  []string
 	hidden int
+	cut    bool // a line was cut short: nothing after it is shown
 }
 
-func (b *lineBudget) full() bool { return b.max > 0 && len(b.lines) >= b.max }
+func (b *lineBudget) full() bool { return b.cut || b.max > 0 && len(b.lines) >= b.max }
+
+// cellBytes bounds the bytes of text one cell of a row can take (a rune
+// is at most 4 bytes; combining marks add to a cluster): a line of more
+// than rows·width·cellBytes bytes fills rows rows.
+const cellBytes = 16
 
 func (b *lineBudget) add(ls ...string) {
 	for _, l := range ls {
@@ -323,6 +330,23 @@ func (b *lineBudget) text(s string, width int) {
 			line, s = s[:i], s[i+1:]
 		} else {
 			s = ""
+		}
+		if room := b.max - len(b.lines); b.max > 0 && len(line) > room*width*cellBytes {
+			// A line far longer than the rows left (a 4 MB line of
+			// output): only its start is wrapped, the rest counted as a
+			// line, so a frame costs the rows shown, not the line.
+			n := room * width * cellBytes
+			for n > 0 && !utf8.RuneStart(line[n]) {
+				n--
+			}
+			rows := wrapPlain(chips.Sanitize(chips.ExpandTabs(line[:n])), width, noStyle)
+			b.add(rows[:min(len(rows), room)]...)
+			b.cut = true
+			b.hidden++ // the rest of the line
+			if s != "" {
+				b.hidden += strings.Count(s, "\n") + 1
+			}
+			return
 		}
 		b.add(wrapPlain(chips.Sanitize(chips.ExpandTabs(line)), width, noStyle)...)
 	}

@@ -5,6 +5,8 @@
 //
 //	flood N        N agent_message_chunk notifications ("c1;", "c2;", …),
 //	               written back to back, then the prompt's answer
+//	paragraphs N K N chunks as flood does, with a blank line after every
+//	               K-th ("c1;…cK;\n\n"): a reply of N/K paragraphs
 //	order N        N times: a tool_call (an edit of fI.txt with a diff) and
 //	               session/request_permission for it (no content of its
 //	               own) in one write, then the answer is awaited
@@ -15,6 +17,9 @@
 //	               content of k·M/N bytes (ACP's replace-content pattern)
 //	replay FILE    FILE's recorded updates (JSON lines {"update": …} and
 //	               {"permission": …}), each permission request awaited
+//	ask FILE       replay FILE, saying after each permission request what
+//	               the client answered ("answered: " and the result's JSON,
+//	               a text chunk)
 //	closeout       prints a line that is not JSON, closes its stdout and
 //	               waits (alive) for stdin to end
 //	hang           answers nothing more
@@ -180,6 +185,19 @@ func (a *agent) prompt(m msg) {
 		}
 		a.out.Flush()
 		a.mu.Unlock()
+	case "paragraphs":
+		n, k := arg(1), max(arg(2), 1)
+		a.mu.Lock()
+		for i := 1; i <= n; i++ {
+			text := "c" + strconv.Itoa(i) + ";"
+			if i%k == 0 {
+				text += "\n\n"
+			}
+			a.out.Write(chunk(text))
+			a.out.WriteByte('\n')
+		}
+		a.out.Flush()
+		a.mu.Unlock()
 	case "order":
 		for i := 1; i <= arg(1); i++ {
 			id := fmt.Sprintf("t%d", i)
@@ -220,9 +238,9 @@ func (a *agent) prompt(m msg) {
 			}
 			a.write(update(u))
 		}
-	case "replay":
+	case "replay", "ask":
 		if len(f) > 1 {
-			a.replay(f[1])
+			a.replay(f[1], cmd == "ask")
 		}
 	case "closeout":
 		a.mu.Lock()
@@ -237,7 +255,7 @@ func (a *agent) prompt(m msg) {
 	a.result(m.ID, map[string]any{"stopReason": "end_turn"})
 }
 
-func (a *agent) replay(file string) {
+func (a *agent) replay(file string, tell bool) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		a.write(chunk("replay: " + err.Error()))
@@ -261,7 +279,10 @@ func (a *agent) replay(file string) {
 			var p map[string]any
 			_ = json.Unmarshal(r.Permission, &p)
 			p["sessionId"] = "s1"
-			a.request("session/request_permission", p)
+			res := a.request("session/request_permission", p)
+			if tell {
+				a.write(chunk("answered: " + string(res) + "\n\n"))
+			}
 		}
 	}
 }
