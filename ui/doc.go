@@ -77,7 +77,7 @@
 // block on I/O.
 //
 // Imports: every component (composer, chips, transcript, terminal, review,
-// clipboard), chat, workspace, mcpserver (the panes socket and chipchat
-// mcp's spec), and agent for its plain types; never store or assets
-// (main.go wires them; TestNoStorageImports). No component imports ui.
+// clipboard), chat, workspace and mcpserver (the panes socket and
+// chipchat mcp's spec); never agent, store or assets (main.go wires them;
+// TestImports). No component imports ui.
 package ui
