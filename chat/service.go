@@ -722,7 +722,12 @@ func (s *Service) closeAsk(id int64, a *ask, ans agent.PermissionAnswer) {
 		a.permission <- ans
 		if a.pos >= 0 && a.turn != nil {
 			it := a.turn.items[a.pos]
-			p := *it.Permission
+			p := a.request
+			if it.Permission != nil {
+				p = *it.Permission
+			} else if it.Tool != nil && it.Tool.Permission != nil {
+				p = *it.Tool.Permission
+			}
 			p.Chosen, p.Outcome = ans.OptionID, ans.Outcome
 			if p.Outcome == "" {
 				p.Outcome = "selected"
@@ -730,7 +735,13 @@ func (s *Service) closeAsk(id int64, a *ask, ans agent.PermissionAnswer) {
 			if p.Outcome == "cancelled" {
 				p.Chosen = ""
 			}
-			it.Permission = &p
+			if it.Kind == message.ItemTool && it.Tool != nil {
+				tool := *it.Tool
+				tool.Permission = &p
+				it.Tool = &tool
+			} else {
+				it.Permission = &p
+			}
 			a.turn.set(a.pos, it)
 			if rejects(p) {
 				a.turn.reject(p.ToolCallID)

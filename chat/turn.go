@@ -240,10 +240,9 @@ func (t *turn) event(ev agent.Event) {
 	case agent.ItemPut:
 		t.putItem(e)
 	case agent.Permission:
-		t.open = -1
 		req := e.Request
 		req.Chosen, req.Outcome = "", ""
-		pos := t.add(message.Item{Kind: message.ItemPermission, Permission: &req})
+		pos := t.askIn(req)
 		s.askSeq++
 		s.asks[s.askSeq] = &ask{threadID: t.th.id, turn: t, pos: pos, permission: e.Reply, request: req}
 		s.emit(PermissionAsked{ThreadID: t.th.id, ReplyID: t.reply.ID, ID: s.askSeq, Request: req, Tool: e.Tool})
@@ -267,6 +266,23 @@ func (t *turn) event(ev agent.Event) {
 		t.open = -1
 		t.add(message.Item{Kind: message.ItemNotice, Text: e.Text})
 	}
+}
+
+// askIn puts a permission question in the reply: in its call's item when
+// the reply has it (the answer is drawn there, above the call's output),
+// else as an item of its own. It returns the item's position. s.mu must
+// be held.
+func (t *turn) askIn(req message.Permission) int {
+	if pos, ok := t.tools[req.ToolCallID]; ok && req.ToolCallID != "" {
+		it := t.items[pos]
+		tool := *it.Tool
+		tool.Permission = &req
+		it.Tool = &tool
+		t.set(pos, it)
+		return pos
+	}
+	t.open = -1
+	return t.add(message.Item{Kind: message.ItemPermission, Permission: &req})
 }
 
 // putKey is the item an agent.ItemPut changes.
@@ -320,6 +336,9 @@ func (t *turn) putTool(tool message.Tool) {
 		return
 	}
 	it := t.items[pos]
+	if tool.Permission == nil {
+		tool.Permission = it.Tool.Permission // the agent's calls never carry it
+	}
 	it.Tool = &tool
 	t.set(pos, it)
 }
