@@ -292,7 +292,7 @@ func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []strin
 		b.add(wrapPlain(chips.Sanitize("$ "+cmd), width, o.looks.Title)...)
 	}
 	if o.input {
-		b.add(toolInput(t, width, o.looks)...)
+		b.add(toolInput(t, width, o.looks, o.maxLines > 0 && o.maxLines <= 2*collapsedLines)...)
 	}
 	for _, c := range t.Content {
 		if b.full() {
@@ -333,10 +333,12 @@ func RenderToolInput(t message.Tool, width int, opts ...ContentOption) []string 
 	if o.looks == nil {
 		o.looks = newItemLooks(o.noColor)
 	}
-	return toolInput(t, max(4, width), o.looks)
+	return toolInput(t, max(4, width), o.looks, false)
 }
 
-func toolInput(t message.Tool, width int, l *ItemLooks) []string {
+// toolInput is RenderToolInput; folded: the JSON on one line, cut to
+// width (a collapsed item).
+func toolInput(t message.Tool, width int, l *ItemLooks, folded bool) []string {
 	if commandOf(t.RawInput) != "" {
 		return nil
 	}
@@ -350,6 +352,14 @@ func toolInput(t message.Tool, width int, l *ItemLooks) []string {
 	raw := prettyJSON(in)
 	if raw == "" || raw == "{}" {
 		return out
+	}
+	if folded {
+		var c bytes.Buffer
+		if json.Compact(&c, in) == nil {
+			raw = c.String()
+		}
+		line := l.Faint.Render(label+" ") + chips.SanitizeLine(raw)
+		return append(out, ansi.Truncate(line, width, "…"))
 	}
 	out = append(out, l.Faint.Render(label))
 	for _, line := range strings.Split(chips.Sanitize(raw), "\n") {
