@@ -100,6 +100,12 @@ type Service struct {
 	quitSent bool
 	quitDone chan struct{} // closed with QuitReady
 	closed   chan struct{}
+
+	// known is the agent's slash commands as last known (commands.go):
+	// knownSet once loaded or advertised, knownLive once advertised in
+	// this run.
+	known               []Command
+	knownSet, knownLive bool
 }
 
 type thread struct {
@@ -138,6 +144,9 @@ func New(opt Options) *Service {
 	s := &Service{opt: opt, st: opt.Store, clock: opt.Clock, caps: opt.Backend.Capabilities(),
 		ops: make(chan func(), 1024), threads: map[string]*thread{}, wake: make(chan struct{}, 1),
 		asks: map[int64]*ask{}, closed: make(chan struct{}), quitDone: make(chan struct{})}
+	if s.caps.Commands && s.st != nil {
+		s.do(s.loadCommands)
+	}
 	go s.worker()
 	return s
 }
