@@ -34,7 +34,8 @@ import (
 //	  permission, allow
 //	  once, no new file
 //	esc rejects         yes     yes    yes     yes   (codex then stops the turn: a notice, no error)
-//	bash output shown   yes     yes    no      yes   (Gemini never sends a command's output)
+//	bash output shown   yes     yes    no      yes   (Gemini never sends a command's output;
+//	  in the body                                        every prompt shows the command line)
 //	mode switch         yes     yes    yes     yes   (set_mode, or the "mode" config option)
 //	agent slash command yes     yes    yes     yes   (/context, /init, /about, /init)
 //	attached file name  yes     yes    yes     yes
@@ -167,15 +168,47 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		}
 	})
 	t.Run("bash-output", func(t *testing.T) {
+		r.perms = nil
 		evs := r.turn(t, "", "Run the command: "+acpagents.MarkShell)
 		if _, err := os.Stat(filepath.Join(d.Project, "shell-out.txt")); err != nil {
 			t.Fatalf("the command did not run: %v", err)
+		}
+		// The prompt shows the command line it approves (issue 22).
+		shown := false
+		for _, p := range r.perms {
+			b, _ := json.Marshal(p.Tool)
+			shown = shown || strings.Contains(string(b), "chipchat-%s") && strings.Contains(string(b), "shell-out.txt")
+		}
+		if !shown {
+			t.Errorf("no permission prompt shows the command; prompts %+v", r.perms)
 		}
 		if ag.Name == "gemini" {
 			return // Gemini CLI never sends a command's output to the client
 		}
 		if !strings.Contains(realToolText(evs), r.files.CommandOut) {
 			t.Errorf("the command's output %q is in no tool item; events %s", r.files.CommandOut, realKinds(evs))
+		}
+		// It is the item's body (its content), not only its raw output;
+		// the body is never the permission request's text.
+		inBody := false
+		for _, tool := range acpFoldTools(evs) {
+			for _, c := range tool.Content {
+				if c.Type != message.ContentText {
+					continue
+				}
+				inBody = inBody || strings.Contains(c.Text, r.files.CommandOut)
+				for _, p := range r.perms {
+					for _, pc := range p.Tool.Content {
+						if pc.Type == message.ContentText && p.Tool.CallID == tool.CallID && strings.TrimSpace(pc.Text) != "" &&
+							strings.TrimSpace(pc.Text) == strings.TrimSpace(c.Text) {
+							t.Errorf("%s's body is its permission's text %q", tool.CallID, pc.Text)
+						}
+					}
+				}
+			}
+		}
+		if !inBody {
+			t.Errorf("the command's output %q is in no tool item's body: %+v", r.files.CommandOut, acpFoldTools(evs))
 		}
 	})
 	t.Run("mode-switch", func(t *testing.T) {
