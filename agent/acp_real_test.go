@@ -40,6 +40,7 @@ import (
 //	agent slash command yes     yes    yes     yes   (/context, /init, /about, /init)
 //	attached file name  yes     yes    yes     yes
 //	restart and resume  yes     yes    yes     yes   (no replayed text in the new reply)
+//	same-minute restart no      no     yes     no    (resumed, or the history handed over)
 func TestACPRealAgents(t *testing.T) {
 	if os.Getenv(acpagents.EnvGate) != "1" {
 		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
@@ -320,6 +321,45 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		}
 		if !r.anyWith(acpagents.MarkPing3, acpagents.ReplyPing1) {
 			t.Errorf("the model request after the restart lacks the earlier history")
+		}
+	})
+	if ag.Name != "gemini" {
+		return // the same-minute restart is Gemini CLI's (its session names, internal/acpagents)
+	}
+	t.Run("restart-same-minute", func(t *testing.T) {
+		// Restarted at once (no ageing of Gemini's session files): the
+		// agent resumes its session, or refuses to and chipchat hands the
+		// thread's history over; either way the model sees the first turn.
+		if r.sid == "" {
+			t.Fatal("the first turn reported no session id: nothing to resume")
+		}
+		r.a.Close()
+		r.start()
+		h := &Handover{History: func() (string, int, int) {
+			return "<thread_history>\nuser: Please answer " + acpagents.MarkPing1 + "\nassistant: " + acpagents.ReplyPing1 + "\n</thread_history>", 2, 0
+		}}
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+		defer cancel()
+		var evs []Event
+		err := r.a.Run(ctx, Turn{ThreadID: "main", Prompt: "Once more " + acpagents.MarkPing3, Dir: r.d.Project, SessionID: r.sid, Handover: h}, func(e Event) {
+			evs = append(evs, e)
+			if p, ok := e.(Permission); ok {
+				p.Reply <- PermissionAnswer{Outcome: "rejected"}
+			}
+		})
+		if err != nil {
+			t.Fatalf("turn: %v (events %s)", err, realKinds(evs))
+		}
+		if !strings.Contains(acpText(evs), acpagents.ReplyPing3) {
+			t.Fatalf("reply %q", acpText(evs))
+		}
+		handed := false
+		for _, n := range acpOf[Notice](evs) {
+			handed = handed || strings.Contains(n.Text, "could not resume")
+		}
+		t.Logf("resumed: %v, history handed over: %v", len(acpOf[SessionStarted](evs)) == 0, handed)
+		if !r.anyWith("Once more "+acpagents.MarkPing3, acpagents.ReplyPing1) {
+			t.Errorf("the model request after a same-minute restart lacks the first turn's text")
 		}
 	})
 }
