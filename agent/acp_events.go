@@ -74,6 +74,8 @@ type acpCall struct {
 	pre     []message.ToolContent // diffs and terminals from before it started and from permission requests
 	post    []message.ToolContent // content sent since it started (nil: none)
 	rawText string                // the text of its rawOutput (ToolOutputText)
+	hunks   []acpHunk             // the unified diffs of its raw input and output (acp_hunks.go)
+	locs    []message.Location    // its locations
 }
 
 func newACPTurn(ctx context.Context) *acpTurn {
@@ -325,6 +327,23 @@ func (t *acpTurn) change(ch acpChange) {
 		ev.RawOutput = acpCapRaw(ch.RawOutput, t.limit)
 		content = true
 	}
+	if ch.RawInput != nil || ch.RawOutput != nil || ch.Locations != nil {
+		rawIn, rawOut := tool.RawInput, tool.RawOutput
+		if ev.RawInput != nil {
+			rawIn = ev.RawInput
+		}
+		if ev.RawOutput != nil {
+			rawOut = ev.RawOutput
+		}
+		had := len(call.hunks) > 0 || len(call.locs) > 0
+		call.hunks = append(acpHunks(rawIn), acpHunks(rawOut)...)
+		if ch.Locations != nil {
+			call.locs = ch.Locations
+		}
+		if (had || len(call.hunks) > 0 || len(call.locs) > 0) && (len(call.pre) > 0 || len(call.post) > 0) {
+			content = true // the diffs' line numbers may change
+		}
+	}
 	if content {
 		ev.Content = t.compose(call)
 	}
@@ -379,6 +398,7 @@ func (c *acpCall) compose(limit int64) []message.ToolContent {
 	if len(c.post) == 0 && c.rawText != "" {
 		out = append(out, message.ToolContent{Type: message.ContentText, Text: c.rawText})
 	}
+	acpNumber(out, c.hunks, c.locs)
 	out, _ = CapToolContent(out, limit)
 	return out
 }
@@ -497,6 +517,7 @@ func (t *acpTurn) permission(tc acp.ToolCallUpdate) message.Tool {
 	}
 	if len(reqContent) > 0 {
 		prompt.Content, _ = CapToolContent(reqContent, t.limit)
+		acpNumber(prompt.Content, append(acpHunks(acpRaw(tc.RawInput)), call.hunks...), prompt.Locations)
 	}
 	return prompt
 }

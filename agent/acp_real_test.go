@@ -34,11 +34,13 @@ import (
 //	  permission, allow
 //	  once, no new file
 //	esc rejects         yes     yes    yes     yes   (codex then stops the turn: a notice, no error)
-//	bash output shown   yes     yes    no      yes   (Gemini never sends a command's output)
+//	bash output shown   yes     yes    no      yes   (Gemini never sends a command's output;
+//	  in the body                                        every prompt shows the command line)
 //	mode switch         yes     yes    yes     yes   (set_mode, or the "mode" config option)
 //	agent slash command yes     yes    yes     yes   (/context, /init, /about, /init)
 //	attached file name  yes     yes    yes     yes
 //	restart and resume  yes     yes    yes     yes   (no replayed text in the new reply)
+//	same-minute restart no      no     yes     no    (resumed, or the history handed over)
 func TestACPRealAgents(t *testing.T) {
 	if os.Getenv(acpagents.EnvGate) != "1" {
 		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
@@ -167,15 +169,47 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		}
 	})
 	t.Run("bash-output", func(t *testing.T) {
+		r.perms = nil
 		evs := r.turn(t, "", "Run the command: "+acpagents.MarkShell)
 		if _, err := os.Stat(filepath.Join(d.Project, "shell-out.txt")); err != nil {
 			t.Fatalf("the command did not run: %v", err)
+		}
+		// The prompt shows the command line it approves (issue 22).
+		shown := false
+		for _, p := range r.perms {
+			b, _ := json.Marshal(p.Tool)
+			shown = shown || strings.Contains(string(b), "chipchat-%s") && strings.Contains(string(b), "shell-out.txt")
+		}
+		if !shown {
+			t.Errorf("no permission prompt shows the command; prompts %+v", r.perms)
 		}
 		if ag.Name == "gemini" {
 			return // Gemini CLI never sends a command's output to the client
 		}
 		if !strings.Contains(realToolText(evs), r.files.CommandOut) {
 			t.Errorf("the command's output %q is in no tool item; events %s", r.files.CommandOut, realKinds(evs))
+		}
+		// It is the item's body (its content), not only its raw output;
+		// the body is never the permission request's text.
+		inBody := false
+		for _, tool := range acpFoldTools(evs) {
+			for _, c := range tool.Content {
+				if c.Type != message.ContentText {
+					continue
+				}
+				inBody = inBody || strings.Contains(c.Text, r.files.CommandOut)
+				for _, p := range r.perms {
+					for _, pc := range p.Tool.Content {
+						if pc.Type == message.ContentText && p.Tool.CallID == tool.CallID && strings.TrimSpace(pc.Text) != "" &&
+							strings.TrimSpace(pc.Text) == strings.TrimSpace(c.Text) {
+							t.Errorf("%s's body is its permission's text %q", tool.CallID, pc.Text)
+						}
+					}
+				}
+			}
+		}
+		if !inBody {
+			t.Errorf("the command's output %q is in no tool item's body: %+v", r.files.CommandOut, acpFoldTools(evs))
 		}
 	})
 	t.Run("mode-switch", func(t *testing.T) {
@@ -287,6 +321,45 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		}
 		if !r.anyWith(acpagents.MarkPing3, acpagents.ReplyPing1) {
 			t.Errorf("the model request after the restart lacks the earlier history")
+		}
+	})
+	if ag.Name != "gemini" {
+		return // the same-minute restart is Gemini CLI's (its session names, internal/acpagents)
+	}
+	t.Run("restart-same-minute", func(t *testing.T) {
+		// Restarted at once (no ageing of Gemini's session files): the
+		// agent resumes its session, or refuses to and chipchat hands the
+		// thread's history over; either way the model sees the first turn.
+		if r.sid == "" {
+			t.Fatal("the first turn reported no session id: nothing to resume")
+		}
+		r.a.Close()
+		r.start()
+		h := &Handover{History: func() (string, int, int) {
+			return "<thread_history>\nuser: Please answer " + acpagents.MarkPing1 + "\nassistant: " + acpagents.ReplyPing1 + "\n</thread_history>", 2, 0
+		}}
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+		defer cancel()
+		var evs []Event
+		err := r.a.Run(ctx, Turn{ThreadID: "main", Prompt: "Once more " + acpagents.MarkPing3, Dir: r.d.Project, SessionID: r.sid, Handover: h}, func(e Event) {
+			evs = append(evs, e)
+			if p, ok := e.(Permission); ok {
+				p.Reply <- PermissionAnswer{Outcome: "rejected"}
+			}
+		})
+		if err != nil {
+			t.Fatalf("turn: %v (events %s)", err, realKinds(evs))
+		}
+		if !strings.Contains(acpText(evs), acpagents.ReplyPing3) {
+			t.Fatalf("reply %q", acpText(evs))
+		}
+		handed := false
+		for _, n := range acpOf[Notice](evs) {
+			handed = handed || strings.Contains(n.Text, "could not resume")
+		}
+		t.Logf("resumed: %v, history handed over: %v", len(acpOf[SessionStarted](evs)) == 0, handed)
+		if !r.anyWith("Once more "+acpagents.MarkPing3, acpagents.ReplyPing1) {
+			t.Errorf("the model request after a same-minute restart lacks the first turn's text")
 		}
 	})
 }

@@ -17,7 +17,7 @@
 // It reports to the UI only by events (Wait): UserStored, SendFailed,
 // ReplyStarted, ItemChanged, ReplyFinished, PhaseChanged, QueueChanged,
 // Unqueued, Notice, PermissionAsked, SignInAsked, AskClosed, AgentInfo,
-// Forked, QuitReady. The events carry chat's own types (view.go: Message,
+// CommandsKnown, Replying, Forked, QuitReady. The events carry chat's own types (view.go: Message,
 // Question, Command, ConfigOption, Modes, Usage; PermissionAnswer going
 // back), converted from agent's and store's. Its methods never block on
 // I/O: store work runs on one
@@ -35,12 +35,21 @@
 //	storing    Send with nothing running           starting (stored), idle (refused)
 //	starting   the user's message is stored        streaming (reply created), idle (store failed)
 //	streaming  the backend runs                    stopping (Cancel, Quit), idle (it returned)
+//	           (starting the agent until Replying: the turn's first update of its reply)
 //	stopping   cancelled                           idle (it returned, or StopWait passed)
 //
 // Send while not idle, or while the queue is paused, stores the message
 // queued. A done turn sends the next queued message; a cancelled, failed
 // or crashed one pauses the queue until SendNext (enter on an empty
 // composer) or a new Send. Unqueue takes the last queued message back.
+//
+// A permission question for a call the reply shows lives in that call's
+// item (message.Tool.Permission), so its answer is drawn above the output
+// that came after it; a question for no known call is an item of its own.
+// The agent's slash commands are kept in the store per agent
+// (CommandsKnown reports them at start, before the agent runs); where one
+// has the name of chipchat's own command, the agent's keeps it and
+// chipchat's is "/chipchat:<name>" (SlashTarget, OwnCommandName).
 //
 // Decisions where the design is silent:
 //   - A new message sent while the queue is paused goes behind the queue

@@ -100,6 +100,12 @@ type Service struct {
 	quitSent bool
 	quitDone chan struct{} // closed with QuitReady
 	closed   chan struct{}
+
+	// known is the agent's slash commands as last known (commands.go):
+	// knownSet once loaded or advertised, knownLive once advertised in
+	// this run.
+	known               []Command
+	knownSet, knownLive bool
 }
 
 type thread struct {
@@ -138,6 +144,9 @@ func New(opt Options) *Service {
 	s := &Service{opt: opt, st: opt.Store, clock: opt.Clock, caps: opt.Backend.Capabilities(),
 		ops: make(chan func(), 1024), threads: map[string]*thread{}, wake: make(chan struct{}, 1),
 		asks: map[int64]*ask{}, closed: make(chan struct{}), quitDone: make(chan struct{})}
+	if s.caps.Commands && s.st != nil {
+		s.do(s.loadCommands)
+	}
 	go s.worker()
 	return s
 }
@@ -722,7 +731,12 @@ func (s *Service) closeAsk(id int64, a *ask, ans agent.PermissionAnswer) {
 		a.permission <- ans
 		if a.pos >= 0 && a.turn != nil {
 			it := a.turn.items[a.pos]
-			p := *it.Permission
+			p := a.request
+			if it.Permission != nil {
+				p = *it.Permission
+			} else if it.Tool != nil && it.Tool.Permission != nil {
+				p = *it.Tool.Permission
+			}
 			p.Chosen, p.Outcome = ans.OptionID, ans.Outcome
 			if p.Outcome == "" {
 				p.Outcome = "selected"
@@ -730,7 +744,13 @@ func (s *Service) closeAsk(id int64, a *ask, ans agent.PermissionAnswer) {
 			if p.Outcome == "cancelled" {
 				p.Chosen = ""
 			}
-			it.Permission = &p
+			if it.Kind == message.ItemTool && it.Tool != nil {
+				tool := *it.Tool
+				tool.Permission = &p
+				it.Tool = &tool
+			} else {
+				it.Permission = &p
+			}
 			a.turn.set(a.pos, it)
 			if rejects(p) {
 				a.turn.reject(p.ToolCallID)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/contextref"
@@ -43,6 +44,8 @@ type turn struct {
 	writeErr  bool               // a write failed (said once)
 
 	flushMu sync.Mutex
+
+	replying time.Time // the first update of the reply (replyingAt); zero while the agent starts
 }
 
 // startTurn creates the reply and runs the backend; s.mu must be held.
@@ -212,6 +215,7 @@ func (t *turn) event(ev agent.Event) {
 	if t.finished {
 		return
 	}
+	t.replyingAt(ev)
 	switch e := ev.(type) {
 	case agent.TextDelta:
 		t.grow(message.ItemText, e.Text)
@@ -240,10 +244,9 @@ func (t *turn) event(ev agent.Event) {
 	case agent.ItemPut:
 		t.putItem(e)
 	case agent.Permission:
-		t.open = -1
 		req := e.Request
 		req.Chosen, req.Outcome = "", ""
-		pos := t.add(message.Item{Kind: message.ItemPermission, Permission: &req})
+		pos := t.askIn(req)
 		s.askSeq++
 		s.asks[s.askSeq] = &ask{threadID: t.th.id, turn: t, pos: pos, permission: e.Reply, request: req}
 		s.emit(PermissionAsked{ThreadID: t.th.id, ReplyID: t.reply.ID, ID: s.askSeq, Request: req, Tool: e.Tool})
@@ -261,12 +264,49 @@ func (t *turn) event(ev agent.Event) {
 			}
 		})
 	case agent.Commands, agent.Modes, agent.ConfigOptions, agent.Usage:
+		if c, ok := e.(agent.Commands); ok {
+			s.advertised(c)
+		}
 		t.th.info.fold(e)
 		s.emit(AgentInfo{ThreadID: t.th.id, Info: t.th.info})
 	case agent.Notice:
 		t.open = -1
 		t.add(message.Item{Kind: message.ItemNotice, Text: e.Text})
 	}
+}
+
+// askIn puts a permission question in the reply: in its call's item when
+// the reply has it (the answer is drawn there, above the call's output),
+// else as an item of its own. It returns the item's position. s.mu must
+// be held.
+func (t *turn) askIn(req message.Permission) int {
+	if pos, ok := t.tools[req.ToolCallID]; ok && req.ToolCallID != "" {
+		it := t.items[pos]
+		tool := *it.Tool
+		tool.Permission = &req
+		it.Tool = &tool
+		t.set(pos, it)
+		return pos
+	}
+	t.open = -1
+	return t.add(message.Item{Kind: message.ItemPermission, Permission: &req})
+}
+
+// replyingAt notes the turn's first update of the reply (text, thought,
+// a call, a plan, an item, a question): until it, the agent is starting
+// (its process, initialize, its session) and the header says so; then it
+// replies (Replying). s.mu must be held.
+func (t *turn) replyingAt(ev agent.Event) {
+	if !t.replying.IsZero() {
+		return
+	}
+	switch ev.(type) {
+	case agent.TextDelta, agent.ThoughtDelta, agent.ToolCall, agent.ToolUpdate, agent.Plan, agent.ItemPut, agent.Permission:
+	default:
+		return
+	}
+	t.replying = t.s.clock.Now()
+	t.s.emit(Replying{ThreadID: t.th.id, ReplyID: t.reply.ID, Since: t.replying})
 }
 
 // putKey is the item an agent.ItemPut changes.
@@ -320,6 +360,9 @@ func (t *turn) putTool(tool message.Tool) {
 		return
 	}
 	it := t.items[pos]
+	if tool.Permission == nil {
+		tool.Permission = it.Tool.Permission // the agent's calls never carry it
+	}
 	it.Tool = &tool
 	t.set(pos, it)
 }

@@ -77,6 +77,9 @@ func TestACPTerminalAskedThroughChat(t *testing.T) {
 		switch it.Kind {
 		case message.ItemTool:
 			tools = append(tools, *it.Tool)
+			if it.Tool.Permission != nil { // the question is drawn in its call's item
+				perms = append(perms, *it.Tool.Permission)
+			}
 		case message.ItemPermission:
 			perms = append(perms, *it.Permission)
 		}

@@ -49,9 +49,12 @@ var Specs = []KindSpec{
 		return Item{Kind: ItemTool, Tool: &Tool{CallID: "c1", Kind: "edit", Title: "Edit a.go", Status: ToolFailed,
 			Locations: []Location{{Path: "a.go", Line: 3}},
 			RawInput:  json.RawMessage(`{"path":"a.go"}`), RawOutput: json.RawMessage(`{"stdout":"ok <b>"}`),
-			Content: []ToolContent{{Type: ContentText, Text: "ok"}, {Type: ContentDiff, Path: "a.go", OldText: &old, NewText: "b\n"},
+			Content: []ToolContent{{Type: ContentText, Text: "ok"}, {Type: ContentDiff, Path: "a.go", OldText: &old, NewText: "b\n", Line: 3},
 				{Type: ContentTerminal, TerminalID: "term_1"}},
-			Started: at, Ended: at.Add(time.Second), Reason: ReasonTurnEnded}}
+			Started: at, Ended: at.Add(time.Second), Reason: ReasonTurnEnded,
+			Permission: &Permission{ToolCallID: "c1", Asked: "Edit a.go",
+				Options: []PermissionOption{{ID: "a", Name: "Allow once", Kind: AllowOnce}, {ID: "r", Name: "Reject", Kind: RejectOnce}},
+				Chosen:  "a", Outcome: "selected"}}}
 	}},
 	{Kind: ItemPlan, Sample: func() Item {
 		return Item{Kind: ItemPlan, Plan: []PlanEntry{{Content: "read the handler", Priority: "high", Status: "completed"}, {Content: "fix it"}}}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode"
 )
 
 // Role says who wrote a message.
@@ -91,6 +92,47 @@ type PermissionOption struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	Kind string `json:"kind,omitempty"`
+}
+
+// KindHint is what an option's kind adds to its label on screen: its
+// kind in words ("allow once", "reject always — remembered"), only the
+// part the label does not already say (Name "Allow once" of kind
+// allow_once needs none, "Always allow" of kind allow_always only
+// "remembered"); "" for an unknown kind.
+func (o PermissionOption) KindHint() string {
+	var words []string
+	remembered := false
+	switch o.Kind {
+	case AllowOnce:
+		words = []string{"allow", "once"}
+	case AllowAlways:
+		words, remembered = []string{"allow", "always"}, true
+	case RejectOnce:
+		words = []string{"reject", "once"}
+	case RejectAlways:
+		words, remembered = []string{"reject", "always"}, true
+	default:
+		return ""
+	}
+	said := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(o.Name), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		said[w] = true
+	}
+	all := true
+	for _, w := range words {
+		all = all && said[w]
+	}
+	hint := ""
+	if !all {
+		hint = strings.Join(words, " ")
+	}
+	if remembered && !said["remembered"] {
+		if hint != "" {
+			hint += " — "
+		}
+		hint += "remembered"
+	}
+	return hint
 }
 
 // ChosenName is the name of the chosen option, or the outcome.

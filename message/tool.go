@@ -2,6 +2,7 @@ package message
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -40,6 +41,9 @@ type Tool struct {
 	// Reason says why chipchat settled a call the agent left unfinished
 	// (status failed or cancelled): ReasonTurnEnded, ReasonAgentDied…
 	Reason string `json:"reason,omitempty"`
+	// Permission is the question the agent asked before the call ran and
+	// the user's answer: drawn inside the call's item, above its output.
+	Permission *Permission `json:"permission,omitempty"`
 }
 
 // Settle ends a call the agent left pending or running: status
@@ -76,11 +80,14 @@ const (
 // file (OldText nil: a new file), or an agent terminal's id (with what
 // chipchat last saw of it, for drawing).
 type ToolContent struct {
-	Type       string         `json:"type"`
-	Text       string         `json:"text,omitempty"`
-	Path       string         `json:"path,omitempty"`
-	OldText    *string        `json:"oldText,omitempty"`
-	NewText    string         `json:"newText,omitempty"`
+	Type    string  `json:"type"`
+	Text    string  `json:"text,omitempty"`
+	Path    string  `json:"path,omitempty"`
+	OldText *string `json:"oldText,omitempty"`
+	NewText string  `json:"newText,omitempty"`
+	// Line is the line of the file a diff's texts start at, when they are
+	// a snippet of it (0: they start at line 1, the whole file or unknown).
+	Line       int            `json:"line,omitempty"`
 	TerminalID string         `json:"terminalId,omitempty"`
 	Terminal   *TerminalState `json:"terminal,omitempty"`
 }
@@ -172,4 +179,43 @@ func (u ToolUpdate) Then(v ToolUpdate) ToolUpdate {
 func (u ToolUpdate) Empty() bool {
 	return u.Kind == nil && u.Title == nil && u.Status == nil && u.Locations == nil && u.RawInput == nil &&
 		u.RawOutput == nil && u.Content == nil
+}
+
+// MCPCall is a tool call of an MCP server's tool, as the agent named it.
+type MCPCall struct {
+	Server, Tool string
+	// Arguments are the tool's arguments (the call's raw input, or its
+	// "arguments" when the raw input names server and tool).
+	Arguments json.RawMessage
+}
+
+// MCP reports whether t calls an MCP server's tool, and which: a raw
+// input {"server", "tool", "arguments"} (Codex), or a title
+// "mcp__<server>__<tool>" (Claude Code), "Tool: <server>/<tool>" or
+// "<tool> (<server> MCP Server)" (Gemini CLI).
+func (t Tool) MCP() (MCPCall, bool) {
+	var in struct {
+		Server    string          `json:"server"`
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(t.RawInput, &in) == nil && in.Server != "" && in.Tool != "" {
+		return MCPCall{Server: in.Server, Tool: in.Tool, Arguments: in.Arguments}, true
+	}
+	title := strings.TrimSpace(t.Title)
+	c := MCPCall{Arguments: t.RawInput}
+	switch {
+	case strings.HasPrefix(title, "mcp__"):
+		c.Server, c.Tool, _ = strings.Cut(title[len("mcp__"):], "__")
+	case strings.HasPrefix(title, "Tool: "):
+		c.Server, c.Tool, _ = strings.Cut(title[len("Tool: "):], "/")
+	case strings.HasSuffix(title, " MCP Server)"):
+		if i := strings.LastIndex(title, " ("); i > 0 {
+			c.Tool, c.Server = title[:i], strings.TrimSuffix(title[i+2:], " MCP Server)")
+		}
+	}
+	if c.Server == "" || c.Tool == "" || strings.ContainsAny(c.Server+c.Tool, " \t\n") {
+		return MCPCall{}, false
+	}
+	return c, true
 }

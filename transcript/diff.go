@@ -33,12 +33,20 @@ type diffLine struct {
 	hunk   bool   // a hunk header (text holds it)
 }
 
-// unifiedLines is the diff of old and new as rows, with diffContext lines
-// of context.
-func unifiedLines(old, new string) []diffLine { return unifiedContext(old, new, diffContext) }
+// unifiedLines is the diff of a diff content's old and new text as rows,
+// with diffContext lines of context, numbered by the lines of the file
+// (ToolContent.Line: where a snippet starts).
+func unifiedLines(c message.ToolContent) []diffLine {
+	old := ""
+	if c.OldText != nil {
+		old = *c.OldText
+	}
+	return unifiedContext(old, c.NewText, diffContext, c.Line)
+}
 
-// unifiedContext is the diff of old and new with ctx lines of context.
-func unifiedContext(old, new string, ctx int) []diffLine {
+// unifiedContext is the diff of old and new with ctx lines of context,
+// old and new starting at line first of the file (≤ 1: the first line).
+func unifiedContext(old, new string, ctx, first int) []diffLine {
 	edits := udiff.Lines(old, new)
 	if len(edits) == 0 {
 		return nil
@@ -47,9 +55,10 @@ func unifiedContext(old, new string, ctx int) []diffLine {
 	if err != nil {
 		return nil
 	}
+	shift := max(first, 1) - 1
 	var out []diffLine
 	for _, h := range u.Hunks {
-		on, nn := h.FromLine, h.ToLine
+		on, nn := h.FromLine+shift, h.ToLine+shift
 		var dels, adds int
 		for _, l := range h.Lines {
 			switch l.Kind {
@@ -83,8 +92,8 @@ func unifiedContext(old, new string, ctx int) []diffLine {
 	return out
 }
 
-// diffSize is the number of rows of the diff of old and new.
-func diffSize(old, new string) int { return len(unifiedLines(old, new)) }
+// diffSize is the number of rows of a diff content's diff.
+func diffSize(c message.ToolContent) int { return len(unifiedLines(c)) }
 
 // renderDiff adds one diff's rows to b: a path line, then the hunks.
 func renderDiff(c message.ToolContent, width int, o contentOpts, b *lineBudget) {
@@ -100,7 +109,7 @@ func renderDiff(c message.ToolContent, width int, o contentOpts, b *lineBudget) 
 	if o.maxLines > 0 && o.maxLines <= 2*collapsedLines {
 		ctx = 1 // collapsed: the change itself, not its surroundings
 	}
-	rows := unifiedContext(old, c.NewText, ctx)
+	rows := unifiedContext(old, c.NewText, ctx, c.Line)
 	if len(rows) == 0 {
 		b.add(l.Path.Render("✎ ")+l.Path.Render(label), l.Faint.Render("  (no change)"))
 		return

@@ -72,15 +72,7 @@ func renderPermissionDetails(it message.Item, c ItemContext) []string {
 	}
 	out = append(out, "")
 	for _, o := range p.Options {
-		mark := "  "
-		if o.ID == p.Chosen {
-			mark = "▸ "
-		}
-		row := mark + chips.SanitizeLine(o.Name)
-		if o.Kind != "" {
-			row += l.Faint.Render(" (" + chips.SanitizeLine(o.Kind) + ")")
-		}
-		out = append(out, row)
+		out = append(out, optionRow(o, o.ID == p.Chosen, l))
 	}
 	return append(out, "", l.Faint.Render("answer: ")+permissionAnswer(p, l))
 }

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -22,11 +23,7 @@ func init() {
 const detailsMaxLines = 2000
 
 func renderThoughtLine(it message.Item, c ItemContext) []string {
-	first := ""
-	for _, l := range strings.SplitN(firstLines(strings.TrimLeft(it.Text, " \n\t"), 1), "\n", 2) {
-		first = chips.SanitizeLine(strings.TrimSpace(l))
-		break
-	}
+	first := thoughtPreview(it.Text)
 	if len(first) > 4*c.Width {
 		first = first[:runeStart(first, 4*c.Width)]
 	}
@@ -37,6 +34,24 @@ func renderThoughtLine(it message.Item, c ItemContext) []string {
 		head += c.Looks.Faint.Render(" · " + ansi.Truncate(first, room, "…"))
 	}
 	return []string{head + size}
+}
+
+// thoughtPreview is what the collapsed line shows of a thought: its first
+// line that has a letter or digit (a first line of only "****" or other
+// punctuation says nothing), without the Markdown emphasis or heading
+// marks around it, sanitized. Only the first lines are looked at.
+func thoughtPreview(text string) string {
+	for k, l := range strings.Split(firstLines(text, 8), "\n") {
+		if k == 8 {
+			break
+		}
+		if !strings.ContainsFunc(l, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			continue
+		}
+		l = strings.TrimFunc(l, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("*_#`~>", r) })
+		return chips.SanitizeLine(l)
+	}
+	return ""
 }
 
 func renderThoughtBlock(it message.Item, c ItemContext) []string {

@@ -118,7 +118,14 @@ func renderTool(it message.Item, c ItemContext, maxLines int) []string {
 	if r := it.Tool.Reason; r != "" {
 		out = append(out, "  "+c.Looks.Faint.Render(ansi.Truncate(chips.SanitizeLine(r), max(c.Width-2, 1), "…")))
 	}
-	body := RenderToolContent(*it.Tool, c.Width-2, ContentMaxLines(maxLines), contentLooks(c))
+	if p := it.Tool.Permission; p != nil {
+		out = append(out, "  "+permissionLine(*p, c.Width-2, c.Looks))
+	}
+	opts := []ContentOption{ContentMaxLines(maxLines), contentLooks(c)}
+	if _, ok := it.Tool.MCP(); ok {
+		opts = append(opts, ContentInput()) // what the call was given is the point of it
+	}
+	body := RenderToolContent(*it.Tool, c.Width-2, opts...)
 	for _, l := range body {
 		out = append(out, "  "+l)
 	}
@@ -140,6 +147,17 @@ func renderToolDetails(it message.Item, c ItemContext) []string {
 	field("kind", t.Kind)
 	field("call", t.CallID)
 	field("reason", t.Reason)
+	mcp, isMCP := t.MCP()
+	if isMCP {
+		field("mcp server", mcp.Server)
+		field("mcp tool", mcp.Tool)
+	}
+	if p := t.Permission; p != nil {
+		out = append(out, l.Faint.Render("permission: ")+permissionAnswer(*p, l))
+		for _, o := range p.Options {
+			out = append(out, "  "+optionRow(o, o.ID == p.Chosen, l))
+		}
+	}
 	if !t.Started.IsZero() {
 		field("started", t.Started.Format("15:04:05"))
 	}
@@ -153,8 +171,16 @@ func renderToolDetails(it message.Item, c ItemContext) []string {
 		}
 		field("location", p)
 	}
-	if raw := prettyJSON(t.RawInput); raw != "" && commandOf(t.RawInput) == "" {
-		out = append(out, l.Faint.Render("input:"))
+	in := t.RawInput
+	if isMCP {
+		in = mcp.Arguments
+	}
+	if raw := prettyJSON(in); raw != "" && commandOf(t.RawInput) == "" {
+		label := "input:"
+		if isMCP {
+			label = "arguments:"
+		}
+		out = append(out, l.Faint.Render(label))
 		out = append(out, wrapPlain(chips.Sanitize(firstLines(raw, 40)), c.Width-2, noStyle)...)
 	}
 	out = append(out, "")
@@ -211,7 +237,15 @@ type contentOpts struct {
 	looks    *ItemLooks
 	noColor  bool
 	style    string
+	input    bool
 }
+
+// ContentInput draws, before the content, what the call was given when
+// it is not a command (which is drawn anyway): an MCP call's server, tool
+// and arguments, else its raw input, as indented, sanitized JSON folded
+// like the rest (RenderToolInput). The permission prompt and an MCP
+// call's item draw it.
+func ContentInput() ContentOption { return func(o *contentOpts) { o.input = true } }
 
 // ContentMaxLines collapses the content to its first n rows, then one
 // "+N lines" row (n ≤ 0: no limit).
@@ -258,6 +292,9 @@ func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []strin
 	if cmd := commandOf(t.RawInput); cmd != "" && strings.TrimSpace(cmd) != strings.TrimSpace(t.Title) {
 		b.add(wrapPlain(chips.Sanitize("$ "+cmd), width, o.looks.Title)...)
 	}
+	if o.input {
+		b.add(toolInput(t, width, o.looks, o.maxLines > 0 && o.maxLines <= 2*collapsedLines)...)
+	}
 	for _, c := range t.Content {
 		if b.full() {
 			b.skipContent(c)
@@ -265,7 +302,11 @@ func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []strin
 		}
 		switch c.Type {
 		case message.ContentText:
-			b.text(c.Text, width)
+			if lang, body, ok := wholeFence(c.Text); ok {
+				b.fenced(lang, body, width, o)
+			} else {
+				b.text(c.Text, width)
+			}
 		case message.ContentDiff:
 			renderDiff(c, width, o, b)
 		case message.ContentTerminal:
@@ -279,6 +320,82 @@ func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []strin
 		out = append(out, o.looks.Faint.Render(moreLines(b.hidden)))
 	}
 	return out
+}
+
+// RenderToolInput is what a call was given, for a call whose input is not
+// a command: an MCP call's "server · tool" line and its arguments, else
+// its raw input, as indented, sanitized JSON (every line, wrapped); nil
+// when it has none.
+func RenderToolInput(t message.Tool, width int, opts ...ContentOption) []string {
+	o := contentOpts{}
+	for _, fn := range opts {
+		fn(&o)
+	}
+	if o.looks == nil {
+		o.looks = newItemLooks(o.noColor)
+	}
+	return toolInput(t, max(4, width), o.looks, false)
+}
+
+// toolInput is RenderToolInput; folded: the JSON on one line, cut to
+// width (a collapsed item).
+func toolInput(t message.Tool, width int, l *ItemLooks, folded bool) []string {
+	if commandOf(t.RawInput) != "" {
+		return nil
+	}
+	var out []string
+	in := t.RawInput
+	label := "input:"
+	if mcp, ok := t.MCP(); ok {
+		out = append(out, wrapPlain(l.Faint.Render("mcp: ")+chips.SanitizeLine(mcp.Server)+l.Faint.Render(" · ")+chips.SanitizeLine(mcp.Tool), width, noStyle)...)
+		in, label = mcp.Arguments, "arguments:"
+	}
+	raw := prettyJSON(in)
+	if raw == "" || raw == "{}" {
+		return out
+	}
+	if folded {
+		var c bytes.Buffer
+		if json.Compact(&c, in) == nil {
+			raw = c.String()
+		}
+		line := l.Faint.Render(label+" ") + chips.SanitizeLine(raw)
+		return append(out, ansi.Truncate(line, width, "…"))
+	}
+	out = append(out, l.Faint.Render(label))
+	for _, line := range strings.Split(chips.Sanitize(raw), "\n") {
+		out = append(out, wrapPlain(line, width, noStyle)...)
+	}
+	return out
+}
+
+// permissionLine is a permission question as its call's item draws it:
+// "? " and the answer (or that it waits), the option's kind when its name
+// does not say it.
+func permissionLine(p message.Permission, width int, l *ItemLooks) string {
+	line := l.Glyph.Render("?") + " " + permissionAnswer(p, l)
+	for _, o := range p.Options {
+		if o.ID == p.Chosen && p.Outcome != "cancelled" {
+			if h := o.KindHint(); h != "" {
+				line += l.Faint.Render("  (" + h + ")")
+			}
+		}
+	}
+	return ansi.Truncate(line, max(width, 1), "…")
+}
+
+// optionRow is one option of a permission question: its name, its kind
+// when the name does not say it, marked when chosen.
+func optionRow(o message.PermissionOption, chosen bool, l *ItemLooks) string {
+	mark := "  "
+	if chosen {
+		mark = "▸ "
+	}
+	row := mark + chips.SanitizeLine(o.Name)
+	if h := o.KindHint(); h != "" {
+		row += l.Faint.Render(" (" + chips.SanitizeLine(h) + ")")
+	}
+	return row
 }
 
 func moreLines(n int) string {
@@ -356,15 +473,15 @@ func (b *lineBudget) text(s string, width int) {
 func (b *lineBudget) skipContent(c message.ToolContent) {
 	switch c.Type {
 	case message.ContentText:
-		if t := strings.TrimRight(c.Text, "\n"); t != "" {
+		t := strings.TrimRight(c.Text, "\n")
+		if _, body, ok := wholeFence(c.Text); ok {
+			t = body
+		}
+		if t != "" {
 			b.hidden += strings.Count(t, "\n") + 1
 		}
 	case message.ContentDiff:
-		old := ""
-		if c.OldText != nil {
-			old = *c.OldText
-		}
-		b.hidden += 1 + diffSize(old, c.NewText)
+		b.hidden += 1 + diffSize(c)
 	default:
 		b.hidden++
 	}

@@ -95,7 +95,7 @@ func (m *Model) markdown(src string, cw int) []string {
 		case seg.code:
 			ls = m.codeLines(seg.text, seg.lang, cw)
 		case seg.table:
-			ls = m.glamourLines(seg.text, min(cw, seg.width), cw)
+			ls = m.tableLines(seg.text, min(cw, seg.width), cw)
 		default:
 			ls = m.glamourLines(seg.text, cw, cw)
 		}
@@ -107,9 +107,165 @@ func (m *Model) markdown(src string, cw int) []string {
 	return out
 }
 
+// tableWide is the width a table is rendered at to see every cell whole.
+const tableWide = 1000
+
+// tableLines renders a table at the narrowest width from w up to cw at
+// which every column shows all its text: w is an estimate from the source
+// (tableWidth), the cells are measured as glamour draws them (inline
+// code's padding, links as footnote marks, emphasis markers kept without
+// colour, wide runes) against the table drawn at tableWide. A table wider
+// than cw is drawn at cw (glamour wraps its cells).
+func (m *Model) tableLines(src string, w, cw int) []string {
+	ls := m.glamourDraw(src, w, cw, false)
+	ref := tableColumns(m.glamourDraw(src, tableWide, tableWide, false))
+	// short is how many characters the columns lose; marked: not counting
+	// cells glamour cuts with "…" (fine when the screen is too narrow).
+	short := func(ls []string, marked bool) int {
+		got, n := tableColumns(ls), 0
+		for j, r := range ref {
+			g := tableColumn{}
+			if j < len(got) {
+				g = got[j]
+			}
+			if !marked || !g.marked {
+				n += max(r.chars-g.chars, 0)
+			}
+		}
+		return n
+	}
+	// Grow by what is lost, more each time glamour still cuts (it does
+	// not give a column all the room it is given).
+	for k := 0; ; k++ {
+		n := short(ls, false)
+		if n == 0 {
+			return ls
+		}
+		if w >= cw {
+			break
+		}
+		w = min(cw, w+n<<k)
+		ls = m.glamourDraw(src, w, cw, false)
+	}
+	// Too wide for the screen: glamour cuts header cells with "…", and
+	// other cells without a mark at some widths where a narrower one
+	// wraps them.
+	for k := 0; k <= 8 && w-k >= 4; k++ {
+		if narrower := m.glamourDraw(src, w-k, cw, false); short(narrower, true) == 0 {
+			return narrower
+		}
+	}
+	// Far too narrow (glamour gives a column less than a rune): each row
+	// as a list item of "header: cell" lines, which loses nothing.
+	if list := tableAsList(src); list != "" {
+		return m.glamourLines(list, cw, cw)
+	}
+	return ls
+}
+
+// tableAsList is a table's source as a Markdown list: one item per body
+// row, one line per cell, "header: cell" ("" when it has no body row).
+func tableAsList(src string) string {
+	rows := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	if len(rows) < 3 {
+		return ""
+	}
+	head := tableCells(rows[0])
+	var b strings.Builder
+	for _, r := range rows[2:] {
+		for j, c := range tableCells(r) {
+			if j == 0 {
+				b.WriteString("- ")
+			} else {
+				b.WriteString("  \n  ")
+			}
+			if j < len(head) && strings.TrimSpace(head[j]) != "" {
+				b.WriteString(strings.TrimSpace(head[j]) + ": ")
+			}
+			b.WriteString(strings.TrimSpace(c))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// tableColumn is what a column of a drawn table shows: how many non-blank
+// characters (a cut cell shows fewer, a wrapped one as many), and whether
+// one of its cells is cut with "…".
+type tableColumn struct {
+	chars  int
+	marked bool
+}
+
+// tableColumns is what each column of a drawn table shows: the rows are
+// the lines with the column separator of the delimiter row ("─┼─" or
+// "-|-") at its positions.
+func tableColumns(lines []string) []tableColumn {
+	plainLines := make([]string, len(lines))
+	delim := -1
+	for i, l := range lines {
+		p := ansi.Strip(l)
+		plainLines[i] = p
+		t := strings.TrimSpace(p)
+		if delim < 0 && t != "" && strings.Trim(t, "─┼-|:") == "" && strings.ContainsAny(t, "─-") {
+			delim = i
+		}
+	}
+	if delim < 0 {
+		return nil
+	}
+	d := []rune(plainLines[delim])
+	var cuts []int // display columns of the separators
+	for k, r := range d {
+		if r == '┼' || r == '|' {
+			cuts = append(cuts, k)
+		}
+	}
+	sep := '|'
+	if strings.ContainsRune(plainLines[delim], '┼') {
+		sep = '│'
+	}
+	counts := make([]tableColumn, len(cuts)+1)
+	for i, p := range plainLines {
+		if i == delim {
+			continue
+		}
+		ok := true
+		for _, c := range cuts {
+			if ansi.Cut(p, c, c+1) != string(sep) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue // not a row (a footnote, a blank line)
+		}
+		lo := 0
+		for j := range counts {
+			hi := len(d) + tableWide
+			if j < len(cuts) {
+				hi = cuts[j]
+			}
+			cell := ansi.Cut(p, lo, hi)
+			for _, r := range cell {
+				if r != ' ' && r != '…' {
+					counts[j].chars++
+				}
+			}
+			counts[j].marked = counts[j].marked || strings.Contains(cell, "…")
+			lo = hi + 1
+		}
+	}
+	return counts
+}
+
 // glamourLines renders src with glamour at width w and fits its lines to
 // cw.
-func (m *Model) glamourLines(src string, w, cw int) []string {
+func (m *Model) glamourLines(src string, w, cw int) []string { return m.glamourDraw(src, w, cw, true) }
+
+// glamourDraw is glamourLines; lists: hang list items' wrapped lines
+// under their text (not in a table, whose rows may start with "- ").
+func (m *Model) glamourDraw(src string, w, cw int, lists bool) []string {
 	var out string
 	if r := m.glamourFor(w); r != nil {
 		var err error
@@ -133,7 +289,9 @@ func (m *Model) glamourLines(src string, w, cw int) []string {
 		}
 		lines = append(lines, closeLine(l))
 	}
-	lines = hangLists(lines, cw)
+	if lists {
+		lines = hangLists(lines, cw)
+	}
 	lo, hi := 0, len(lines)
 	for lo < hi && blank(lines[lo]) {
 		lo++
@@ -462,6 +620,7 @@ func tableCells(line string) []string {
 			i++
 		case c == '`':
 			code = !code
+			cur.WriteByte(c) // kept: glamour pads inline code as the backticks would
 		case c == '|' && !code:
 			cells = append(cells, cur.String())
 			cur.Reset()

@@ -64,7 +64,15 @@ func toolText(t message.Tool) string {
 		}
 		b.WriteByte('\n')
 	}
-	if c := commandOf(t.RawInput); c != "" {
+	if p := t.Permission; p != nil {
+		fmt.Fprintf(&b, "permission: %s\n", p.ChosenName())
+	}
+	if mcp, ok := t.MCP(); ok {
+		fmt.Fprintf(&b, "mcp: %s · %s\n", mcp.Server, mcp.Tool)
+		if raw := prettyJSON(mcp.Arguments); raw != "" {
+			fmt.Fprintf(&b, "arguments:\n%s\n", raw)
+		}
+	} else if c := commandOf(t.RawInput); c != "" {
 		fmt.Fprintf(&b, "$ %s\n", c)
 	} else if raw := prettyJSON(t.RawInput); raw != "" {
 		fmt.Fprintf(&b, "input:\n%s\n", raw)
@@ -76,12 +84,8 @@ func toolText(t message.Tool) string {
 			b.WriteString(strings.TrimRight(c.Text, "\n"))
 			b.WriteByte('\n')
 		case message.ContentDiff:
-			old := ""
-			if c.OldText != nil {
-				old = *c.OldText
-			}
 			fmt.Fprintf(&b, "--- %s\n+++ %s\n", c.Path, c.Path)
-			for _, r := range unifiedLines(old, c.NewText) {
+			for _, r := range unifiedLines(c) {
 				switch {
 				case r.hunk:
 					b.WriteString(r.text)

@@ -207,12 +207,8 @@ func (m *Model) startSelection() {
 			if c.Type != message.ContentDiff {
 				continue
 			}
-			old := ""
-			if c.OldText != nil {
-				old = *c.OldText
-			}
 			var rows []diffLine
-			for _, r := range unifiedLines(old, c.NewText) {
+			for _, r := range unifiedLines(c) {
 				if !r.hunk {
 					rows = append(rows, r)
 				}

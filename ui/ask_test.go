@@ -70,6 +70,9 @@ func (h *harness) askAndAnswer(t *testing.T, diff bool, keys ...string) (reply s
 		if it.Permission != nil {
 			perm = it.Permission
 		}
+		if it.Tool != nil && it.Tool.Permission != nil { // a call's question lives in its item
+			perm = it.Tool.Permission
+		}
 	}
 	return reply, perm
 }
