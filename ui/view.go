@@ -147,10 +147,14 @@ func (a *App) header() string {
 	switch a.phase {
 	case chat.Storing:
 		status = " · sending…"
-	case chat.Starting:
-		status = fmt.Sprintf(" · %s starting %s", spinFrame(since), el)
-	case chat.Streaming:
-		status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinFrame(since), el)
+	case chat.Starting, chat.Streaming:
+		// Starting is not replying: "replying" from the turn's first
+		// update on, "starting <agent>" until then (issue 22 item 9).
+		if r, ok := a.chat.ReplyingSince(a.thread.ID); ok {
+			status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinFrame(since), max(0, a.now.Sub(r)).Truncate(time.Second))
+		} else {
+			status = fmt.Sprintf(" · %s starting %s %s", spinFrame(since), chips.Truncate(chips.SanitizeLine(a.chat.AgentName()), 24), el)
+		}
 	case chat.Stopping:
 		status = " · stopping…"
 	default:
