@@ -441,6 +441,32 @@ func DefaultKeys() Keys {
 func DefaultAppKeys() AppKeys { return DefaultKeys().AppKeys }
 
 // KeyDefs is the key table, for --help and tests.
+// Binding is the row's binding in k (as the config bound it).
+func (d KeyDef) Binding(k *Keys) *key.Binding { return d.field(k) }
+
+// ActsIn says whether the row's key acts in scope s (a global or main row
+// acts there too).
+func (d KeyDef) ActsIn(s Scope) bool {
+	for _, x := range d.Scopes {
+		if x == s || slices.Contains(within(x), s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScopePlace is where a scope's keys act, in words for a toast ("the
+// terminal pane").
+func ScopePlace(s Scope) string {
+	for _, x := range scopes {
+		if x.s == s {
+			t, _, _ := strings.Cut(x.title, " (")
+			return strings.TrimPrefix(strings.TrimPrefix(t, "In "), "When ")
+		}
+	}
+	return string(s)
+}
+
 func KeyDefs() []KeyDef { return slices.Clone(keyTable) }
 
 // keyDef is the key table's row named name.

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 
 	"charm.land/bubbles/v2/key"
@@ -157,7 +159,38 @@ func (a *App) routeKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(append(cmds, cmd)...)
 		}
 	}
+	if cmd := a.elsewhere(msg); cmd != nil {
+		return tea.Batch(append(cmds, cmd)...)
+	}
 	return tea.Batch(append(cmds, a.toComposer(msg))...)
+}
+
+// elsewhere is a key with ctrl or alt the composer has no use for but
+// another scope binds: a toast says where it acts ("alt+o works in the
+// terminal pane") instead of nothing happening (nil: not such a key).
+func (a *App) elsewhere(msg tea.KeyPressMsg) tea.Cmd {
+	if a.focus != paneComposer || a.ed.PickerOpen() || msg.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
+		return nil
+	}
+	a.keys.Editor = a.ed.Keys
+	var there []string
+	for _, d := range KeyDefs() {
+		if !key.Matches(msg, *d.Binding(&a.keys)) {
+			continue
+		}
+		if d.ActsIn(ScopeComposer) || d.ActsIn(ScopeShell) || d.ActsIn(ScopePicker) {
+			return nil // the composer's own
+		}
+		for _, s := range d.Scopes {
+			if p := ScopePlace(s); !slices.Contains(there, p) {
+				there = append(there, p)
+			}
+		}
+	}
+	if len(there) == 0 {
+		return nil
+	}
+	return a.notify(msg.String()+" works in "+strings.Join(there, " and "), false)
 }
 
 // routePaste is a paste's way: the top overlay, the review pane, the
