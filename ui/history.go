@@ -186,7 +186,7 @@ func (a *App) historyImported(m historyImportedMsg) tea.Cmd {
 // ---- ctrl+r: the history search ----
 
 type historySearch struct {
-	filterList
+	composer.FilterList
 	k       *Keys
 	entries []workspace.HistoryEntry
 }
@@ -195,7 +195,7 @@ type historySearch struct {
 type historyChosen struct{ i int }
 
 func (a *App) openHistorySearch() tea.Cmd {
-	s := &historySearch{filterList: filterList{picker: composer.NewPicker("history")}, k: &a.keys}
+	s := &historySearch{FilterList: composer.NewFilterList("history"), k: &a.keys}
 	s.set(a.hist.entries)
 	a.ovs.Push(s)
 	return a.loadHistory()
@@ -209,8 +209,8 @@ func (s *historySearch) set(entries []workspace.HistoryEntry) {
 		items[i] = composer.PickerItem{Title: chips.SanitizeLine(strings.Join(strings.Fields(title), " ")),
 			Detail: e.Created.Format("2006-01-02 15:04"), Value: strconv.Itoa(i)}
 	}
-	s.picker.SetItems(items)
-	s.picker.SetQuery(s.field.String())
+	s.Picker.SetItems(items)
+	s.Picker.SetQuery(s.Field.String())
 }
 
 func (s *historySearch) Scope() Scope { return ScopeHistory }
@@ -230,14 +230,14 @@ func (s *historySearch) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	case key.Matches(msg, k.HistoryClose) || key.Matches(msg, k.HistorySearch):
 		return nil, nil, nil
 	case key.Matches(msg, k.HistoryChoose):
-		item, ok := s.picker.Selected()
+		item, ok := s.Picker.Selected()
 		i, err := strconv.Atoi(item.Value)
 		if !ok || err != nil || i >= len(s.entries) {
 			return nil, nil, nil
 		}
 		return nil, nil, historyChosen{i}
 	default:
-		s.filterList.key(k, msg)
+		s.FilterList.Key(k.listKeys(), msg)
 	}
 	return s, nil, nil
 }
@@ -259,7 +259,7 @@ func (a *App) useHistory(c historyChosen) tea.Cmd {
 
 func (s *historySearch) View(width, height int) []string {
 	k := s.k
-	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
-	lines = append(lines, s.field.view("search: ", width))
+	lines := strings.Split(s.Picker.View(width, max(3, height-2)), "\n")
+	lines = append(lines, s.Field.View("search: ", width))
 	return append(lines, chips.Truncate(joinHints(hint(k.HistoryChoose, "use"), hint(k.ListNext, "next"), hint(k.HistoryClose, "close")), width))
 }

@@ -1,43 +1,13 @@
 package ui
 
 import (
-	"io"
 	"os"
 	"strings"
 	"testing"
-	"testing/iotest"
 
-	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/paste"
 )
-
-func TestNormalizerLineEndsAndControls(t *testing.T) {
-	in := "a\r\nb\rc\nd\x1b[31m\x07e\u0085f\tg\r"
-	want := "a\nb\nc\nd[31mef\tg\n"
-	for name, r := range map[string]io.Reader{
-		"whole":    strings.NewReader(in),
-		"one byte": iotest.OneByteReader(strings.NewReader(in)),
-		"half":     iotest.HalfReader(strings.NewReader(in)),
-	} {
-		b, err := io.ReadAll(newNormalizer(r))
-		if err != nil || string(b) != want {
-			t.Errorf("%s: %q %v, want %q", name, b, err, want)
-		}
-	}
-	// The same rules as the draft.
-	if got := string(mustRead(t, newNormalizer(strings.NewReader(in)))); got != clipboard.NormalizeText(in) {
-		t.Errorf("normalizer %q, the draft's rules %q", got, clipboard.NormalizeText(in))
-	}
-}
-
-func mustRead(t *testing.T, r io.Reader) []byte {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // A large paste streamed by the filter comes to the composer as one
 // pasted-text chip whose file holds the whole paste, line ends made LF.

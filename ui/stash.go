@@ -35,7 +35,7 @@ type stashListedMsg struct {
 type stashDroppedMsg struct{ err error }
 
 type stashList struct {
-	filterList
+	composer.FilterList
 	entries []workspace.StashEntry
 	keys    *Keys
 }
@@ -60,8 +60,8 @@ func (a *App) stashed(m stashedMsg) tea.Cmd {
 }
 
 func (a *App) openStash() tea.Cmd {
-	s := &stashList{filterList: filterList{picker: composer.NewPicker("stash")}, keys: &a.keys}
-	s.picker.SetLoading(true)
+	s := &stashList{FilterList: composer.NewFilterList("stash"), keys: &a.keys}
+	s.Picker.SetLoading(true)
 	a.ovs.Push(s)
 	return a.listStash()
 }
@@ -93,16 +93,16 @@ func stashTitle(md string) string {
 func (s *stashList) set(es []workspace.StashEntry, err error) {
 	s.entries = es
 	if err != nil {
-		s.picker.SetError(err)
+		s.Picker.SetError(err)
 		return
 	}
 	items := make([]composer.PickerItem, len(es))
 	for i, e := range es {
 		items[i] = composer.PickerItem{Title: stashTitle(e.Markdown), Detail: e.Created.Format("2006-01-02 15:04"), Value: strconv.FormatInt(e.ID, 10)}
 	}
-	s.picker.SetItems(items)
-	s.picker.SetLoading(false)
-	s.picker.SetQuery(s.field.String())
+	s.Picker.SetItems(items)
+	s.Picker.SetLoading(false)
+	s.Picker.SetQuery(s.Field.String())
 }
 
 func (s *stashList) entry(id string) (workspace.StashEntry, bool) {
@@ -127,7 +127,7 @@ func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		s.set(msg.entries, msg.err)
 	case tea.KeyPressMsg:
 		k := s.keys
-		item, ok := s.picker.Selected()
+		item, ok := s.Picker.Selected()
 		switch {
 		case key.Matches(msg, k.StashClose) || key.Matches(msg, k.StashList):
 			return nil, nil, nil
@@ -140,7 +140,7 @@ func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 				return s, nil, stashDrop{e}
 			}
 		default:
-			s.filterList.key(k, msg)
+			s.FilterList.Key(k.listKeys(), msg)
 		}
 	}
 	return s, nil, nil
@@ -153,10 +153,10 @@ func (a *App) dropStash(e workspace.StashEntry) tea.Cmd {
 }
 
 func (s *stashList) View(width, height int) []string {
-	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
+	lines := strings.Split(s.Picker.View(width, max(3, height-2)), "\n")
 	k := s.keys
-	if q := s.field.String(); q != "" {
-		lines = append(lines, s.field.view("filter: ", width))
+	if q := s.Field.String(); q != "" {
+		lines = append(lines, s.Field.View("filter: ", width))
 	}
 	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close")), width))
 }
