@@ -286,7 +286,7 @@ type threadSwitcher struct {
 }
 
 func (a *App) newThread() tea.Cmd {
-	save := a.saveDraft()
+	save := a.drafts.save()
 	ws := a.ws
 	return tea.Sequence(save, func() tea.Msg {
 		// stored with its first message or draft (workspace.NewThread)
@@ -474,7 +474,7 @@ func (a *App) switchThread(id string) tea.Cmd {
 	if id == a.thread.ID {
 		return nil
 	}
-	return tea.Sequence(a.saveDraft(), a.openThread(id))
+	return tea.Sequence(a.drafts.save(), a.openThread(id))
 }
 
 // openThread reads a thread, its messages (contexts left raw for the

@@ -61,8 +61,8 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on((*App).spun))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
 	// the draft, the threads, the stash and the history
-	add(on((*App).draftTick))
-	add(on((*App).draftSaved))
+	add(on(func(a *App, m draftTickMsg) tea.Cmd { return a.drafts.due(m) }))
+	add(on(func(a *App, m draftSavedMsg) tea.Cmd { return a.drafts.saved(m) }))
 	add(on((*App).threadOpened))
 	add(on(func(a *App, m threadsListedMsg) tea.Cmd { return a.deliver(is[*threadSwitcher], m) }))
 	add(on((*App).threadChanged))
@@ -70,9 +70,9 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on((*App).stashed))
 	add(on(func(a *App, m stashListedMsg) tea.Cmd { return a.deliver(is[*stashList], m) }))
 	add(on(func(a *App, m stashDroppedMsg) tea.Cmd { return a.failed("stash: ", m.err) }))
-	add(on((*App).historyLoaded))
+	add(on(func(a *App, m historyLoadedMsg) tea.Cmd { return a.hist.loaded(m) }))
 	add(on(func(a *App, m historyAddedMsg) tea.Cmd { return a.failed("history: ", m.err) }))
-	add(on((*App).historyImported))
+	add(on(func(a *App, m historyImportedMsg) tea.Cmd { return tea.Batch(a.afterComposer(), a.hist.imported(m)) }))
 	add(on((*App).shellDone))
 	// attachments, copy and paste (clipboard.go, pastefilter.go)
 	add(on(func(a *App, m completionMsg) tea.Cmd { return a.deliver(is[*pathPrompt], m) }))
@@ -201,7 +201,8 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 	case stashDrop:
 		return a.dropStash(r.e), false
 	case historyChosen:
-		return a.useHistory(r), false
+		a.setFocus(paneComposer)
+		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
 	case askAnswered:
 		return a.answerAsk(r), false
 	case interrupted:
@@ -231,7 +232,7 @@ func (a *App) appKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.HidePane) && a.pane.Active() != nil:
 		return a.togglePane(), true
 	case key.Matches(msg, k.HistorySearch) && a.focus == paneComposer && !picker:
-		return a.openHistorySearch(), true
+		return a.hist.openSearch(), true
 	case key.Matches(msg, k.Terminal) && !picker:
 		return a.showTerminal(), true
 	case key.Matches(msg, k.Modes) && !picker:
