@@ -91,8 +91,9 @@ type App struct {
 
 	drafts *drafts // when the draft goes to disk (autosave.go)
 
-	ovs      *overlayStack // the open overlays, the top one last (overlay.go)
-	pasteSeq int           // numbers pasted-text-N.txt and pasted-image-N.png
+	ovs   *overlayStack // the open overlays, the top one last (overlay.go)
+	clip  *clip         // copy and paste (clipboard.go)
+	stash *stash        // the prompt stash (stash.go)
 
 	toast toastLine
 
@@ -150,6 +151,9 @@ func New(opt Options) *App {
 	}
 	a.hist = &history{ws: a.ws, ed: ed, keys: &a.keys, ovs: a.ovs, toast: &a.toast, reg: a.opt.Registry,
 		entries: opt.History} // up works from the first frame (history.go)
+	a.clip = &clip{ws: a.ws, ed: ed, keys: &a.keys, toast: &a.toast, thread: &a.thread, cb: a.opt.Clipboard, reg: a.opt.Registry,
+		limits: opt.Config.Limits, config: opt.Config.Path}
+	a.stash = &stash{ws: a.ws, ed: ed, keys: &a.keys, ovs: a.ovs, toast: &a.toast, reg: a.opt.Registry}
 	a.loadThread(opt.Opened)
 	a.opt.Opened = workspace.Opened{} // the transcript has them; a long thread's slice is not kept twice
 	return a

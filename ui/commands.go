@@ -64,7 +64,7 @@ func Commands() []slashCommand {
 				return a.notify("choose the message to fork from (↑↓) and press f", false)
 			}},
 		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { return a.openStash() }},
+			run: func(a *App, _ string) tea.Cmd { return a.stash.open() }},
 		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all",
 			run: func(a *App, args string) tea.Cmd { return a.openReview(args) }},
 		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: routeAgentFirst,

@@ -16,8 +16,8 @@ func TestLargePasteBecomesChip(t *testing.T) {
 	h := e.open("")
 	h.typeText("before ")
 	big := strings.Repeat("a line of a long paste\r", 100000) // 2.3 MB
-	msg := h.app.pasteStore()(strings.NewReader(big))
-	h.update(h.app.filterPaste(msg))
+	msg := h.app.clip.pasteStore()(strings.NewReader(big))
+	h.update(h.app.clip.filterPaste(msg))
 	h.pumpUntil("the chip", func() bool { return len(h.app.ed.Draft().Records()) == 1 })
 	rec := h.app.ed.Draft().Records()[0].(*contextref.FileRecord)
 	want := strings.ReplaceAll(big, "\r", "\n")
@@ -46,13 +46,13 @@ func TestRefusedPasteLeavesComposerAndSaysHowToRaise(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
 	h.typeText("keep me")
-	h.update(h.app.filterPaste(paste.StartedMsg{ID: 1}))
-	h.update(h.app.filterPaste(paste.ProgressMsg{ID: 1, Bytes: 5 << 20}))
+	h.update(h.app.clip.filterPaste(paste.StartedMsg{ID: 1}))
+	h.update(h.app.clip.filterPaste(paste.ProgressMsg{ID: 1, Bytes: 5 << 20}))
 	if !strings.Contains(h.plain(), "receiving a long paste: 5 MiB") {
 		t.Fatalf("no progress toast:\n%s", h.footer())
 	}
-	h.update(h.app.filterPaste(paste.RefusedMsg{ID: 1, Bytes: 20<<20 + 1, Limit: 20 << 20}))
-	if m := h.app.filterPaste(paste.EndedMsg{ID: 1, Bytes: 100 << 20, Refused: true}); m != nil {
+	h.update(h.app.clip.filterPaste(paste.RefusedMsg{ID: 1, Bytes: 20<<20 + 1, Limit: 20 << 20}))
+	if m := h.app.clip.filterPaste(paste.EndedMsg{ID: 1, Bytes: 100 << 20, Refused: true}); m != nil {
 		t.Fatalf("a refused paste's end gave %v", m)
 	}
 	if got := h.app.ed.Draft().Markdown(); got != "keep me" {

@@ -34,36 +34,49 @@ type stashListedMsg struct {
 
 type stashDroppedMsg struct{ err error }
 
+// stash is the stash controller: it stores the draft in the project's
+// stash, opens the stash list and acts on its choices.
+type stash struct {
+	ws    *workspace.Workspace
+	ed    *composer.Editor
+	keys  *Keys
+	ovs   *overlayStack
+	toast *toastLine
+	reg   *clipboard.Registry
+}
+
 type stashList struct {
 	composer.FilterList
 	entries []workspace.StashEntry
 	keys    *Keys
 }
 
-func (a *App) stash() tea.Cmd {
-	d := a.ed.Draft()
+// push stores the draft in the stash (cleared once stored: stashed).
+func (s *stash) push() tea.Cmd {
+	d := s.ed.Draft()
 	if d.IsEmpty() {
-		return a.notify("nothing to stash", false)
+		return s.toast.show("nothing to stash", false)
 	}
-	push, v := a.ws.Stash(d.Markdown(), d.Records()), d.Version()
+	push, v := s.ws.Stash(d.Markdown(), d.Records()), d.Version()
 	return func() tea.Msg { return stashedMsg{draft: d, version: v, err: push()} }
 }
 
-func (a *App) stashed(m stashedMsg) tea.Cmd {
+// stashed clears the draft that was stored (the draft changes).
+func (s *stash) stashed(m stashedMsg) tea.Cmd {
 	if m.err != nil {
-		return a.notify("not stashed: "+m.err.Error(), true)
+		return s.toast.show("not stashed: "+m.err.Error(), true)
 	}
-	if a.ed.Draft() == m.draft && m.draft.Version() == m.version {
-		a.ed.Reset()
+	if s.ed.Draft() == m.draft && m.draft.Version() == m.version {
+		s.ed.Reset()
 	}
-	return tea.Batch(a.afterComposer(), a.notify("draft stashed — "+a.keys.StashList.Help().Key+" lists the stash", false))
+	return s.toast.show("draft stashed — "+s.keys.StashList.Help().Key+" lists the stash", false)
 }
 
-func (a *App) openStash() tea.Cmd {
-	s := &stashList{FilterList: composer.NewFilterList("stash"), keys: &a.keys}
-	s.Picker.SetLoading(true)
-	a.ovs.Push(s)
-	return a.listStash()
+func (s *stash) open() tea.Cmd {
+	l := &stashList{FilterList: composer.NewFilterList("stash"), keys: s.keys}
+	l.Picker.SetLoading(true)
+	s.ovs.Push(l)
+	return s.list()
 }
 
 // What the stash list asks of the app.
@@ -72,8 +85,8 @@ type (
 	stashDrop    struct{ e workspace.StashEntry }
 )
 
-func (a *App) listStash() tea.Cmd {
-	list := a.ws.Stashed()
+func (s *stash) list() tea.Cmd {
+	list := s.ws.Stashed()
 	return func() tea.Msg {
 		es, err := list()
 		return stashListedMsg{es, err}
@@ -146,10 +159,10 @@ func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	return s, nil, nil
 }
 
-// dropStash deletes an entry the list chose and lists the stash again.
-func (a *App) dropStash(e workspace.StashEntry) tea.Cmd {
-	drop := a.ws.DropStash(e.ID)
-	return tea.Sequence(func() tea.Msg { return stashDroppedMsg{drop()} }, a.listStash())
+// drop deletes an entry the list chose and lists the stash again.
+func (s *stash) drop(e workspace.StashEntry) tea.Cmd {
+	drop := s.ws.DropStash(e.ID)
+	return tea.Sequence(func() tea.Msg { return stashDroppedMsg{drop()} }, s.list())
 }
 
 func (s *stashList) View(width, height int) []string {
@@ -161,10 +174,10 @@ func (s *stashList) View(width, height int) []string {
 	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close")), width))
 }
 
-// restoreStash imports an entry at the caret, then drops it from the stash.
-func (a *App) restoreStash(e workspace.StashEntry) tea.Cmd {
-	env, local, reg, drop := a.ws.EnvironmentID(), a.ws.Assets(), a.registry(), a.ws.DropStash(e.ID)
-	held := a.ed.Draft().Records()
+// restore imports an entry at the caret, then drops it from the stash.
+func (s *stash) restore(e workspace.StashEntry) tea.Cmd {
+	env, local, reg, drop := s.ws.EnvironmentID(), s.ws.Assets(), s.reg, s.ws.DropStash(e.ID)
+	held := s.ed.Draft().Records()
 	return func() tea.Msg {
 		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: e.Records}
 		imp := clipboard.Import(e.Markdown, f, held, env, reg.Lookup, local)
