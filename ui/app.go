@@ -94,6 +94,7 @@ type App struct {
 	ovs   *overlayStack // the open overlays, the top one last (overlay.go)
 	clip  *clip         // copy and paste (clipboard.go)
 	stash *stash        // the prompt stash (stash.go)
+	nav   *nav          // the threads, thread chips, opening chips (overlays.go)
 
 	toast toastLine
 
@@ -153,6 +154,7 @@ func New(opt Options) *App {
 		entries: opt.History} // up works from the first frame (history.go)
 	a.clip = &clip{ws: a.ws, ed: ed, keys: &a.keys, toast: &a.toast, thread: &a.thread, cb: a.opt.Clipboard, reg: a.opt.Registry,
 		limits: opt.Config.Limits, config: opt.Config.Path}
+	a.nav = &nav{ws: a.ws, chat: a.chat, drafts: a.drafts, ovs: a.ovs, keys: &a.keys, toast: &a.toast, thread: &a.thread, dir: opt.Dir}
 	a.stash = &stash{ws: a.ws, ed: ed, keys: &a.keys, ovs: a.ovs, toast: &a.toast, reg: a.opt.Registry}
 	a.loadThread(opt.Opened)
 	a.opt.Opened = workspace.Opened{} // the transcript has them; a long thread's slice is not kept twice

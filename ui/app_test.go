@@ -737,7 +737,7 @@ func TestScreenFitsTheWindow(t *testing.T) {
 func TestOpenChipWithoutBytesSaysSo(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
-	cmd := h.app.open(imageRec("att_nowhere", "ghost.png"))
+	cmd := h.app.nav.open(imageRec("att_nowhere", "ghost.png"))
 	h.exec(cmd)
 	h.pumpUntil("the toast", func() bool { return strings.Contains(h.app.Toast(), "ghost.png") })
 	if !strings.Contains(h.app.Toast(), "not in this environment") {

@@ -267,7 +267,7 @@ func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
 	first := h.app.thread.ID
 	filler := fill()
 	big := bigDraft(h)
-	h.exec(h.app.switchThread(other.ID))
+	h.exec(h.app.nav.switchTo(other.ID))
 	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
 	h.pumpUntil("the failed save", func() bool { return len(h.app.drafts.unsaved) == 1 })
 	if _, ok := e.draft(first); ok {
@@ -275,13 +275,13 @@ func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
 	}
 	// Back to the first thread while the disk is still full: the draft is
 	// there.
-	h.exec(h.app.switchThread(first))
+	h.exec(h.app.nav.switchTo(first))
 	h.pumpUntil("the first thread", func() bool { return h.app.thread.ID == first })
 	if got := h.app.ed.Draft().Markdown(); got != big {
 		t.Fatalf("the first thread's draft is lost (%d bytes)", len(got))
 	}
 	// Away again, then the disk frees up: the retry saves it.
-	h.exec(h.app.switchThread(other.ID))
+	h.exec(h.app.nav.switchTo(other.ID))
 	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
 	h.pumpUntil("the failed save", func() bool { return len(h.app.drafts.unsaved) == 1 })
 	os.Remove(filler)

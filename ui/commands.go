@@ -57,7 +57,7 @@ type slashCommand struct {
 func Commands() []slashCommand {
 	return []slashCommand{
 		{Name: "new", Description: "start a new thread", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { return a.newThread() }},
+			run: func(a *App, _ string) tea.Cmd { return a.nav.newThread() }},
 		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all",
 			run: func(a *App, _ string) tea.Cmd {
 				a.setFocus(paneTranscript)

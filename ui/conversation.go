@@ -155,7 +155,7 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 			a.agentInfoChanged() // the / and modes pickers (agentterm.go)
 		}
 	case chat.Forked:
-		return tea.Sequence(a.drafts.save(), a.openThread(e.ThreadID),
+		return tea.Sequence(a.drafts.save(), a.nav.load(e.ThreadID),
 			a.notify("forked: "+e.Title, false))
 	case chat.QuitReady:
 		return a.finishQuit()

@@ -13,7 +13,7 @@ func sendWithChip(t *testing.T, h *harness, words, file string) {
 	t.Helper()
 	h.typeText(words + " ")
 	p := h.e.writeFile(file, []byte("content of "+file))
-	h.exec(h.app.attachFile(p))
+	h.exec(h.app.clip.attach(p))
 	h.pumpUntil("the chip of "+file, func() bool { return len(h.app.ed.Draft().Records()) == 1 })
 	h.press("enter")
 	h.pumpUntil("the send of "+file, func() bool {

@@ -223,10 +223,10 @@ func (p *pathPrompt) View(width, _ int) []string {
 	return lines
 }
 
-// attachFile copies a file into the asset store and binds a fresh local id
+// attach copies a file into the asset store and binds a fresh local id
 // to it, in a command.
-func (a *App) attachFile(path string) tea.Cmd {
-	attach := a.ws.Attach(path)
+func (c *clip) attach(path string) tea.Cmd {
+	attach := c.ws.Attach(path)
 	return func() tea.Msg {
 		rec, err := attach()
 		return attachedMsg{rec: rec, err: err}
@@ -251,10 +251,10 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 
 // open shows a file or image chip's bytes with xdg-open, or says where they
 // are; a mention opens its path.
-func (a *App) open(r contextref.Record) tea.Cmd {
-	dir := a.opt.Dir
+func (n *nav) open(r contextref.Record) tea.Cmd {
+	dir := n.dir
 	if t, ok := r.(*contextref.ThreadRecord); ok {
-		return a.openThreadRef(t)
+		return n.openRef(t)
 	}
 	if m, ok := r.(*contextref.MentionRecord); ok {
 		p := filepath.Join(dir, m.Path)
@@ -262,9 +262,9 @@ func (a *App) open(r contextref.Record) tea.Cmd {
 	}
 	att := contextref.AttachmentOf(r)
 	if att == nil {
-		return a.notify("nothing to open for this chip", false)
+		return n.toast.show("nothing to open for this chip", false)
 	}
-	where, name := a.ws.Path(att.AttachmentID), att.Name
+	where, name := n.ws.Path(att.AttachmentID), att.Name
 	return func() tea.Msg {
 		p, err := where()
 		if err != nil {
@@ -276,6 +276,20 @@ func (a *App) open(r contextref.Record) tea.Cmd {
 
 // ---- threads ----
 
+// nav is the threads controller: the thread list and its choices, new
+// threads, thread switches (the draft saved first), thread chips and
+// opening a chip's file.
+type nav struct {
+	ws     *workspace.Workspace
+	chat   *chat.Service
+	drafts *drafts
+	ovs    *overlayStack
+	keys   *Keys
+	toast  *toastLine
+	thread *workspace.Thread // the open thread (the App's)
+	dir    string            // the project directory
+}
+
 type threadSwitcher struct {
 	composer.FilterList
 	k        *Keys
@@ -285,13 +299,13 @@ type threadSwitcher struct {
 	rename   string // id of the thread being renamed
 }
 
-func (a *App) newThread() tea.Cmd {
-	save := a.drafts.save()
-	ws := a.ws
+func (n *nav) newThread() tea.Cmd {
+	save := n.drafts.save()
+	ws := n.ws
 	return tea.Sequence(save, func() tea.Msg {
 		// stored with its first message or draft (workspace.NewThread)
 		return threadOpenedMsg{open: workspace.Opened{Thread: ws.NewThread()}}
-	}, a.notify("new thread", false))
+	}, n.toast.show("new thread", false))
 }
 
 // What the thread list asks of the app.
@@ -302,15 +316,15 @@ type (
 	deleteThread struct{ id string }
 )
 
-func (a *App) openThreads() tea.Cmd {
-	s := &threadSwitcher{FilterList: composer.NewFilterList("threads"), k: &a.keys, current: a.thread.ID}
+func (n *nav) openList() tea.Cmd {
+	s := &threadSwitcher{FilterList: composer.NewFilterList("threads"), k: n.keys, current: n.thread.ID}
 	s.Picker.SetLoading(true)
-	a.ovs.Push(s)
-	return a.listThreads()
+	n.ovs.Push(s)
+	return n.list()
 }
 
-func (a *App) listThreads() tea.Cmd {
-	list := a.ws.Threads()
+func (n *nav) list() tea.Cmd {
+	list := n.ws.Threads()
 	return func() tea.Msg {
 		ts, err := list()
 		return threadsListedMsg{ts, err}
@@ -432,26 +446,26 @@ func (s *threadSwitcher) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 }
 
 // askDelete asks whether to delete a thread the list chose.
-func (a *App) askDelete(d threadDelete) tea.Cmd {
-	if a.chat.Phase(d.id) != chat.Idle {
-		return a.notify("a turn is running in that thread: cancel it first (esc in the thread)", true)
+func (n *nav) askDelete(d threadDelete) tea.Cmd {
+	if n.chat.Phase(d.id) != chat.Idle {
+		return n.toast.show("a turn is running in that thread: cancel it first (esc in the thread)", true)
 	}
 	if d.title == "" {
 		d.title = "(new thread)"
 	}
-	a.askConfirm(fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(d.title, 40)), deleteThread{d.id})
+	askConfirm(n.ovs, n.keys, fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(d.title, 40)), deleteThread{d.id})
 	return nil
 }
 
 // renameThread stores a thread's new title.
-func (a *App) renameThread(r threadRename) tea.Cmd {
-	rename := a.ws.Rename(r.id, r.title)
+func (n *nav) rename(r threadRename) tea.Cmd {
+	rename := n.ws.Rename(r.id, r.title)
 	return func() tea.Msg { return threadChangedMsg{err: rename(), reload: true, what: "renamed"} }
 }
 
 // deleteThread deletes a thread the user confirmed.
-func (a *App) deleteThread(id string) tea.Cmd {
-	del := a.ws.Delete(id)
+func (n *nav) delete(id string) tea.Cmd {
+	del := n.ws.Delete(id)
 	return func() tea.Msg { return threadChangedMsg{err: del(), reload: true, what: "deleted:" + id} }
 }
 
@@ -470,16 +484,16 @@ func (s *threadSwitcher) View(width, height int) []string {
 }
 
 // switchThread saves the draft of this thread and opens another.
-func (a *App) switchThread(id string) tea.Cmd {
-	if id == a.thread.ID {
+func (n *nav) switchTo(id string) tea.Cmd {
+	if id == n.thread.ID {
 		return nil
 	}
-	return tea.Sequence(a.drafts.save(), a.openThread(id))
+	return tea.Sequence(n.drafts.save(), n.load(id))
 }
 
 // openThread reads a thread, its messages (contexts left raw for the
 // transcript to decode lazily) and its draft, in a command.
-func (a *App) openThread(id string) tea.Cmd { return opening(a.ws.Load(id)) }
+func (n *nav) load(id string) tea.Cmd { return opening(n.ws.Load(id)) }
 
 // opening runs a workspace open in a command.
 func opening(open func() (workspace.Opened, error)) tea.Cmd {
@@ -489,23 +503,22 @@ func opening(open func() (workspace.Opened, error)) tea.Cmd {
 	}
 }
 
-func (a *App) threadChanged(m threadChangedMsg) tea.Cmd {
+func (n *nav) changed(m threadChangedMsg) tea.Cmd {
 	if m.err != nil {
-		return a.notify("threads: "+m.err.Error(), true)
+		return n.toast.show("threads: "+m.err.Error(), true)
 	}
 	var cmds []tea.Cmd
 	if deleted, ok := strings.CutPrefix(m.what, "deleted:"); ok {
-		cmds = append(cmds, a.notify("thread deleted", false))
-		if deleted == a.thread.ID {
-			cmds = append(cmds, opening(a.ws.Latest()))
+		cmds = append(cmds, n.toast.show("thread deleted", false))
+		if deleted == n.thread.ID {
+			cmds = append(cmds, opening(n.ws.Latest()))
 		}
 	} else if m.what != "" {
-		cmds = append(cmds, a.notify("thread "+m.what, false))
+		cmds = append(cmds, n.toast.show("thread "+m.what, false))
 	}
-	if _, open := overlayOf[*threadSwitcher](a.ovs); m.reload && open {
-		cmds = append(cmds, a.listThreads())
+	if _, open := overlayOf[*threadSwitcher](n.ovs); m.reload && open {
+		cmds = append(cmds, n.list())
 	}
-	cmds = append(cmds, a.refreshThread())
 	return tea.Batch(cmds...)
 }
 
@@ -522,8 +535,8 @@ type confirmBox struct {
 }
 
 // askConfirm asks text; yes is acted on (overlayResult) once confirmed.
-func (a *App) askConfirm(text string, yes any) {
-	a.ovs.Push(&confirmBox{k: &a.keys, text: text, yes: yes})
+func askConfirm(ovs *overlayStack, k *Keys, text string, yes any) {
+	ovs.Push(&confirmBox{k: k, text: text, yes: yes})
 }
 
 func (c *confirmBox) Scope() Scope { return ScopeConfirm }
@@ -569,13 +582,13 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 			name = r.(*contextref.ImageRecord).Name
 		}
 		if n := d.References(id); n > 0 {
-			a.askConfirm(fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true})
+			askConfirm(a.ovs, &a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true})
 			return nil
 		}
 		return a.removeImage(removeImage{id, false})
 	case key.Matches(msg, k.ShelfOpen):
 		if r, ok := a.ed.Draft().Record(shelf[a.shelfSel]); ok {
-			return a.open(r)
+			return a.nav.open(r)
 		}
 	case key.Matches(msg, k.Cancel):
 		a.setFocus(paneComposer)
@@ -598,14 +611,6 @@ func (a *App) removeImage(r removeImage) tea.Cmd {
 		a.setFocus(paneComposer)
 	}
 	return a.afterComposer()
-}
-
-// fork starts a new thread holding this thread's messages up to and
-// including upTo, and opens it (the agent's harness history is rebuilt
-// from those messages, so no stale runtime context travels as user input).
-func (a *App) fork(upTo string) tea.Cmd {
-	a.chat.Fork(a.thread.ID, upTo)
-	return nil
 }
 
 // fieldKeys are the table's field_* rows, for a composer.Field.

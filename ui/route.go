@@ -65,7 +65,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m draftSavedMsg) tea.Cmd { return a.drafts.saved(m) }))
 	add(on((*App).threadOpened))
 	add(on(func(a *App, m threadsListedMsg) tea.Cmd { return a.deliver(is[*threadSwitcher], m) }))
-	add(on((*App).threadChanged))
+	add(on(func(a *App, m threadChangedMsg) tea.Cmd { return tea.Batch(a.nav.changed(m), a.refreshThread()) }))
 	add(on(func(a *App, m threadTitleMsg) tea.Cmd { a.retitle(m); return nil }))
 	add(on(func(a *App, m stashedMsg) tea.Cmd { return a.edited(a.stash.stashed(m)) }))
 	add(on(func(a *App, m stashListedMsg) tea.Cmd { return a.deliver(is[*stashList], m) }))
@@ -84,15 +84,15 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m pastedFileMsg) tea.Cmd { return a.edited(a.clip.pastedFile(m, a.spaceBeforeChip)) }))
 	add(on(func(a *App, m expandedMsg) tea.Cmd { return a.edited(a.clip.expanded(m)) }))
 	// the transcript's requests
-	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.open(m.Record) }))
+	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.nav.open(m.Record) }))
 	add(on((*App).page))
 	add(on((*App).runPager))
 	add(on(func(a *App, m pagerDoneMsg) tea.Cmd { return a.failed("pager: ", m.err) }))
-	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { return a.fork(m.MessageID) }))
+	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { a.chat.Fork(a.thread.ID, m.MessageID); return nil }))
 	add(on(func(a *App, m transcript.CopyMsg) tea.Cmd { return a.clip.copyMessage(m, a.tr.PopoverOpen()) }))
 	add(on((*App).quote))
 	add(on((*App).reviewAgentDiff))
-	add(on((*App).threadRefOpened))
+	add(on(func(a *App, m threadRefOpenedMsg) tea.Cmd { return a.nav.refOpened(m) }))
 	// the terminal pane and the review pane
 	add(on(func(a *App, m terminal.UpdatedMsg) tea.Cmd { return a.toPane(m) }))
 	add(on(func(a *App, m terminal.ExitedMsg) tea.Cmd { return a.toPane(m) }))
@@ -184,17 +184,17 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 	switch r := res.(type) {
 	case nil:
 	case threadOpen:
-		return a.switchThread(r.id), false
+		return a.nav.switchTo(r.id), false
 	case threadRename:
-		return a.renameThread(r), false
+		return a.nav.rename(r), false
 	case threadDelete:
-		return a.askDelete(r), false
+		return a.nav.askDelete(r), false
 	case deleteThread:
-		return a.deleteThread(r.id), false
+		return a.nav.delete(r.id), false
 	case removeImage:
 		return a.removeImage(r), false
 	case attachChosen:
-		return a.attachFile(r.path), false
+		return a.clip.attach(r.path), false
 	case stashRestore:
 		a.setFocus(paneComposer)
 		return a.stash.restore(r.e), false
@@ -276,9 +276,9 @@ func (a *App) threadKey(msg tea.KeyPressMsg, picker bool) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Attach):
 		a.openAttach()
 	case key.Matches(msg, k.NewThread) && !picker:
-		return a.newThread(), true
+		return a.nav.newThread(), true
 	case key.Matches(msg, k.Threads):
-		return a.openThreads(), true
+		return a.nav.openList(), true
 	default:
 		return nil, false
 	}
