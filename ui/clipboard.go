@@ -9,6 +9,7 @@ import (
 
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/workspace"
@@ -66,7 +67,7 @@ type clip struct {
 	thread *workspace.Thread // the open thread (the App's)
 	cb     *clipboard.Clipboard
 	reg    *clipboard.Registry
-	limits Limits
+	limits config.Limits
 	config string // the config file's path, for the refusal's hint
 	seq    int    // numbers pasted-text-N.txt and pasted-image-N.png
 }
