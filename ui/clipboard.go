@@ -154,25 +154,32 @@ func (c *clip) paste(text string) tea.Cmd {
 	if !contextref.HasReferences(text) {
 		return c.pastePlain(text, "")
 	}
-	clip, env, local, reg := c.cb, c.ws.EnvironmentID(), c.ws.Assets(), c.reg
-	held := c.ed.Draft().Records()
+	clip, imp := c.cb, importer(c.ws, c.reg, c.ed.Draft().Records())
 	return func() tea.Msg {
 		f, reason := clip.Lookup(text)
 		if f == nil {
 			return pasteReadyMsg{plain: text, reason: reason}
 		}
-		imp := clipboard.Import(text, f, held, env, reg.Lookup, local)
-		return pasteReadyMsg{imp: imp, what: "pasted"}
+		return pasteReadyMsg{imp: imp(text, f), what: "pasted"}
 	}
 }
 
 // importFragment imports a fragment read from the system clipboard.
 func (c *clip) importFragment(text string, f *contextref.Fragment) tea.Cmd {
-	env, local, reg := c.ws.EnvironmentID(), c.ws.Assets(), c.reg
-	held := c.ed.Draft().Records()
-	return func() tea.Msg {
-		imp := clipboard.Import(text, f, held, env, reg.Lookup, local)
-		return pasteReadyMsg{imp: imp, what: "pasted"}
+	imp := importer(c.ws, c.reg, c.ed.Draft().Records())
+	return func() tea.Msg { return pasteReadyMsg{imp: imp(text, f), what: "pasted"} }
+}
+
+// importer is clipboard.Import over the workspace's assets, to run in a
+// command: text and f as pasted (f nil: records of this environment's
+// own, a history or stash entry), held the records the draft holds.
+func importer(ws *workspace.Workspace, reg *clipboard.Registry, held []contextref.Record) func(text string, f *contextref.Fragment, own ...contextref.Record) clipboard.ImportResult {
+	env, local := ws.EnvironmentID(), ws.Assets()
+	return func(text string, f *contextref.Fragment, own ...contextref.Record) clipboard.ImportResult {
+		if f == nil {
+			f = &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: own}
+		}
+		return clipboard.Import(text, f, held, env, reg.Lookup, local)
 	}
 }
 

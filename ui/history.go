@@ -170,11 +170,8 @@ func (h *history) recall(i int) tea.Cmd {
 }
 
 func (h *history) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
-	env, local, reg := h.ws.EnvironmentID(), h.ws.Assets(), h.reg
-	return func() tea.Msg {
-		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: e.Records}
-		return historyImportedMsg{seq, clipboard.Import(e.Markdown, f, nil, env, reg.Lookup, local)}
-	}
+	imp := importer(h.ws, h.reg, nil)
+	return func() tea.Msg { return historyImportedMsg{seq, imp(e.Markdown, nil, e.Records...)} }
 }
 
 // show replaces the draft with a prompt, the caret at its end.

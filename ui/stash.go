@@ -176,11 +176,9 @@ func (s *stashList) View(width, height int) []string {
 
 // restore imports an entry at the caret, then drops it from the stash.
 func (s *stash) restore(e workspace.StashEntry) tea.Cmd {
-	env, local, reg, drop := s.ws.EnvironmentID(), s.ws.Assets(), s.reg, s.ws.DropStash(e.ID)
-	held := s.ed.Draft().Records()
+	do, drop := importer(s.ws, s.reg, s.ed.Draft().Records()), s.ws.DropStash(e.ID)
 	return func() tea.Msg {
-		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: e.Records}
-		imp := clipboard.Import(e.Markdown, f, held, env, reg.Lookup, local)
+		imp := do(e.Markdown, nil, e.Records...)
 		m := pasteReadyMsg{imp: imp, what: "stash entry restored"}
 		if len(imp.Notes) == 0 { // keep the entry when something did not come back
 			m.after = func() tea.Msg { return stashDroppedMsg{drop()} }
