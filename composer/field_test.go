@@ -33,3 +33,26 @@ func TestFieldKeys(t *testing.T) {
 		t.Fatalf("insert drops controls, Cut keeps 2 runes: %q", f.String())
 	}
 }
+
+func TestFilterListNarrowsAndMoves(t *testing.T) {
+	k := &ListKeys{Next: key.NewBinding(key.WithKeys("down")), Prev: key.NewBinding(key.WithKeys("up"))}
+	l := NewFilterList("threads")
+	l.SetItems([]PickerItem{{Title: "alpha", Value: "a"}, {Title: "beta", Value: "b"}, {Title: "gamma", Value: "g"}})
+	if !l.Key(k, tea.KeyPressMsg{Code: tea.KeyDown}) {
+		t.Fatal("down was not the list's")
+	}
+	if it, ok := l.Picker.Selected(); !ok || it.Value != "b" {
+		t.Fatalf("after down: %+v %v", it, ok)
+	}
+	for _, r := range "gam" {
+		l.Key(k, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if it, ok := l.Picker.Selected(); !ok || it.Value != "g" || l.Field.String() != "gam" {
+		t.Fatalf("after typing gam: %+v %v, filter %q", it, ok, l.Field.String())
+	}
+	// New items keep the filter.
+	l.SetItems([]PickerItem{{Title: "delta", Value: "d"}, {Title: "gamma ray", Value: "r"}})
+	if it, ok := l.Picker.Selected(); !ok || it.Value != "r" {
+		t.Fatalf("after new items: %+v %v", it, ok)
+	}
+}
