@@ -89,12 +89,12 @@ type App struct {
 	queuePaused bool
 	info        chat.Info
 
-	// the draft on disk
-	savedVersion uint64
-	save         autosave // when the draft goes to disk (autosave.go)
+	drafts *drafts // when the draft goes to disk (autosave.go)
 
-	ovs      *overlayStack // the open overlays, the top one last (overlay.go)
-	pasteSeq int           // numbers pasted-text-N.txt and pasted-image-N.png
+	ovs   *overlayStack // the open overlays, the top one last (overlay.go)
+	clip  *clip         // copy and paste (clipboard.go)
+	stash *stash        // the prompt stash (stash.go)
+	nav   *nav          // the threads, thread chips, opening chips (overlays.go)
 
 	toast toastLine
 
@@ -106,7 +106,7 @@ type App struct {
 
 	acp acpUI // the / and modes pickers, the agent's terminals, chipchat mcp (commands.go)
 
-	hist  history   // the project's earlier prompts (history.go)
+	hist  *history  // the project's earlier prompts (history.go)
 	shell shellMode // ! shell mode (shell.go)
 
 	// the terminal pane
@@ -140,10 +140,22 @@ func New(opt Options) *App {
 	a := &App{opt: opt, ws: opt.Workspace, chat: opt.Chat, keys: keys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
 		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
+	a.drafts = &drafts{ws: a.ws, ed: ed, chat: a.chat, thread: &a.thread, toast: &a.toast}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
 	a.acp.terms, a.acp.mcp = opt.AgentTerminals, opt.Panes
 	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
-	a.hist.entries = opt.History // up works from the first frame (history.go)
+	if a.opt.Clipboard == nil {
+		a.opt.Clipboard = clipboard.Default()
+	}
+	if a.opt.Registry == nil {
+		a.opt.Registry = clipboard.DefaultRegistry()
+	}
+	a.hist = &history{ws: a.ws, ed: ed, keys: &a.keys, ovs: a.ovs, toast: &a.toast, reg: a.opt.Registry,
+		entries: opt.History} // up works from the first frame (history.go)
+	a.clip = &clip{ws: a.ws, ed: ed, keys: &a.keys, toast: &a.toast, thread: &a.thread, cb: a.opt.Clipboard, reg: a.opt.Registry,
+		limits: opt.Config.Limits, config: opt.Config.Path}
+	a.nav = &nav{ws: a.ws, chat: a.chat, drafts: a.drafts, ovs: a.ovs, keys: &a.keys, toast: &a.toast, thread: &a.thread, dir: opt.Dir}
+	a.stash = &stash{ws: a.ws, ed: ed, keys: &a.keys, ovs: a.ovs, toast: &a.toast, reg: a.opt.Registry}
 	a.loadThread(opt.Opened)
 	a.opt.Opened = workspace.Opened{} // the transcript has them; a long thread's slice is not kept twice
 	return a
@@ -159,7 +171,7 @@ func (a *App) loadThread(o workspace.Opened) {
 	a.chat.Adopt(t.ID, o.Messages)
 	a.phase, a.queue, a.queuePaused = a.chat.Phase(t.ID), nil, false
 	a.info = a.chat.Info(t.ID)
-	d = a.draftLoaded(t.ID, d) // its revision; a draft whose save failed comes back
+	d = a.drafts.loaded(t.ID, d) // its revision; a draft whose save failed comes back
 	if d != nil {
 		draft := composer.FromMarkdown(d.Markdown, d.Records)
 		draft.SetCaret(composer.Pos{Line: d.Caret.Line, Col: d.Caret.Col}, false)
@@ -167,7 +179,7 @@ func (a *App) loadThread(o workspace.Opened) {
 	} else {
 		a.ed.Reset()
 	}
-	a.savedVersion = a.ed.Draft().Version()
+	a.drafts.savedVersion = a.ed.Draft().Version()
 	a.setFocus(paneComposer)
 }
 
@@ -189,7 +201,7 @@ func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
 
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
-func (a *App) Init() tea.Cmd { return tea.Batch(a.listen(), a.loadHistory(), a.listenAgentTerminals()) }
+func (a *App) Init() tea.Cmd { return tea.Batch(a.listen(), a.hist.load(), a.listenAgentTerminals()) }
 
 func (a *App) setFocus(p pane) {
 	if p == paneShelf && len(a.ed.Draft().Shelf()) == 0 {
@@ -219,7 +231,7 @@ func (a *App) Close() {
 	a.chat.Shutdown(ctx)
 	cancel()
 	a.chat.Close()
-	if msg, ok := a.saveDraft()().(draftSavedMsg); ok && msg.err != nil {
+	if msg, ok := a.drafts.save()().(draftSavedMsg); ok && msg.err != nil {
 		fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.err)
 	}
 	a.pane.CloseAll()
@@ -300,7 +312,7 @@ func (a *App) submitted(msg composer.SubmitMsg) tea.Cmd {
 	if a.shell.on {
 		return a.runShell(msg.Markdown)
 	}
-	return tea.Batch(a.remember(msg), a.send(msg))
+	return tea.Batch(a.hist.remember(msg), a.send(msg))
 }
 
 func (a *App) cycleFocus(dir int) {

@@ -75,7 +75,7 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 	})
 	// Nothing is left in the stored draft, once no save is pending or
 	// running (none can come after that).
-	h.pumpUntil("the autosave to settle", func() bool { return !h.app.save.armed && !h.app.save.writing })
+	h.pumpUntil("the autosave to settle", func() bool { return !h.app.drafts.armed && !h.app.drafts.writing })
 	if d, ok := e.draft(threadID); ok {
 		t.Errorf("draft after send = %+v, want none", d)
 	}
@@ -311,7 +311,7 @@ func TestDraftAutosavedAndRestored(t *testing.T) {
 
 	// A stale tick (an edit came after it) does not save.
 	h.typeText("d")
-	if _, cmd := h.app.Update(draftTickMsg{seq: h.app.save.seq - 1}); cmd != nil {
+	if _, cmd := h.app.Update(draftTickMsg{seq: h.app.drafts.seq - 1}); cmd != nil {
 		t.Error("a stale draft tick returned a command")
 	}
 	ft.advance(h, time.Second)
@@ -737,7 +737,7 @@ func TestScreenFitsTheWindow(t *testing.T) {
 func TestOpenChipWithoutBytesSaysSo(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
-	cmd := h.app.open(imageRec("att_nowhere", "ghost.png"))
+	cmd := h.app.nav.open(imageRec("att_nowhere", "ghost.png"))
 	h.exec(cmd)
 	h.pumpUntil("the toast", func() bool { return strings.Contains(h.app.Toast(), "ghost.png") })
 	if !strings.Contains(h.app.Toast(), "not in this environment") {

@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -25,11 +27,11 @@ import (
 // says it is not saved yet and why, and the save is tried again every
 // workspace.SaveRetry until the store writes again. A draft whose save
 // failed while the user switched threads is kept in memory
-// (autosave.unsaved), tried again with the others, and is what the thread
+// (drafts.unsaved), tried again with the others, and is what the thread
 // shows when it is opened again.
 //
-// Quit and signals save at once (finishQuit calls saveAndQuit, Close
-// saveDraft). A quit whose save fails does not quit: a toast says the
+// Quit and signals save at once (finishQuit calls drafts.saveAndQuit,
+// Close drafts.save). A quit whose save fails does not quit: a toast says the
 // draft is not saved and why, and the next quit goes through.
 
 // The other chipchat's version went to the stash.
@@ -40,7 +42,7 @@ type draftTickMsg struct{ seq int }
 type draftSavedMsg struct {
 	threadID string
 	version  uint64 // the composer's draft version that was written
-	composer bool   // written by saveDraft (else a retry of another thread's draft)
+	composer bool   // written by drafts.save (else a retry of another thread's draft)
 	draft    workspace.Draft
 	res      workspace.DraftSaved
 	skipped  bool // a newer save of the thread was written first
@@ -49,10 +51,18 @@ type draftSavedMsg struct {
 	quitStopped bool
 }
 
-// autosave is the App's draft-save state. Its zero value works: the clock
-// (sched.Now) and the timer are time.Now and tea.Tick unless a test sets
-// them.
-type autosave struct {
+// drafts is the draft-save controller: when the composer's draft goes to
+// disk, and what a save's end means. The clock (sched.Now) and the timer
+// are time.Now and tea.Tick unless a test sets them.
+type drafts struct {
+	ws     *workspace.Workspace
+	ed     *composer.Editor
+	chat   *chat.Service
+	thread *workspace.Thread // the open thread (the App's)
+	toast  *toastLine
+
+	savedVersion uint64 // the composer's draft version on disk
+
 	sched workspace.Autosave // when the changes are due
 	tick  func(d time.Duration, msg tea.Msg) tea.Cmd
 
@@ -70,7 +80,7 @@ type autosave struct {
 	quitBlocked bool
 }
 
-func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
+func (s *drafts) after(d time.Duration, msg tea.Msg) tea.Cmd {
 	if s.tick != nil {
 		return s.tick(d, msg)
 	}
@@ -79,7 +89,7 @@ func (s *autosave) after(d time.Duration, msg tea.Msg) tea.Cmd {
 
 // arm starts the timer unless one is pending or a write is running (its
 // end arms it).
-func (s *autosave) arm(d time.Duration) tea.Cmd {
+func (s *drafts) arm(d time.Duration) tea.Cmd {
 	if s.armed || s.writing {
 		return nil
 	}
@@ -88,55 +98,61 @@ func (s *autosave) arm(d time.Duration) tea.Cmd {
 	return s.after(max(d, 0), draftTickMsg{s.seq})
 }
 
-// draftLoaded notes the revision of the draft a thread opened with, and
+// loaded notes the revision of the draft a thread opened with, and
 // gives back a draft of that thread whose save failed, in place of the
 // stored one.
-func (a *App) draftLoaded(threadID string, d *workspace.Draft) *workspace.Draft {
-	s := &a.save
+func (s *drafts) loaded(threadID string, d *workspace.Draft) *workspace.Draft {
 	s.retry = false // a retry was for the thread left (its draft is in unsaved)
 	if u, ok := s.unsaved[threadID]; ok {
 		s.retry = true // not on disk: save it again
 		return &u
 	}
-	a.ws.DraftLoaded(threadID, d)
+	s.ws.DraftLoaded(threadID, d)
 	return d
 }
 
-// draftDirty reports whether the composer holds changes not on disk.
-func (a *App) draftDirty() bool {
-	return a.ed.Draft().Version() != a.savedVersion || a.save.retry
+// dirty reports whether the composer holds changes not on disk.
+func (s *drafts) dirty() bool {
+	return s.ed.Draft().Version() != s.savedVersion || s.retry
 }
 
 // afterComposer notes a change of the draft and makes sure a save is
-// coming: at the debounce or the ceiling, whichever is first.
+// coming (drafts.changed); a changed draft may change the layout.
 func (a *App) afterComposer() tea.Cmd {
-	s := &a.save
-	v := a.ed.Draft().Version()
+	changed, cmd := a.drafts.changed()
+	if changed {
+		a.layout()
+	}
+	return cmd
+}
+
+// changed notes a change of the draft (reported) and makes sure a save is
+// coming: at the debounce or the ceiling, whichever is first.
+func (s *drafts) changed() (bool, tea.Cmd) {
+	v := s.ed.Draft().Version()
 	changed := v != s.seen
 	if changed {
 		s.seen = v
-		a.layout()
 	}
-	if !a.draftDirty() {
-		return nil
+	if !s.dirty() {
+		return changed, nil
 	}
 	s.sched.Changed(changed)
-	return s.arm(s.sched.Wait())
+	return changed, s.arm(s.sched.Wait())
 }
 
-// draftTick is the save timer: save now when the draft has been quiet
+// due is the save timer: save now when the draft has been quiet
 // for saveQuiet or waited saveCeiling; else wait for the sooner of the two.
-func (a *App) draftTick(m draftTickMsg) tea.Cmd {
-	s := &a.save
+func (s *drafts) due(m draftTickMsg) tea.Cmd {
 	if m.seq != s.seq || !s.armed {
 		return nil
 	}
 	s.armed = false
 	var cmds []tea.Cmd
 	if len(s.unsaved) > 0 {
-		cmds = append(cmds, a.saveUnsaved())
+		cmds = append(cmds, s.saveUnsaved())
 	}
-	if !a.draftDirty() {
+	if !s.dirty() {
 		s.sched.Clear()
 		return tea.Batch(cmds...)
 	}
@@ -144,34 +160,33 @@ func (a *App) draftTick(m draftTickMsg) tea.Cmd {
 	if w := s.sched.Wait(); w > 0 {
 		return tea.Batch(append(cmds, s.arm(w))...)
 	}
-	if a.draftOwnedBySend() {
+	if s.ownedBySend() {
 		// A send being stored owns the draft (it clears it once stored):
 		// save after it.
 		return tea.Batch(append(cmds, s.arm(20*time.Millisecond))...)
 	}
-	return tea.Batch(append(cmds, a.saveDraft())...)
+	return tea.Batch(append(cmds, s.save())...)
 }
 
-// draftOwnedBySend reports whether a send is storing the draft.
-func (a *App) draftOwnedBySend() bool { return a.chat.Sending(a.thread.ID, a.ed.Draft().Version()) }
+// ownedBySend reports whether a send is storing the draft.
+func (s *drafts) ownedBySend() bool { return s.chat.Sending(s.thread.ID, s.ed.Draft().Version()) }
 
-// saveDraft writes the draft as it is now (canonical Markdown, records,
+// save writes the draft as it is now (canonical Markdown, records,
 // caret) in a command. The serialization is here, on the UI goroutine,
 // once per save.
-func (a *App) saveDraft() tea.Cmd {
-	if a.draftOwnedBySend() {
+func (s *drafts) save() tea.Cmd {
+	if s.ownedBySend() {
 		// The draft on screen is the message being stored: the send
 		// clears it on disk; saving it again would bring it back.
 		return nil
 	}
-	s := &a.save
-	d := a.ed.Draft()
+	d := s.ed.Draft()
 	c := d.Caret()
 	start := time.Now()
-	sd := workspace.Draft{ThreadID: a.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: workspace.Caret{Line: c.Line, Col: c.Col}}
+	sd := workspace.Draft{ThreadID: s.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: workspace.Caret{Line: c.Line, Col: c.Col}}
 	s.sched.Saving(time.Since(start))
 	v := d.Version()
-	a.savedVersion, s.seen = v, v
+	s.savedVersion, s.seen = v, v
 	s.retry = false
 	if s.armed { // the pending tick is for what this save writes
 		s.armed = false
@@ -179,11 +194,11 @@ func (a *App) saveDraft() tea.Cmd {
 	}
 	s.writing = true
 	s.saveNo++
-	return a.saveCmd(s.saveNo, v, true, sd)
+	return s.saveCmd(s.saveNo, v, true, sd)
 }
 
-func (a *App) saveCmd(no, version uint64, composer bool, sd workspace.Draft) tea.Cmd {
-	save := a.ws.SaveDraft(no, sd)
+func (s *drafts) saveCmd(no, version uint64, composer bool, sd workspace.Draft) tea.Cmd {
+	save := s.ws.SaveDraft(no, sd)
 	return func() tea.Msg {
 		res, err := save()
 		return draftSavedMsg{threadID: sd.ThreadID, version: version, composer: composer, draft: sd, res: res, skipped: res.Skipped, err: err}
@@ -191,26 +206,24 @@ func (a *App) saveCmd(no, version uint64, composer bool, sd workspace.Draft) tea
 }
 
 // saveUnsaved tries again the drafts of other threads whose save failed.
-func (a *App) saveUnsaved() tea.Cmd {
-	s := &a.save
+func (s *drafts) saveUnsaved() tea.Cmd {
 	var cmds []tea.Cmd
 	for id, d := range s.unsaved {
-		if id == a.thread.ID {
+		if id == s.thread.ID {
 			continue
 		}
 		s.saveNo++
-		cmds = append(cmds, a.saveCmd(s.saveNo, 0, false, d))
+		cmds = append(cmds, s.saveCmd(s.saveNo, 0, false, d))
 	}
 	return tea.Batch(cmds...)
 }
 
-// draftSaved is a save's end: on failure the draft is kept (in the
+// saved is a save's end: on failure the draft is kept (in the
 // composer, or in memory for another thread) and tried again; a conflict
 // says where the other version went; changes made meanwhile are saved
 // when due.
-func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
-	s := &a.save
-	current := m.threadID == a.thread.ID
+func (s *drafts) saved(m draftSavedMsg) tea.Cmd {
+	current := m.threadID == s.thread.ID
 	if m.composer {
 		s.writing = false
 	}
@@ -222,7 +235,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if m.quitStopped {
 		s.quitBlocked = true
-		cmds = append(cmds, a.notify("not quitting: the draft is not saved ("+causeWords(m.err)+") — quit again to leave without it", true))
+		cmds = append(cmds, s.toast.show("not quitting: the draft is not saved ("+causeWords(m.err)+") — quit again to leave without it", true))
 	}
 	switch {
 	case m.err != nil:
@@ -239,7 +252,7 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		first := s.failed == nil
 		s.failed = m.err
 		if (first || current) && !m.quitStopped {
-			cmds = append(cmds, a.notify(notSavedNote(m.err), true))
+			cmds = append(cmds, s.toast.show(notSavedNote(m.err), true))
 		}
 		if !s.armed {
 			s.armed = true
@@ -251,13 +264,13 @@ func (a *App) draftSaved(m draftSavedMsg) tea.Cmd {
 		delete(s.unsaved, m.threadID)
 		if s.failed != nil && len(s.unsaved) == 0 && !s.retry {
 			s.failed = nil
-			cmds = append(cmds, a.notify("draft saved: the store writes again", false))
+			cmds = append(cmds, s.toast.show("draft saved: the store writes again", false))
 		}
 		if m.res.Conflict {
-			cmds = append(cmds, a.notify(conflictNote, true))
+			cmds = append(cmds, s.toast.show(conflictNote, true))
 		}
 	}
-	if current && a.draftDirty() {
+	if current && s.dirty() {
 		s.sched.Changed(false)
 		cmds = append(cmds, s.arm(s.sched.Wait()))
 	}
@@ -276,11 +289,11 @@ func causeWords(err error) string { return workspace.ErrorWords(err) }
 // saveAndQuit saves the draft and then quits, in one command: when the save
 // fails, the quit stops (the draft stays in the composer and a toast says
 // so) unless a quit was stopped before; then, before quitting, done runs.
-// A draft that a send is storing is not saved (saveDraft: the send clears
+// A draft that a send is storing is not saved (save: the send clears
 // it on disk).
-func (a *App) saveAndQuit(done func()) tea.Cmd {
-	save := a.saveDraft()
-	force := a.save.quitBlocked
+func (s *drafts) saveAndQuit(done func()) tea.Cmd {
+	save := s.save()
+	force := s.quitBlocked
 	return func() tea.Msg {
 		var m draftSavedMsg
 		if save != nil {

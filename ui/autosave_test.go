@@ -36,8 +36,8 @@ type fakeTick struct {
 
 func installFakeTimers(h *harness) *fakeTimers {
 	ft := &fakeTimers{now: time.Unix(1_700_000_000, 0)}
-	h.app.save.sched.Now = func() time.Time { return ft.now }
-	h.app.save.tick = func(d time.Duration, msg tea.Msg) tea.Cmd {
+	h.app.drafts.sched.Now = func() time.Time { return ft.now }
+	h.app.drafts.tick = func(d time.Duration, msg tea.Msg) tea.Cmd {
 		ft.asked = append(ft.asked, d)
 		ft.pending = append(ft.pending, fakeTick{ft.now.Add(d), msg})
 		return nil
@@ -61,7 +61,7 @@ func (ft *fakeTimers) advance(h *harness, d time.Duration) {
 			ft.now = p.at
 		}
 		h.update(p.msg)
-		h.pumpUntil("the draft write", func() bool { return !h.app.save.writing })
+		h.pumpUntil("the draft write", func() bool { return !h.app.drafts.writing })
 	}
 	ft.now = end
 }
@@ -267,26 +267,26 @@ func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
 	first := h.app.thread.ID
 	filler := fill()
 	big := bigDraft(h)
-	h.exec(h.app.switchThread(other.ID))
+	h.exec(h.app.nav.switchTo(other.ID))
 	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
-	h.pumpUntil("the failed save", func() bool { return len(h.app.save.unsaved) == 1 })
+	h.pumpUntil("the failed save", func() bool { return len(h.app.drafts.unsaved) == 1 })
 	if _, ok := e.draft(first); ok {
 		t.Fatal("a draft on a full disk?")
 	}
 	// Back to the first thread while the disk is still full: the draft is
 	// there.
-	h.exec(h.app.switchThread(first))
+	h.exec(h.app.nav.switchTo(first))
 	h.pumpUntil("the first thread", func() bool { return h.app.thread.ID == first })
 	if got := h.app.ed.Draft().Markdown(); got != big {
 		t.Fatalf("the first thread's draft is lost (%d bytes)", len(got))
 	}
 	// Away again, then the disk frees up: the retry saves it.
-	h.exec(h.app.switchThread(other.ID))
+	h.exec(h.app.nav.switchTo(other.ID))
 	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
-	h.pumpUntil("the failed save", func() bool { return len(h.app.save.unsaved) == 1 })
+	h.pumpUntil("the failed save", func() bool { return len(h.app.drafts.unsaved) == 1 })
 	os.Remove(filler)
 	ft.advance(h, workspace.SaveRetry)
-	h.pumpUntil("the retry", func() bool { return len(h.app.save.unsaved) == 0 })
+	h.pumpUntil("the retry", func() bool { return len(h.app.drafts.unsaved) == 0 })
 	if d, ok := e.draft(first); !ok || d.Markdown != big {
 		t.Fatalf("the first thread's draft was not saved once the disk had room (ok=%v)", ok)
 	}

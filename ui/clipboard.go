@@ -8,8 +8,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/clipboard"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // Copy and paste (issue 6, DESIGN.md section 6). Every copy writes the
@@ -51,27 +54,34 @@ type expandedMsg struct {
 	err   error
 }
 
-// clip is the app's clipboard (Options.Clipboard, else the default one).
-func (a *App) clipboard() *clipboard.Clipboard {
-	if a.opt.Clipboard == nil {
-		a.opt.Clipboard = clipboard.Default()
-	}
-	return a.opt.Clipboard
+// clip is the copy-and-paste controller: the clipboard and the
+// environments' registry (Options.Clipboard, Options.Registry, else the
+// default ones), the pastes kept as chips, and copies of the draft's and
+// the transcript's text. A method whose name says the draft changes is
+// followed by the App's afterComposer (App.edited).
+type clip struct {
+	ws     *workspace.Workspace
+	ed     *composer.Editor
+	keys   *Keys
+	toast  *toastLine
+	thread *workspace.Thread // the open thread (the App's)
+	cb     *clipboard.Clipboard
+	reg    *clipboard.Registry
+	limits config.Limits
+	config string // the config file's path, for the refusal's hint
+	seq    int    // numbers pasted-text-N.txt and pasted-image-N.png
 }
 
-func (a *App) registry() *clipboard.Registry {
-	if a.opt.Registry == nil {
-		a.opt.Registry = clipboard.DefaultRegistry()
-	}
-	return a.opt.Registry
-}
+// edited is cmd after a change of the draft: the save is scheduled and
+// the layout follows.
+func (a *App) edited(cmd tea.Cmd) tea.Cmd { return tea.Batch(a.afterComposer(), cmd) }
 
 // copyText writes text and its records to the clipboard, in a command:
 // attachment ids become asset ids (so another environment can fetch the
 // bytes), this environment is registered, and every carrier is written.
-func (a *App) copyText(text string, recs []contextref.Record, src contextref.FragmentSource, what string) tea.Cmd {
-	clip, reg, dataDir, forCopy := a.clipboard(), a.registry(), a.ws.DataDir(), a.ws.ForCopy(recs)
-	src.EnvironmentID = a.ws.EnvironmentID()
+func (c *clip) copyText(text string, recs []contextref.Record, src contextref.FragmentSource, what string) tea.Cmd {
+	clip, reg, dataDir, forCopy := c.cb, c.reg, c.ws.DataDir(), c.ws.ForCopy(recs)
+	src.EnvironmentID = c.ws.EnvironmentID()
 	return func() tea.Msg {
 		var frag *contextref.Fragment
 		if len(recs) > 0 {
@@ -82,7 +92,7 @@ func (a *App) copyText(text string, recs []contextref.Record, src contextref.Fra
 	}
 }
 
-func (a *App) copied(m copiedMsg) tea.Cmd {
+func (c *clip) copied(m copiedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if m.res.NeedOSC52 {
 		cmds = append(cmds, tea.SetClipboard(m.text))
@@ -96,12 +106,13 @@ func (a *App) copied(m copiedMsg) tea.Cmd {
 	if err := m.res.Err(); err != nil {
 		note += " · " + err.Error()
 	}
-	return tea.Batch(append(cmds, a.notify(note, m.res.Err() != nil && !m.res.Cached && m.res.System == ""))...)
+	return tea.Batch(append(cmds, c.toast.show(note, m.res.Err() != nil && !m.res.Cached && m.res.System == ""))...)
 }
 
-// copySelection is ctrl+c (cut: ctrl+x) on a composer selection.
-func (a *App) copySelection(cut bool) tea.Cmd {
-	d := a.ed.Draft()
+// copySelection is ctrl+c (cut: ctrl+x) on a composer selection (the
+// draft changes).
+func (c *clip) copySelection(cut bool) tea.Cmd {
+	d := c.ed.Draft()
 	var text string
 	var recs []contextref.Record
 	var ok bool
@@ -116,59 +127,66 @@ func (a *App) copySelection(cut bool) tea.Cmd {
 	what := "the selection"
 	if cut {
 		what = "and cut the selection"
-		a.ed.SetDraft(d)
+		c.ed.SetDraft(d)
 	}
-	src := contextref.FragmentSource{ThreadID: a.thread.ID}
-	return tea.Batch(a.copyText(text, recs, src, what), a.afterComposer())
+	src := contextref.FragmentSource{ThreadID: c.thread.ID}
+	return c.copyText(text, recs, src, what)
 }
 
 // copyMessage is the transcript's y.
-func (a *App) copyMessage(m transcript.CopyMsg) tea.Cmd {
-	src := contextref.FragmentSource{ThreadID: a.thread.ID, MessageID: m.MessageID}
+func (c *clip) copyMessage(m transcript.CopyMsg, popover bool) tea.Cmd {
+	src := contextref.FragmentSource{ThreadID: c.thread.ID, MessageID: m.MessageID}
 	what := "the message"
-	if a.tr.PopoverOpen() {
+	if popover {
 		what = "the chip" // y in a chip's details copies the chip alone
 	}
-	return a.copyText(m.Markdown, m.Records, src, what)
+	return c.copyText(m.Markdown, m.Records, src, what)
 }
 
 // paste handles a bracketed paste (or the text ctrl+v read) in the
 // composer. Text with no reference link cannot carry chips: it goes in
 // now (or becomes a pasted-text chip when long); otherwise the fragment is
 // looked up and imported in a command.
-func (a *App) paste(text string) tea.Cmd {
+func (c *clip) paste(text string) tea.Cmd {
 	// Line ends and controls as the draft will hold them, before anything
 	// looks the text up: a terminal pastes newlines as CR.
 	text = clipboard.NormalizeText(text)
 	if !contextref.HasReferences(text) {
-		return a.pastePlain(text, "")
+		return c.pastePlain(text, "")
 	}
-	clip, env, local, reg := a.clipboard(), a.ws.EnvironmentID(), a.ws.Assets(), a.registry()
-	held := a.ed.Draft().Records()
+	clip, imp := c.cb, importer(c.ws, c.reg, c.ed.Draft().Records())
 	return func() tea.Msg {
 		f, reason := clip.Lookup(text)
 		if f == nil {
 			return pasteReadyMsg{plain: text, reason: reason}
 		}
-		imp := clipboard.Import(text, f, held, env, reg.Lookup, local)
-		return pasteReadyMsg{imp: imp, what: "pasted"}
+		return pasteReadyMsg{imp: imp(text, f), what: "pasted"}
 	}
 }
 
 // importFragment imports a fragment read from the system clipboard.
-func (a *App) importFragment(text string, f *contextref.Fragment) tea.Cmd {
-	env, local, reg := a.ws.EnvironmentID(), a.ws.Assets(), a.registry()
-	held := a.ed.Draft().Records()
-	return func() tea.Msg {
-		imp := clipboard.Import(text, f, held, env, reg.Lookup, local)
-		return pasteReadyMsg{imp: imp, what: "pasted"}
+func (c *clip) importFragment(text string, f *contextref.Fragment) tea.Cmd {
+	imp := importer(c.ws, c.reg, c.ed.Draft().Records())
+	return func() tea.Msg { return pasteReadyMsg{imp: imp(text, f), what: "pasted"} }
+}
+
+// importer is clipboard.Import over the workspace's assets, to run in a
+// command: text and f as pasted (f nil: records of this environment's
+// own, a history or stash entry), held the records the draft holds.
+func importer(ws *workspace.Workspace, reg *clipboard.Registry, held []contextref.Record) func(text string, f *contextref.Fragment, own ...contextref.Record) clipboard.ImportResult {
+	env, local := ws.EnvironmentID(), ws.Assets()
+	return func(text string, f *contextref.Fragment, own ...contextref.Record) clipboard.ImportResult {
+		if f == nil {
+			f = &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: own}
+		}
+		return clipboard.Import(text, f, held, env, reg.Lookup, local)
 	}
 }
 
 // isLongPaste applies limits.paste_chip_chars and paste_chip_lines (a
 // limit ≤ 0 is off).
-func (a *App) isLongPaste(text string) bool {
-	l := a.opt.Config.Limits
+func (c *clip) isLongPaste(text string) bool {
+	l := c.limits
 	if l.PasteChipChars > 0 && utf8.RuneCountInString(text) > l.PasteChipChars {
 		return true
 	}
@@ -176,54 +194,54 @@ func (a *App) isLongPaste(text string) bool {
 }
 
 // pastePlain inserts text as prose, or as a pasted-text chip when long.
-func (a *App) pastePlain(text, reason string) tea.Cmd {
+func (c *clip) pastePlain(text, reason string) tea.Cmd {
 	var note tea.Cmd
 	if reason != "" {
-		note = a.notify("pasted as plain text: "+reason, true)
+		note = c.toast.show("pasted as plain text: "+reason, true)
 	}
-	if a.isLongPaste(text) {
-		return tea.Batch(note, a.storePasted([]byte(text), "txt"))
+	if c.isLongPaste(text) {
+		return tea.Batch(note, c.storePasted([]byte(text), "txt"))
 	}
-	a.ed.Draft().InsertText(text)
-	a.ed.SetDraft(a.ed.Draft())
-	return tea.Batch(note, a.afterComposer())
+	c.ed.Draft().InsertText(text)
+	c.ed.SetDraft(c.ed.Draft())
+	return note
 }
 
 // storePasted keeps pasted bytes in the asset store and binds a fresh local
 // id, in a command: a text/plain file chip pasted-text-N.txt, or an image
 // chip pasted-image-N.png.
-func (a *App) storePasted(data []byte, ext string) tea.Cmd {
-	a.pasteSeq++
-	keep := a.ws.KeepPaste(data, a.pasteSeq, ext == "png")
+func (c *clip) storePasted(data []byte, ext string) tea.Cmd {
+	c.seq++
+	keep := c.ws.KeepPaste(data, c.seq, ext == "png")
 	return func() tea.Msg {
 		rec, err := keep()
 		return pastedFileMsg{rec: rec, err: err}
 	}
 }
 
-func (a *App) pastedFile(m pastedFileMsg) tea.Cmd {
+func (c *clip) pastedFile(m pastedFileMsg, spaceBeforeChip func()) tea.Cmd {
 	if m.err != nil {
-		return a.notify("paste not kept: "+m.err.Error(), true)
+		return c.toast.show("paste not kept: "+m.err.Error(), true)
 	}
-	a.spaceBeforeChip()
-	a.ed.InsertContext(m.rec, "")
+	spaceBeforeChip()
+	c.ed.InsertContext(m.rec, "")
 	name := m.rec.RecordBase().Label
 	if m.rec.RecordBase().Kind != contextref.KindFile {
-		return tea.Batch(a.afterComposer(), a.notify("pasted image kept as "+name, false))
+		return c.toast.show("pasted image kept as "+name, false)
 	}
-	hint := " — " + a.keys.ExpandPaste.Help().Key + " beside it expands it"
-	return tea.Batch(a.afterComposer(), a.notify("long paste kept as "+name+hint, false))
+	hint := " — " + c.keys.ExpandPaste.Help().Key + " beside it expands it"
+	return c.toast.show("long paste kept as "+name+hint, false)
 }
 
-func (a *App) pasteReady(m pasteReadyMsg) tea.Cmd {
+func (c *clip) pasteReady(m pasteReadyMsg) tea.Cmd {
 	var after tea.Cmd
 	if m.after != nil {
 		after = m.after
 	}
 	if m.what == "" {
-		return tea.Batch(a.pastePlain(m.plain, m.reason), after)
+		return tea.Batch(c.pastePlain(m.plain, m.reason), after)
 	}
-	d := a.ed.Draft()
+	d := c.ed.Draft()
 	d.InsertMarkdown(m.imp.Text, m.imp.Records)
 	// Images no link shows (a stashed draft's shelf) go back on the shelf.
 	for _, r := range m.imp.Records {
@@ -231,68 +249,68 @@ func (a *App) pasteReady(m pasteReadyMsg) tea.Cmd {
 			d.AddImage(r)
 		}
 	}
-	a.ed.SetDraft(d)
+	c.ed.SetDraft(d)
 	note := fmt.Sprintf("%s with %d chip record(s)", m.what, len(m.imp.Records))
 	if len(m.imp.Notes) > 0 {
 		note += " · " + strings.Join(m.imp.Notes, "; ")
 	}
-	return tea.Batch(a.afterComposer(), a.notify(note, len(m.imp.Notes) > 0), after)
+	return tea.Batch(c.toast.show(note, len(m.imp.Notes) > 0), after)
 }
 
 // readSystem is ctrl+v: read the system clipboard in a command.
-func (a *App) readSystem() tea.Cmd {
-	clip := a.clipboard()
+func (c *clip) readSystem() tea.Cmd {
+	clip := c.cb
 	return func() tea.Msg {
 		c, err := clip.ReadSystem()
 		return systemReadMsg{clip: c, err: err}
 	}
 }
 
-func (a *App) systemRead(m systemReadMsg) tea.Cmd {
+func (c *clip) systemRead(m systemReadMsg) tea.Cmd {
 	switch {
 	case m.err != nil:
-		return a.notify("clipboard: "+m.err.Error(), true)
+		return c.toast.show("clipboard: "+m.err.Error(), true)
 	case m.clip.Fragment != nil:
-		return a.importFragment(m.clip.Text, m.clip.Fragment)
+		return c.importFragment(m.clip.Text, m.clip.Fragment)
 	case len(m.clip.Image) > 0:
-		return a.storePasted(m.clip.Image, "png")
+		return c.storePasted(m.clip.Image, "png")
 	case m.clip.Text == "":
-		return a.notify("the clipboard holds no text", false)
+		return c.toast.show("the clipboard holds no text", false)
 	case m.clip.Reason != "":
-		return a.pastePlain(m.clip.Text, m.clip.Reason)
+		return c.pastePlain(m.clip.Text, m.clip.Reason)
 	}
-	return a.paste(m.clip.Text)
+	return c.paste(m.clip.Text)
 }
 
 // maxExpand bounds the text a pasted-text chip expands to.
 const maxExpand = 4 << 20
 
 // expandPaste turns the text file chip beside the caret back into prose.
-func (a *App) expandPaste() tea.Cmd {
-	c, _, ok := a.ed.Draft().ChipNearCaret()
+func (c *clip) expandPaste() tea.Cmd {
+	chip, _, ok := c.ed.Draft().ChipNearCaret()
 	if !ok {
-		return a.notify("no chip beside the caret", false)
+		return c.toast.show("no chip beside the caret", false)
 	}
-	r, ok := a.ed.Draft().Record(c.ContextID)
+	r, ok := c.ed.Draft().Record(chip.ContextID)
 	f, isFile := r.(*contextref.FileRecord)
 	if !ok || !isFile || !strings.HasPrefix(f.MimeType, "text/") {
-		return a.notify("only a text file chip expands into prose", false)
+		return c.toast.show("only a text file chip expands into prose", false)
 	}
-	read, ref := a.ws.Text(f.AttachmentID, maxExpand), c.RefID
+	read, ref := c.ws.Text(f.AttachmentID, maxExpand), chip.RefID
 	return func() tea.Msg {
 		text, err := read()
 		return expandedMsg{refID: ref, text: text, err: err}
 	}
 }
 
-func (a *App) expanded(m expandedMsg) tea.Cmd {
+func (c *clip) expanded(m expandedMsg) tea.Cmd {
 	if m.err != nil {
-		return a.notify("not expanded: "+m.err.Error(), true)
+		return c.toast.show("not expanded: "+m.err.Error(), true)
 	}
-	d := a.ed.Draft()
+	d := c.ed.Draft()
 	if !d.ReplaceChipWithText(m.refID, m.text) {
-		return a.notify("not expanded: the chip is gone", false)
+		return c.toast.show("not expanded: the chip is gone", false)
 	}
-	a.ed.SetDraft(d)
-	return a.afterComposer()
+	c.ed.SetDraft(d)
+	return nil
 }

@@ -57,14 +57,14 @@ type slashCommand struct {
 func Commands() []slashCommand {
 	return []slashCommand{
 		{Name: "new", Description: "start a new thread", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { return a.newThread() }},
+			run: func(a *App, _ string) tea.Cmd { return a.nav.newThread() }},
 		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all",
 			run: func(a *App, _ string) tea.Cmd {
 				a.setFocus(paneTranscript)
 				return a.notify("choose the message to fork from (↑↓) and press f", false)
 			}},
 		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { return a.openStash() }},
+			run: func(a *App, _ string) tea.Cmd { return a.stash.open() }},
 		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all",
 			run: func(a *App, args string) tea.Cmd { return a.openReview(args) }},
 		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: routeAgentFirst,

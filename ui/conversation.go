@@ -155,7 +155,7 @@ func (a *App) chatEvent(e chat.Event) tea.Cmd {
 			a.agentInfoChanged() // the / and modes pickers (agentterm.go)
 		}
 	case chat.Forked:
-		return tea.Sequence(a.saveDraft(), a.openThread(e.ThreadID),
+		return tea.Sequence(a.drafts.save(), a.nav.load(e.ThreadID),
 			a.notify("forked: "+e.Title, false))
 	case chat.QuitReady:
 		return a.finishQuit()
@@ -247,7 +247,7 @@ func (a *App) cancelTurn() tea.Cmd {
 // quit asks the conversation to stop every turn (recorded interrupted, with
 // what the agent wrote); QuitReady saves the draft and exits.
 func (a *App) quit() tea.Cmd {
-	if a.save.quitBlocked {
+	if a.drafts.quitBlocked {
 		return a.finishQuit() // the turns stopped at the first quit; its save failed
 	}
 	a.chat.Quit()
@@ -257,7 +257,7 @@ func (a *App) quit() tea.Cmd {
 // finishQuit saves the draft and exits.
 func (a *App) finishQuit() tea.Cmd {
 	pane := a.pane
-	return a.saveAndQuit(pane.CloseAll) // a failed save stops the quit once (autosave.go)
+	return a.drafts.saveAndQuit(pane.CloseAll) // a failed save stops the quit once (autosave.go)
 }
 
 // queueView is the queue under the transcript: one line per queued

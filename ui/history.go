@@ -24,7 +24,17 @@ import (
 // when their bytes are gone. The history search (ctrl+r) is a fuzzy list
 // over the same entries.
 
+// history is the prompt-history controller: the entries as last read, the
+// stepping through them (up/down in the composer, a search's choice) and
+// the typed draft kept meanwhile.
 type history struct {
+	ws    *workspace.Workspace
+	ed    *composer.Editor
+	keys  *Keys
+	ovs   *overlayStack
+	toast *toastLine
+	reg   *clipboard.Registry
+
 	entries []workspace.HistoryEntry // newest first
 	pos     int                      // the entry shown, -1: the user's own draft
 	typed   *composer.Draft          // the user's draft when the stepping began
@@ -45,9 +55,9 @@ type historyImportedMsg struct {
 	imp clipboard.ImportResult
 }
 
-// loadHistory reads the project's history in a command.
-func (a *App) loadHistory() tea.Cmd {
-	list := a.ws.History()
+// load reads the project's history in a command.
+func (h *history) load() tea.Cmd {
+	list := h.ws.History()
 	return func() tea.Msg {
 		e, err := list()
 		return historyLoadedMsg{e, err}
@@ -56,12 +66,12 @@ func (a *App) loadHistory() tea.Cmd {
 
 // remember appends a sent prompt to the history, then reads the history
 // again (other processes' prompts included).
-func (a *App) remember(m composer.SubmitMsg) tea.Cmd {
-	a.hist.on, a.hist.typed = false, nil
+func (h *history) remember(m composer.SubmitMsg) tea.Cmd {
+	h.on, h.typed = false, nil
 	if strings.TrimSpace(m.Markdown) == "" && len(m.Records) == 0 {
 		return nil
 	}
-	add, list := a.ws.Remember(m.Markdown, m.Records), a.ws.History()
+	add, list := h.ws.Remember(m.Markdown, m.Records), h.ws.History()
 	return func() tea.Msg {
 		if err := add(); err != nil {
 			return historyAddedMsg{err}
@@ -71,28 +81,38 @@ func (a *App) remember(m composer.SubmitMsg) tea.Cmd {
 	}
 }
 
-// historyLoaded takes the project's history as read again (an open search
+// loaded takes the project's history as read again (an open search
 // lists it).
-func (a *App) historyLoaded(msg historyLoadedMsg) tea.Cmd {
-	if msg.err == nil && !a.hist.on {
-		a.hist.entries = msg.entries
+func (h *history) loaded(msg historyLoadedMsg) tea.Cmd {
+	if msg.err == nil && !h.on {
+		h.entries = msg.entries
 	}
-	if s, ok := overlayOf[*historySearch](a.ovs); ok {
-		s.set(a.hist.entries)
+	if s, ok := overlayOf[*historySearch](h.ovs); ok {
+		s.set(h.entries)
 	}
 	return nil
 }
 
-// historyKey is up and down in the composer: a step through the history
-// when the caret is on the first (up) or last (down) line; ok false leaves
-// the key to the editor.
+// historyKey is up and down in the composer (history.key).
 func (a *App) historyKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	up, down := key.Matches(msg, a.keys.Editor.Up), key.Matches(msg, a.keys.Editor.Down)
-	if !up && !down || a.ed.PickerOpen() || a.focus != paneComposer {
+	if a.ed.PickerOpen() || a.focus != paneComposer {
 		return nil, false
 	}
-	h := &a.hist
-	d := a.ed.Draft()
+	if cmd, ok := a.hist.key(msg); ok {
+		return tea.Batch(a.afterComposer(), cmd), true
+	}
+	return nil, false
+}
+
+// key is up or down in the composer: a step through the history when the
+// caret is on the first (up) or last (down) line; ok false leaves the key
+// to the editor. The draft changed when ok.
+func (h *history) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	up, down := key.Matches(msg, h.keys.Editor.Up), key.Matches(msg, h.keys.Editor.Down)
+	if !up && !down {
+		return nil, false
+	}
+	d := h.ed.Draft()
 	if h.on && d.Version() != h.shown {
 		h.on, h.typed = false, nil // edited: the edited text is the user's draft now
 	}
@@ -117,49 +137,45 @@ func (a *App) historyKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 				h.typed = d
 			}
 		}
-		return a.recall(next), true
+		return h.recall(next), true
 	case down && h.on && (d.IsEmpty() || d.Caret().Line == d.LineCount()-1):
 		if h.pos == 0 {
 			h.on = false
 			h.seq++
 			if h.typed != nil {
-				a.ed.SetDraft(h.typed)
+				h.ed.SetDraft(h.typed)
 			} else {
-				a.ed.Reset()
+				h.ed.Reset()
 			}
 			h.typed = nil
-			return a.afterComposer(), true
+			return nil, true
 		}
-		return a.recall(h.pos - 1), true
+		return h.recall(h.pos - 1), true
 	}
 	return nil, false
 }
 
 // recall shows entry i at once with its records as stored, and imports
 // them in a command (attachments bound afresh; a binary whose bytes are
-// gone stays an unresolved chip).
-func (a *App) recall(i int) tea.Cmd {
-	h := &a.hist
+// gone stays an unresolved chip). The draft changed.
+func (h *history) recall(i int) tea.Cmd {
 	h.pos = i
 	h.seq++
 	e := h.entries[i]
-	a.showPrompt(e.Markdown, e.Records)
+	h.show(e.Markdown, e.Records)
 	if len(e.Records) == 0 {
-		return a.afterComposer()
+		return nil
 	}
-	return tea.Batch(a.afterComposer(), a.importPrompt(h.seq, e))
+	return h.importPrompt(h.seq, e)
 }
 
-func (a *App) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
-	env, local, reg := a.ws.EnvironmentID(), a.ws.Assets(), a.registry()
-	return func() tea.Msg {
-		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: e.Records}
-		return historyImportedMsg{seq, clipboard.Import(e.Markdown, f, nil, env, reg.Lookup, local)}
-	}
+func (h *history) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
+	imp := importer(h.ws, h.reg, nil)
+	return func() tea.Msg { return historyImportedMsg{seq, imp(e.Markdown, nil, e.Records...)} }
 }
 
-// showPrompt replaces the draft with a prompt, the caret at its end.
-func (a *App) showPrompt(md string, recs []contextref.Record) {
+// show replaces the draft with a prompt, the caret at its end.
+func (h *history) show(md string, recs []contextref.Record) {
 	d := composer.FromMarkdown(md, recs)
 	for _, r := range recs {
 		if r.RecordBase().Kind == contextref.KindImage && d.References(r.RecordBase().ContextID) == 0 {
@@ -168,25 +184,27 @@ func (a *App) showPrompt(md string, recs []contextref.Record) {
 	}
 	last := d.LineCount() - 1
 	d.SetCaret(composer.Pos{Line: last, Col: len(d.Line(last))}, false)
-	a.ed.SetDraft(d)
-	a.hist.shown = a.ed.Draft().Version()
+	h.ed.SetDraft(d)
+	h.shown = h.ed.Draft().Version()
 }
 
-func (a *App) historyImported(m historyImportedMsg) tea.Cmd {
-	if m.seq != a.hist.seq || !a.hist.on || a.ed.Draft().Version() != a.hist.shown {
+// imported shows a recalled prompt's records as imported (the draft
+// changes).
+func (h *history) imported(m historyImportedMsg) tea.Cmd {
+	if m.seq != h.seq || !h.on || h.ed.Draft().Version() != h.shown {
 		return nil // a later step, or edited meanwhile: the records as stored stay
 	}
-	a.showPrompt(m.imp.Text, m.imp.Records)
+	h.show(m.imp.Text, m.imp.Records)
 	if len(m.imp.Notes) > 0 {
-		return tea.Batch(a.afterComposer(), a.notify("from the history: "+strings.Join(m.imp.Notes, "; "), true))
+		return h.toast.show("from the history: "+strings.Join(m.imp.Notes, "; "), true)
 	}
-	return a.afterComposer()
+	return nil
 }
 
 // ---- ctrl+r: the history search ----
 
 type historySearch struct {
-	filterList
+	composer.FilterList
 	k       *Keys
 	entries []workspace.HistoryEntry
 }
@@ -194,11 +212,11 @@ type historySearch struct {
 // historyChosen is the entry the search chose (an index of its entries).
 type historyChosen struct{ i int }
 
-func (a *App) openHistorySearch() tea.Cmd {
-	s := &historySearch{filterList: filterList{picker: composer.NewPicker("history")}, k: &a.keys}
-	s.set(a.hist.entries)
-	a.ovs.Push(s)
-	return a.loadHistory()
+func (h *history) openSearch() tea.Cmd {
+	s := &historySearch{FilterList: composer.NewFilterList("history"), k: h.keys}
+	s.set(h.entries)
+	h.ovs.Push(s)
+	return h.load()
 }
 
 func (s *historySearch) set(entries []workspace.HistoryEntry) {
@@ -209,8 +227,8 @@ func (s *historySearch) set(entries []workspace.HistoryEntry) {
 		items[i] = composer.PickerItem{Title: chips.SanitizeLine(strings.Join(strings.Fields(title), " ")),
 			Detail: e.Created.Format("2006-01-02 15:04"), Value: strconv.Itoa(i)}
 	}
-	s.picker.SetItems(items)
-	s.picker.SetQuery(s.field.String())
+	s.Picker.SetItems(items)
+	s.Picker.SetQuery(s.Field.String())
 }
 
 func (s *historySearch) Scope() Scope { return ScopeHistory }
@@ -230,36 +248,35 @@ func (s *historySearch) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	case key.Matches(msg, k.HistoryClose) || key.Matches(msg, k.HistorySearch):
 		return nil, nil, nil
 	case key.Matches(msg, k.HistoryChoose):
-		item, ok := s.picker.Selected()
+		item, ok := s.Picker.Selected()
 		i, err := strconv.Atoi(item.Value)
 		if !ok || err != nil || i >= len(s.entries) {
 			return nil, nil, nil
 		}
 		return nil, nil, historyChosen{i}
 	default:
-		s.filterList.key(k, msg)
+		s.FilterList.Key(k.listKeys(), msg)
 	}
 	return s, nil, nil
 }
 
-// useHistory puts the entry the search chose in the composer, as if
+// use puts the entry the search chose in the composer, as if
 // stepped to it: down goes on to newer prompts and then back to the draft
-// the user had typed.
-func (a *App) useHistory(c historyChosen) tea.Cmd {
-	if d := a.ed.Draft(); !a.hist.on || d.Version() != a.hist.shown {
-		a.hist.typed = nil
+// the user had typed. The draft changes.
+func (h *history) use(c historyChosen) tea.Cmd {
+	if d := h.ed.Draft(); !h.on || d.Version() != h.shown {
+		h.typed = nil
 		if !d.IsEmpty() {
-			a.hist.typed = d
+			h.typed = d
 		}
 	}
-	a.hist.on = true
-	a.setFocus(paneComposer)
-	return a.recall(c.i)
+	h.on = true
+	return h.recall(c.i)
 }
 
 func (s *historySearch) View(width, height int) []string {
 	k := s.k
-	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
-	lines = append(lines, s.field.view("search: ", width))
+	lines := strings.Split(s.Picker.View(width, max(3, height-2)), "\n")
+	lines = append(lines, s.Field.View("search: ", width))
 	return append(lines, chips.Truncate(joinHints(hint(k.HistoryChoose, "use"), hint(k.ListNext, "next"), hint(k.HistoryClose, "close")), width))
 }

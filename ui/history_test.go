@@ -13,7 +13,7 @@ func sendWithChip(t *testing.T, h *harness, words, file string) {
 	t.Helper()
 	h.typeText(words + " ")
 	p := h.e.writeFile(file, []byte("content of "+file))
-	h.exec(h.app.attachFile(p))
+	h.exec(h.app.clip.attach(p))
 	h.pumpUntil("the chip of "+file, func() bool { return len(h.app.ed.Draft().Records()) == 1 })
 	h.press("enter")
 	h.pumpUntil("the send of "+file, func() bool {
@@ -113,7 +113,7 @@ func TestHistorySearchCtrlR(t *testing.T) {
 		t.Fatal("ctrl+r does not open the history search")
 	}
 	h.typeText("flaky")
-	if !strings.Contains(h.plain(), "fix the flaky parser test") || top[*historySearch](h.app).picker.Len() != 1 {
+	if !strings.Contains(h.plain(), "fix the flaky parser test") || top[*historySearch](h.app).Picker.Len() != 1 {
 		t.Fatalf("the search does not narrow to the flaky prompt:\n%s", h.plain())
 	}
 	h.press("enter")
@@ -140,7 +140,7 @@ func TestHistorySharedByTwoProcesses(t *testing.T) {
 	b.pumpUntil("b's send", func() bool { return b.app.ed.Draft().IsEmpty() && len(b.app.hist.entries) == 1 })
 	a.press("ctrl+r")
 	a.pumpUntil("b's prompt in a's search", func() bool {
-		return top[*historySearch](a.app) != nil && top[*historySearch](a.app).picker.Total() == 1
+		return top[*historySearch](a.app) != nil && top[*historySearch](a.app).Picker.Total() == 1
 	})
 	a.press("esc")
 	a.typeText("mine")

@@ -2,13 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
-	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -125,7 +120,7 @@ func wrapHanging(l string, width int) []string {
 type pathPrompt struct {
 	k         *Keys
 	dir, home string // a relative path is the project's; ~ is home
-	input     field
+	input     composer.Field
 	matches   []string
 	err       string
 	busy      bool
@@ -153,7 +148,7 @@ func (p *pathPrompt) Hints() string {
 func (p *pathPrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	switch msg := m.(type) {
 	case tea.PasteMsg:
-		p.input.insert(strings.TrimSpace(chips.SanitizeLine(msg.Content)))
+		p.input.Insert(strings.TrimSpace(chips.SanitizeLine(msg.Content)))
 	case completionMsg:
 		p.complete(msg)
 	case attachedMsg:
@@ -178,12 +173,12 @@ func (p *pathPrompt) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 			return p, nil, nil
 		}
 		p.busy = true
-		return p, nil, attachChosen{expandPath(path, p.dir, p.home)}
+		return p, nil, attachChosen{workspace.ExpandPath(path, p.dir, p.home)}
 	case key.Matches(msg, k.AttachComplete):
 		input, dir, home := p.input.String(), p.dir, p.home
-		return p, func() tea.Msg { return completionMsg{input, completePath(input, dir, home)} }, nil
+		return p, func() tea.Msg { return completionMsg{input, workspace.CompletePath(input, dir, home)} }, nil
 	default:
-		p.input.key(k, msg)
+		p.input.Key(k.fieldKeys(), msg)
 	}
 	p.matches, p.err = nil, ""
 	return p, nil, nil
@@ -200,60 +195,15 @@ func (p *pathPrompt) complete(m completionMsg) {
 	case 0:
 		p.err = "no such file"
 	case 1:
-		p.input.set(m.matches[0])
+		p.input.Set(m.matches[0])
 		p.matches = nil
 	default:
-		p.input.set(commonPrefix(m.matches))
+		p.input.Set(workspace.CommonPrefix(m.matches))
 	}
-}
-
-func commonPrefix(ss []string) string {
-	p := ss[0]
-	for _, s := range ss[1:] {
-		for !strings.HasPrefix(s, p) {
-			p = p[:len(p)-1]
-		}
-	}
-	return p
-}
-
-// expandPath resolves ~ and relative paths against the project directory.
-func expandPath(p, dir, home string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		p = filepath.Join(home, strings.TrimPrefix(p, "~"))
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	return filepath.Clean(p)
-}
-
-// completePath lists the entries that complete input (directories end in
-// "/"), written the way the user wrote the input. It reads the file system:
-// run it in a command.
-func completePath(input, dir, home string) []string {
-	base, prefix := filepath.Split(input)
-	entries, err := os.ReadDir(expandPath(base+".", dir, home))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, prefix) || strings.HasPrefix(name, ".") && !strings.HasPrefix(prefix, ".") {
-			continue
-		}
-		if e.IsDir() {
-			name += "/"
-		}
-		out = append(out, base+name)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (p *pathPrompt) View(width, _ int) []string {
-	lines := []string{"Attach a file:", p.input.view("> ", width)}
+	lines := []string{"Attach a file:", p.input.View("> ", width)}
 	if p.busy {
 		lines = append(lines, "storing…")
 	}
@@ -273,10 +223,10 @@ func (p *pathPrompt) View(width, _ int) []string {
 	return lines
 }
 
-// attachFile copies a file into the asset store and binds a fresh local id
+// attach copies a file into the asset store and binds a fresh local id
 // to it, in a command.
-func (a *App) attachFile(path string) tea.Cmd {
-	attach := a.ws.Attach(path)
+func (c *clip) attach(path string) tea.Cmd {
+	attach := c.ws.Attach(path)
 	return func() tea.Msg {
 		rec, err := attach()
 		return attachedMsg{rec: rec, err: err}
@@ -301,89 +251,61 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 
 // open shows a file or image chip's bytes with xdg-open, or says where they
 // are; a mention opens its path.
-func (a *App) open(r contextref.Record) tea.Cmd {
-	dir := a.opt.Dir
+func (n *nav) open(r contextref.Record) tea.Cmd {
+	dir := n.dir
 	if t, ok := r.(*contextref.ThreadRecord); ok {
-		return a.openThreadRef(t)
+		return n.openRef(t)
 	}
 	if m, ok := r.(*contextref.MentionRecord); ok {
 		p := filepath.Join(dir, m.Path)
-		return func() tea.Msg { return openPath(p, m.Path) }
+		return func() tea.Msg { return openedMsg{workspace.OpenPath(p, m.Path)} }
 	}
 	att := contextref.AttachmentOf(r)
 	if att == nil {
-		return a.notify("nothing to open for this chip", false)
+		return n.toast.show("nothing to open for this chip", false)
 	}
-	where, name := a.ws.Path(att.AttachmentID), att.Name
+	where, name := n.ws.Path(att.AttachmentID), att.Name
 	return func() tea.Msg {
 		p, err := where()
 		if err != nil {
 			return openedMsg{fmt.Sprintf("%s: the bytes are not in this environment's asset store", name)}
 		}
-		return openPath(p, name)
+		return openedMsg{workspace.OpenPath(p, name)}
 	}
-}
-
-// openPath runs xdg-open (or open on macOS) in the background, else says
-// where the file is.
-func openPath(p, name string) tea.Msg {
-	for _, tool := range []string{"xdg-open", "open"} {
-		if bin, err := exec.LookPath(tool); err == nil {
-			c := exec.Command(bin, p)
-			if err := c.Start(); err == nil {
-				go func() { _ = c.Wait() }()
-				return openedMsg{"opened " + name}
-			}
-		}
-	}
-	return openedMsg{name + " is at " + p}
 }
 
 // ---- threads ----
 
-// filterList is a fuzzy list the user narrows by typing: the thread
-// switcher and the stash list.
-type filterList struct {
-	picker *composer.Picker
-	field  field
-}
-
-// key moves the selection or edits the filter; it reports whether the key
-// was one of those.
-func (f *filterList) key(k *Keys, msg tea.KeyPressMsg) bool {
-	switch {
-	case key.Matches(msg, k.ListNext):
-		f.picker.Move(1)
-	case key.Matches(msg, k.ListPrev):
-		f.picker.Move(-1)
-	default:
-		before := f.field.String()
-		if !f.field.key(k, msg) {
-			return false
-		}
-		if q := f.field.String(); q != before {
-			f.picker.SetQuery(q)
-		}
-	}
-	return true
+// nav is the threads controller: the thread list and its choices, new
+// threads, thread switches (the draft saved first), thread chips and
+// opening a chip's file.
+type nav struct {
+	ws     *workspace.Workspace
+	chat   *chat.Service
+	drafts *drafts
+	ovs    *overlayStack
+	keys   *Keys
+	toast  *toastLine
+	thread *workspace.Thread // the open thread (the App's)
+	dir    string            // the project directory
 }
 
 type threadSwitcher struct {
-	filterList
+	composer.FilterList
 	k        *Keys
 	threads  []workspace.Thread
 	current  string // the open thread, marked in the list
-	renaming field
+	renaming composer.Field
 	rename   string // id of the thread being renamed
 }
 
-func (a *App) newThread() tea.Cmd {
-	save := a.saveDraft()
-	ws := a.ws
+func (n *nav) newThread() tea.Cmd {
+	save := n.drafts.save()
+	ws := n.ws
 	return tea.Sequence(save, func() tea.Msg {
 		// stored with its first message or draft (workspace.NewThread)
 		return threadOpenedMsg{open: workspace.Opened{Thread: ws.NewThread()}}
-	}, a.notify("new thread", false))
+	}, n.toast.show("new thread", false))
 }
 
 // What the thread list asks of the app.
@@ -394,15 +316,15 @@ type (
 	deleteThread struct{ id string }
 )
 
-func (a *App) openThreads() tea.Cmd {
-	s := &threadSwitcher{filterList: filterList{picker: composer.NewPicker("threads")}, k: &a.keys, current: a.thread.ID}
-	s.picker.SetLoading(true)
-	a.ovs.Push(s)
-	return a.listThreads()
+func (n *nav) openList() tea.Cmd {
+	s := &threadSwitcher{FilterList: composer.NewFilterList("threads"), k: n.keys, current: n.thread.ID}
+	s.Picker.SetLoading(true)
+	n.ovs.Push(s)
+	return n.list()
 }
 
-func (a *App) listThreads() tea.Cmd {
-	list := a.ws.Threads()
+func (n *nav) list() tea.Cmd {
+	list := n.ws.Threads()
 	return func() tea.Msg {
 		ts, err := list()
 		return threadsListedMsg{ts, err}
@@ -412,7 +334,7 @@ func (a *App) listThreads() tea.Cmd {
 func (s *threadSwitcher) setThreads(ts []workspace.Thread, err error) {
 	s.threads = ts
 	if err != nil {
-		s.picker.SetError(err)
+		s.Picker.SetError(err)
 		return
 	}
 	items := make([]composer.PickerItem, 0, len(ts)+1)
@@ -425,8 +347,8 @@ func (s *threadSwitcher) setThreads(ts []workspace.Thread, err error) {
 		// the open thread has no message or draft yet: not stored, still here
 		items = append([]composer.PickerItem{threadItem(workspace.Thread{ID: s.current}, true)}, items...)
 	}
-	s.picker.SetItems(items)
-	s.picker.SetQuery(s.field.String())
+	s.Picker.SetItems(items)
+	s.Picker.SetQuery(s.Field.String())
 }
 
 // threadItem is a thread's row: "● " marks the open one; the detail holds
@@ -493,14 +415,14 @@ func (s *threadSwitcher) renameKey(msg tea.KeyPressMsg) any {
 		s.rename = ""
 		return threadRename{id, title}
 	default:
-		s.renaming.key(k, msg)
+		s.renaming.Key(k.fieldKeys(), msg)
 	}
 	return nil
 }
 
 func (s *threadSwitcher) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 	k := s.k
-	item, ok := s.picker.Selected()
+	item, ok := s.Picker.Selected()
 	switch {
 	case key.Matches(msg, k.ThreadsClose) || key.Matches(msg, k.Threads):
 		return nil, nil, nil
@@ -511,67 +433,67 @@ func (s *threadSwitcher) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 	case key.Matches(msg, k.ThreadsRename):
 		if ok {
 			s.rename = item.Value
-			s.renaming.set(s.title(item.Value))
+			s.renaming.Set(s.title(item.Value))
 		}
 	case key.Matches(msg, k.ThreadsDelete):
 		if ok {
 			return s, nil, threadDelete{item.Value, s.title(item.Value)}
 		}
 	default:
-		s.filterList.key(k, msg)
+		s.FilterList.Key(k.listKeys(), msg)
 	}
 	return s, nil, nil
 }
 
 // askDelete asks whether to delete a thread the list chose.
-func (a *App) askDelete(d threadDelete) tea.Cmd {
-	if a.chat.Phase(d.id) != chat.Idle {
-		return a.notify("a turn is running in that thread: cancel it first (esc in the thread)", true)
+func (n *nav) askDelete(d threadDelete) tea.Cmd {
+	if n.chat.Phase(d.id) != chat.Idle {
+		return n.toast.show("a turn is running in that thread: cancel it first (esc in the thread)", true)
 	}
 	if d.title == "" {
 		d.title = "(new thread)"
 	}
-	a.askConfirm(fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(d.title, 40)), deleteThread{d.id})
+	askConfirm(n.ovs, n.keys, fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(d.title, 40)), deleteThread{d.id})
 	return nil
 }
 
 // renameThread stores a thread's new title.
-func (a *App) renameThread(r threadRename) tea.Cmd {
-	rename := a.ws.Rename(r.id, r.title)
+func (n *nav) rename(r threadRename) tea.Cmd {
+	rename := n.ws.Rename(r.id, r.title)
 	return func() tea.Msg { return threadChangedMsg{err: rename(), reload: true, what: "renamed"} }
 }
 
 // deleteThread deletes a thread the user confirmed.
-func (a *App) deleteThread(id string) tea.Cmd {
-	del := a.ws.Delete(id)
+func (n *nav) delete(id string) tea.Cmd {
+	del := n.ws.Delete(id)
 	return func() tea.Msg { return threadChangedMsg{err: del(), reload: true, what: "deleted:" + id} }
 }
 
 func (s *threadSwitcher) View(width, height int) []string {
 	k := s.k
-	lines := strings.Split(s.picker.View(width, max(3, height-3)), "\n")
+	lines := strings.Split(s.Picker.View(width, max(3, height-3)), "\n")
 	if s.rename != "" {
-		lines = append(lines, s.renaming.view("New title: ", width))
+		lines = append(lines, s.renaming.View("New title: ", width))
 		return append(lines, chips.Truncate(joinHints(hint(k.RenameSave, "save"), hint(k.RenameCancel, "cancel"), hint(k.FieldClear, "clear")), width))
 	}
-	if q := s.field.String(); q != "" {
-		lines = append(lines, s.field.view("filter: ", width))
+	if q := s.Field.String(); q != "" {
+		lines = append(lines, s.Field.View("filter: ", width))
 	}
 	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.ThreadsOpen, "open"), hint(k.ThreadsRename, "rename"),
 		hint(k.ThreadsDelete, "delete"), hint(k.ThreadsClose, "close")), width))
 }
 
 // switchThread saves the draft of this thread and opens another.
-func (a *App) switchThread(id string) tea.Cmd {
-	if id == a.thread.ID {
+func (n *nav) switchTo(id string) tea.Cmd {
+	if id == n.thread.ID {
 		return nil
 	}
-	return tea.Sequence(a.saveDraft(), a.openThread(id))
+	return tea.Sequence(n.drafts.save(), n.load(id))
 }
 
 // openThread reads a thread, its messages (contexts left raw for the
 // transcript to decode lazily) and its draft, in a command.
-func (a *App) openThread(id string) tea.Cmd { return opening(a.ws.Load(id)) }
+func (n *nav) load(id string) tea.Cmd { return opening(n.ws.Load(id)) }
 
 // opening runs a workspace open in a command.
 func opening(open func() (workspace.Opened, error)) tea.Cmd {
@@ -581,23 +503,22 @@ func opening(open func() (workspace.Opened, error)) tea.Cmd {
 	}
 }
 
-func (a *App) threadChanged(m threadChangedMsg) tea.Cmd {
+func (n *nav) changed(m threadChangedMsg) tea.Cmd {
 	if m.err != nil {
-		return a.notify("threads: "+m.err.Error(), true)
+		return n.toast.show("threads: "+m.err.Error(), true)
 	}
 	var cmds []tea.Cmd
 	if deleted, ok := strings.CutPrefix(m.what, "deleted:"); ok {
-		cmds = append(cmds, a.notify("thread deleted", false))
-		if deleted == a.thread.ID {
-			cmds = append(cmds, opening(a.ws.Latest()))
+		cmds = append(cmds, n.toast.show("thread deleted", false))
+		if deleted == n.thread.ID {
+			cmds = append(cmds, opening(n.ws.Latest()))
 		}
 	} else if m.what != "" {
-		cmds = append(cmds, a.notify("thread "+m.what, false))
+		cmds = append(cmds, n.toast.show("thread "+m.what, false))
 	}
-	if _, open := overlayOf[*threadSwitcher](a.ovs); m.reload && open {
-		cmds = append(cmds, a.listThreads())
+	if _, open := overlayOf[*threadSwitcher](n.ovs); m.reload && open {
+		cmds = append(cmds, n.list())
 	}
-	cmds = append(cmds, a.refreshThread())
 	return tea.Batch(cmds...)
 }
 
@@ -614,8 +535,8 @@ type confirmBox struct {
 }
 
 // askConfirm asks text; yes is acted on (overlayResult) once confirmed.
-func (a *App) askConfirm(text string, yes any) {
-	a.ovs.Push(&confirmBox{k: &a.keys, text: text, yes: yes})
+func askConfirm(ovs *overlayStack, k *Keys, text string, yes any) {
+	ovs.Push(&confirmBox{k: k, text: text, yes: yes})
 }
 
 func (c *confirmBox) Scope() Scope { return ScopeConfirm }
@@ -661,13 +582,13 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 			name = r.(*contextref.ImageRecord).Name
 		}
 		if n := d.References(id); n > 0 {
-			a.askConfirm(fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true})
+			askConfirm(a.ovs, &a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true})
 			return nil
 		}
 		return a.removeImage(removeImage{id, false})
 	case key.Matches(msg, k.ShelfOpen):
 		if r, ok := a.ed.Draft().Record(shelf[a.shelfSel]); ok {
-			return a.open(r)
+			return a.nav.open(r)
 		}
 	case key.Matches(msg, k.Cancel):
 		a.setFocus(paneComposer)
@@ -692,108 +613,13 @@ func (a *App) removeImage(r removeImage) tea.Cmd {
 	return a.afterComposer()
 }
 
-// fork starts a new thread holding this thread's messages up to and
-// including upTo, and opens it (the agent's harness history is rebuilt
-// from those messages, so no stale runtime context travels as user input).
-func (a *App) fork(upTo string) tea.Cmd {
-	a.chat.Fork(a.thread.ID, upTo)
-	return nil
+// fieldKeys are the table's field_* rows, for a composer.Field.
+func (k *Keys) fieldKeys() *composer.FieldKeys {
+	return &composer.FieldKeys{Left: k.FieldLeft, Right: k.FieldRight, Start: k.FieldStart, End: k.FieldEnd,
+		DeleteBack: k.FieldDeleteBack, DeleteFwd: k.FieldDeleteFwd, DeleteWord: k.FieldDeleteWord, Clear: k.FieldClear, KillEnd: k.FieldKillEnd}
 }
 
-// ---- one-line fields ----
-
-// field is a one-line text field with a caret: the attach path, the
-// rename field, a list's filter. Its editing keys are the table's field_*
-// rows (the composer's habits: ctrl+a/ctrl+e, ctrl+u, ctrl+w, ctrl+k).
-type field struct {
-	r   []rune
-	pos int
-}
-
-func (f *field) String() string { return string(f.r) }
-
-func (f *field) set(s string) {
-	f.r = []rune(s)
-	f.pos = len(f.r)
-}
-
-func (f *field) insert(s string) {
-	var in []rune
-	for _, r := range s {
-		if unicode.IsPrint(r) {
-			in = append(in, r)
-		}
-	}
-	f.r = append(f.r[:f.pos], append(in, f.r[f.pos:]...)...)
-	f.pos += len(in)
-}
-
-// wordStart is where the word (or path part) before i starts.
-func (f *field) wordStart(i int) int {
-	sep := func(r rune) bool { return r == ' ' || r == '/' }
-	for i > 0 && sep(f.r[i-1]) {
-		i--
-	}
-	for i > 0 && !sep(f.r[i-1]) {
-		i--
-	}
-	return i
-}
-
-// key edits the field; it reports whether the key was an editing key or
-// typed text.
-func (f *field) key(k *Keys, msg tea.KeyPressMsg) bool {
-	f.pos = max(0, min(f.pos, len(f.r)))
-	switch {
-	case key.Matches(msg, k.FieldLeft):
-		f.pos = max(0, f.pos-1)
-	case key.Matches(msg, k.FieldRight):
-		f.pos = min(len(f.r), f.pos+1)
-	case key.Matches(msg, k.FieldStart):
-		f.pos = 0
-	case key.Matches(msg, k.FieldEnd):
-		f.pos = len(f.r)
-	case key.Matches(msg, k.FieldDeleteBack):
-		if f.pos > 0 {
-			f.r = append(f.r[:f.pos-1], f.r[f.pos:]...)
-			f.pos--
-		}
-	case key.Matches(msg, k.FieldDeleteFwd):
-		if f.pos < len(f.r) {
-			f.r = append(f.r[:f.pos], f.r[f.pos+1:]...)
-		}
-	case key.Matches(msg, k.FieldDeleteWord):
-		i := f.wordStart(f.pos)
-		f.r = append(f.r[:i], f.r[f.pos:]...)
-		f.pos = i
-	case key.Matches(msg, k.FieldClear):
-		f.r = slices.Clone(f.r[f.pos:])
-		f.pos = 0
-	case key.Matches(msg, k.FieldKillEnd):
-		f.r = f.r[:f.pos]
-	default:
-		if msg.Text == "" || msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {
-			return false
-		}
-		f.insert(chips.SanitizeLine(msg.Text))
-	}
-	return true
-}
-
-// view draws prefix and the field with a block caret, cut to width around
-// the caret.
-func (f *field) view(prefix string, width int) string {
-	pos := max(0, min(f.pos, len(f.r)))
-	before, after := chips.SanitizeLine(string(f.r[:pos])), chips.SanitizeLine(string(f.r[pos:]))
-	room := width - ansi.StringWidth(prefix) - 1
-	if w := ansi.StringWidth(before); w > room {
-		before = "…" + ansi.TruncateLeft(before, w-room+1, "")
-	}
-	caret := "█"
-	if after != "" {
-		r := []rune(after)
-		caret = focusStyle.Render(string(r[0]))
-		after = string(r[1:])
-	}
-	return ansi.Truncate(prefix+before+caret+after, width, "…")
+// listKeys are a composer.FilterList's keys.
+func (k *Keys) listKeys() *composer.ListKeys {
+	return &composer.ListKeys{FieldKeys: *k.fieldKeys(), Next: k.ListNext, Prev: k.ListPrev}
 }

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/internal/paste"
@@ -38,26 +38,27 @@ type largePastedMsg struct {
 //	p := tea.NewProgram(app, tea.WithInput(pf), tea.WithFilter(filter))
 //	pf.SetSend(p.Send)
 func (a *App) NewPasteFilter(in *os.File) (*paste.Filter, func(tea.Model, tea.Msg) tea.Msg) {
-	pf := paste.NewFilter(in, paste.Options{Limit: a.ws.PasteLimit(), Store: a.pasteStore()})
-	return pf, func(m tea.Model, msg tea.Msg) tea.Msg { return a.filterPaste(pf.Translate(m, msg)) }
+	c := a.clip
+	pf := paste.NewFilter(in, paste.Options{Limit: a.ws.PasteLimit(), Store: c.pasteStore()})
+	return pf, func(m tea.Model, msg tea.Msg) tea.Msg { return c.filterPaste(pf.Translate(m, msg)) }
 }
 
 // pasteStore is the filter's Store: the paste's bytes, line ends and
 // controls normalized as the draft would (CR, CRLF → LF), streamed into
 // the asset store and bound to a fresh local id. It runs in the filter's
-// goroutine: it touches no App state.
-func (a *App) pasteStore() func(io.Reader) tea.Msg {
-	ws := a.ws
+// goroutine: it touches no state of the clip.
+func (c *clip) pasteStore() func(io.Reader) tea.Msg {
+	ws := c.ws
 	return func(r io.Reader) tea.Msg {
-		local, size, err := ws.KeepStream(newNormalizer(r))
+		local, size, err := ws.KeepStream(clipboard.NewNormalizer(r))
 		return largePastedMsg{localID: local, size: size, err: err}
 	}
 }
 
 // filterPaste turns the paste filter's messages into the app's own. It
-// runs on the program's event loop, before Update, so it may use App
-// state.
-func (a *App) filterPaste(msg tea.Msg) tea.Msg {
+// runs on the program's event loop, before Update, so it may use the
+// clip's state.
+func (c *clip) filterPaste(msg tea.Msg) tea.Msg {
 	switch m := msg.(type) {
 	case paste.StartedMsg:
 		return composer.NoticeMsg{Text: "receiving a long paste…"}
@@ -69,80 +70,26 @@ func (a *App) filterPaste(msg tea.Msg) tea.Msg {
 		}
 		return composer.NoticeMsg{Text: "storing the long paste (" + workspace.HumanSize(m.Bytes) + ")…"}
 	case paste.RefusedMsg:
-		return composer.NoticeMsg{Text: a.refusedNote(m.Limit), Err: true}
+		return composer.NoticeMsg{Text: c.refusedNote(m.Limit), Err: true}
 	case largePastedMsg:
 		if m.err != nil {
 			if limit, ok := workspace.TooLarge(m.err); ok {
-				return composer.NoticeMsg{Text: a.refusedNote(limit), Err: true}
+				return composer.NoticeMsg{Text: c.refusedNote(limit), Err: true}
 			}
 			return pastedFileMsg{err: m.err}
 		}
-		a.pasteSeq++
-		return pastedFileMsg{rec: workspace.PasteRecord(m.localID, m.size, a.pasteSeq)}
+		c.seq++
+		return pastedFileMsg{rec: workspace.PasteRecord(m.localID, m.size, c.seq)}
 	}
 	return msg
 }
 
 // refusedNote says a paste was over the limit and how to raise it.
-func (a *App) refusedNote(limit int64) string {
-	path := a.opt.Config.Path
+func (c *clip) refusedNote(limit int64) string {
+	path := c.config
 	if path == "" {
 		path = config.Path()
 	}
 	return fmt.Sprintf("paste refused: it is over the %s limit; the composer is unchanged — raise it with [limits] attachment_bytes = %d in %s",
 		workspace.HumanSize(limit), 10*limit, path)
-}
-
-// normalizer streams text with CRLF and lone CR made LF and the control
-// characters the draft drops (C0 but tab and LF, DEL, C1) left out.
-type normalizer struct {
-	r      *bufio.Reader
-	lastCR bool // the byte before was a CR (already written as LF)
-}
-
-func newNormalizer(r io.Reader) io.Reader { return &normalizer{r: bufio.NewReaderSize(r, 64<<10)} }
-
-func (n *normalizer) Read(p []byte) (int, error) {
-	i := 0
-	for i < len(p) {
-		c, err := n.r.ReadByte()
-		if err != nil {
-			if i > 0 {
-				return i, nil
-			}
-			return 0, err
-		}
-		cr := n.lastCR
-		n.lastCR = false
-		switch {
-		case c == '\r':
-			p[i] = '\n'
-			i++
-			n.lastCR = true
-		case c == '\n':
-			if !cr {
-				p[i] = '\n'
-				i++
-			}
-		case c == '\t':
-			p[i] = c
-			i++
-		case c < 0x20 || c == 0x7f:
-		case c == 0xc2:
-			next, err := n.r.Peek(1)
-			if err == nil && next[0] >= 0x80 && next[0] <= 0x9f {
-				_, _ = n.r.ReadByte() // a C1 control: both bytes dropped
-				continue
-			}
-			p[i] = c
-			i++
-		default:
-			p[i] = c
-			i++
-		}
-		if i > 0 && n.r.Buffered() == 0 {
-			return i, nil // do not block for more while holding bytes
-		}
-	}
-	return i, nil
 }

@@ -1,43 +1,13 @@
 package ui
 
 import (
-	"io"
 	"os"
 	"strings"
 	"testing"
-	"testing/iotest"
 
-	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/internal/paste"
 )
-
-func TestNormalizerLineEndsAndControls(t *testing.T) {
-	in := "a\r\nb\rc\nd\x1b[31m\x07e\u0085f\tg\r"
-	want := "a\nb\nc\nd[31mef\tg\n"
-	for name, r := range map[string]io.Reader{
-		"whole":    strings.NewReader(in),
-		"one byte": iotest.OneByteReader(strings.NewReader(in)),
-		"half":     iotest.HalfReader(strings.NewReader(in)),
-	} {
-		b, err := io.ReadAll(newNormalizer(r))
-		if err != nil || string(b) != want {
-			t.Errorf("%s: %q %v, want %q", name, b, err, want)
-		}
-	}
-	// The same rules as the draft.
-	if got := string(mustRead(t, newNormalizer(strings.NewReader(in)))); got != clipboard.NormalizeText(in) {
-		t.Errorf("normalizer %q, the draft's rules %q", got, clipboard.NormalizeText(in))
-	}
-}
-
-func mustRead(t *testing.T, r io.Reader) []byte {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // A large paste streamed by the filter comes to the composer as one
 // pasted-text chip whose file holds the whole paste, line ends made LF.
@@ -46,8 +16,8 @@ func TestLargePasteBecomesChip(t *testing.T) {
 	h := e.open("")
 	h.typeText("before ")
 	big := strings.Repeat("a line of a long paste\r", 100000) // 2.3 MB
-	msg := h.app.pasteStore()(strings.NewReader(big))
-	h.update(h.app.filterPaste(msg))
+	msg := h.app.clip.pasteStore()(strings.NewReader(big))
+	h.update(h.app.clip.filterPaste(msg))
 	h.pumpUntil("the chip", func() bool { return len(h.app.ed.Draft().Records()) == 1 })
 	rec := h.app.ed.Draft().Records()[0].(*contextref.FileRecord)
 	want := strings.ReplaceAll(big, "\r", "\n")
@@ -76,13 +46,13 @@ func TestRefusedPasteLeavesComposerAndSaysHowToRaise(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
 	h.typeText("keep me")
-	h.update(h.app.filterPaste(paste.StartedMsg{ID: 1}))
-	h.update(h.app.filterPaste(paste.ProgressMsg{ID: 1, Bytes: 5 << 20}))
+	h.update(h.app.clip.filterPaste(paste.StartedMsg{ID: 1}))
+	h.update(h.app.clip.filterPaste(paste.ProgressMsg{ID: 1, Bytes: 5 << 20}))
 	if !strings.Contains(h.plain(), "receiving a long paste: 5 MiB") {
 		t.Fatalf("no progress toast:\n%s", h.footer())
 	}
-	h.update(h.app.filterPaste(paste.RefusedMsg{ID: 1, Bytes: 20<<20 + 1, Limit: 20 << 20}))
-	if m := h.app.filterPaste(paste.EndedMsg{ID: 1, Bytes: 100 << 20, Refused: true}); m != nil {
+	h.update(h.app.clip.filterPaste(paste.RefusedMsg{ID: 1, Bytes: 20<<20 + 1, Limit: 20 << 20}))
+	if m := h.app.clip.filterPaste(paste.EndedMsg{ID: 1, Bytes: 100 << 20, Refused: true}); m != nil {
 		t.Fatalf("a refused paste's end gave %v", m)
 	}
 	if got := h.app.ed.Draft().Markdown(); got != "keep me" {

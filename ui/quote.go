@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/transcript"
 )
@@ -24,7 +25,7 @@ import (
 type quotePrompt struct {
 	k *Keys
 	c *contextref.Citation
-	f field
+	f composer.Field
 }
 
 // What the quote prompt asks of the app: insert the quote (with its
@@ -49,7 +50,7 @@ func (p *quotePrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		case key.Matches(msg, p.k.QuoteInsert):
 			return nil, nil, quoteInsert{p.c.WithComment(p.f.String())}
 		}
-		if p.f.key(p.k, msg) {
+		if p.f.Key(p.k.fieldKeys(), msg) {
 			p.bound()
 		}
 	}
@@ -62,32 +63,31 @@ func (p *quotePrompt) View(width, _ int) []string {
 	head := " Comment on “" + chips.Truncate(chips.SanitizeLine(contextref.CitationChipLabel(p.c)), 24) + "”: "
 	tail := "  " + joinHints(hint(p.k.QuoteInsert, "quote"), hint(p.k.QuoteDrop, "drop"))
 	w := max(width-ansi.StringWidth(tail), ansi.StringWidth(head)+4)
-	return []string{chips.Truncate(p.f.view(head, w)+tail, width)}
+	return []string{chips.Truncate(p.f.View(head, w)+tail, width)}
 }
 
 // maxQuoteComment is the contract's bound on a comment, in UTF-16 units.
 const maxQuoteComment = contextref.MaxCitationTextLen
 
 func (p *quotePrompt) paste(s string) {
-	p.f.insert(strings.Join(strings.Fields(chips.SanitizeLine(s)), " "))
+	p.f.Insert(strings.Join(strings.Fields(chips.SanitizeLine(s)), " "))
 	p.bound()
 }
 
 // bound cuts the comment to the contract's length.
 func (p *quotePrompt) bound() {
-	if contextref.UTF16Len(string(p.f.r)) <= maxQuoteComment {
+	if contextref.UTF16Len(p.f.String()) <= maxQuoteComment {
 		return
 	}
 	n, cut := 0, 0
-	for i, r := range p.f.r {
+	for i, r := range []rune(p.f.String()) {
 		n += contextref.UTF16Len(string(r))
 		if n > maxQuoteComment {
 			cut = i
 			break
 		}
 	}
-	p.f.r = p.f.r[:cut]
-	p.f.pos = min(p.f.pos, cut)
+	p.f.Cut(cut)
 }
 
 // citation is the quote's citation as the contract writes it, checked by

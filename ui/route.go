@@ -63,38 +63,38 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on((*App).spun))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
 	// the draft, the threads, the stash and the history
-	add(on((*App).draftTick))
-	add(on((*App).draftSaved))
+	add(on(func(a *App, m draftTickMsg) tea.Cmd { return a.drafts.due(m) }))
+	add(on(func(a *App, m draftSavedMsg) tea.Cmd { return a.drafts.saved(m) }))
 	add(on((*App).threadOpened))
 	add(on(func(a *App, m threadsListedMsg) tea.Cmd { return a.deliver(is[*threadSwitcher], m) }))
-	add(on((*App).threadChanged))
+	add(on(func(a *App, m threadChangedMsg) tea.Cmd { return tea.Batch(a.nav.changed(m), a.refreshThread()) }))
 	add(on(func(a *App, m threadTitleMsg) tea.Cmd { a.retitle(m); return nil }))
-	add(on((*App).stashed))
+	add(on(func(a *App, m stashedMsg) tea.Cmd { return a.edited(a.stash.stashed(m)) }))
 	add(on(func(a *App, m stashListedMsg) tea.Cmd { return a.deliver(is[*stashList], m) }))
 	add(on(func(a *App, m stashDroppedMsg) tea.Cmd { return a.failed("stash: ", m.err) }))
-	add(on((*App).historyLoaded))
+	add(on(func(a *App, m historyLoadedMsg) tea.Cmd { return a.hist.loaded(m) }))
 	add(on(func(a *App, m historyAddedMsg) tea.Cmd { return a.failed("history: ", m.err) }))
-	add(on((*App).historyImported))
+	add(on(func(a *App, m historyImportedMsg) tea.Cmd { return tea.Batch(a.afterComposer(), a.hist.imported(m)) }))
 	add(on((*App).shellDone))
 	// attachments, copy and paste (clipboard.go, pastefilter.go)
 	add(on(func(a *App, m completionMsg) tea.Cmd { return a.deliver(is[*pathPrompt], m) }))
 	add(on((*App).attached))
 	add(on(func(a *App, m openedMsg) tea.Cmd { return a.notify(m.text, false) }))
-	add(on((*App).copied))
-	add(on((*App).pasteReady))
-	add(on((*App).systemRead))
-	add(on((*App).pastedFile))
-	add(on((*App).expanded))
+	add(on(func(a *App, m copiedMsg) tea.Cmd { return a.clip.copied(m) }))
+	add(on(func(a *App, m pasteReadyMsg) tea.Cmd { return a.edited(a.clip.pasteReady(m)) }))
+	add(on(func(a *App, m systemReadMsg) tea.Cmd { return a.edited(a.clip.systemRead(m)) }))
+	add(on(func(a *App, m pastedFileMsg) tea.Cmd { return a.edited(a.clip.pastedFile(m, a.spaceBeforeChip)) }))
+	add(on(func(a *App, m expandedMsg) tea.Cmd { return a.edited(a.clip.expanded(m)) }))
 	// the transcript's requests
-	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.open(m.Record) }))
+	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.nav.open(m.Record) }))
 	add(on((*App).page))
 	add(on((*App).runPager))
 	add(on(func(a *App, m pagerDoneMsg) tea.Cmd { return a.failed("pager: ", m.err) }))
-	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { return a.fork(m.MessageID) }))
-	add(on((*App).copyMessage))
+	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { a.chat.Fork(a.thread.ID, m.MessageID); return nil }))
+	add(on(func(a *App, m transcript.CopyMsg) tea.Cmd { return a.clip.copyMessage(m, a.tr.PopoverOpen()) }))
 	add(on((*App).quote))
 	add(on((*App).reviewAgentDiff))
-	add(on((*App).threadRefOpened))
+	add(on(func(a *App, m threadRefOpenedMsg) tea.Cmd { return a.nav.refOpened(m) }))
 	// the terminal pane and the review pane
 	add(on(func(a *App, m terminal.UpdatedMsg) tea.Cmd { return a.toPane(m) }))
 	add(on(func(a *App, m terminal.ExitedMsg) tea.Cmd { return a.toPane(m) }))
@@ -204,7 +204,7 @@ func (a *App) routePaste(msg tea.PasteMsg) tea.Cmd {
 	case a.rv != nil:
 		return a.reviewMsg(msg)
 	case a.focus == paneComposer:
-		return a.paste(msg.Content)
+		return a.edited(a.clip.paste(msg.Content))
 	case a.focus == paneTerminal:
 		return a.toPane(msg)
 	}
@@ -217,24 +217,25 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 	switch r := res.(type) {
 	case nil:
 	case threadOpen:
-		return a.switchThread(r.id), false
+		return a.nav.switchTo(r.id), false
 	case threadRename:
-		return a.renameThread(r), false
+		return a.nav.rename(r), false
 	case threadDelete:
-		return a.askDelete(r), false
+		return a.nav.askDelete(r), false
 	case deleteThread:
-		return a.deleteThread(r.id), false
+		return a.nav.delete(r.id), false
 	case removeImage:
 		return a.removeImage(r), false
 	case attachChosen:
-		return a.attachFile(r.path), false
+		return a.clip.attach(r.path), false
 	case stashRestore:
 		a.setFocus(paneComposer)
-		return a.restoreStash(r.e), false
+		return a.stash.restore(r.e), false
 	case stashDrop:
-		return a.dropStash(r.e), false
+		return a.stash.drop(r.e), false
 	case historyChosen:
-		return a.useHistory(r), false
+		a.setFocus(paneComposer)
+		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
 	case askAnswered:
 		return a.answerAsk(r), false
 	case interrupted:
@@ -264,24 +265,24 @@ func (a *App) appKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.HidePane) && a.pane.Active() != nil:
 		return a.togglePane(), true
 	case key.Matches(msg, k.HistorySearch) && a.focus == paneComposer && !picker:
-		return a.openHistorySearch(), true
+		return a.hist.openSearch(), true
 	case key.Matches(msg, k.Terminal) && !picker:
 		return a.showTerminal(), true
 	case key.Matches(msg, k.Modes) && !picker:
 		return a.openModes(scopeAll, ""), true
 	case (key.Matches(msg, k.Interrupt) || key.Matches(msg, k.Cut)) && a.focus == paneComposer && a.hasSelection():
-		return a.copySelection(key.Matches(msg, k.Cut)), true
+		return a.edited(a.clip.copySelection(key.Matches(msg, k.Cut))), true
 	case key.Matches(msg, k.Interrupt):
 		return a.interrupt(), true
 	case key.Matches(msg, k.Paste) && a.focus == paneComposer:
-		return a.readSystem(), true
+		return a.clip.readSystem(), true
 	case key.Matches(msg, k.ExpandPaste) && a.focus == paneComposer && !picker:
-		return a.expandPaste(), true
+		return a.clip.expandPaste(), true
 	case key.Matches(msg, k.Stash):
 		a.setFocus(paneComposer)
-		return a.stash(), true
+		return a.stash.push(), true
 	case key.Matches(msg, k.StashList):
-		return a.openStash(), true
+		return a.stash.open(), true
 	case key.Matches(msg, k.Help) || msg.String() == "?" && (a.focus != paneComposer || a.ed.Draft().IsEmpty()):
 		a.openHelp()
 		return nil, true
@@ -308,9 +309,9 @@ func (a *App) threadKey(msg tea.KeyPressMsg, picker bool) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Attach):
 		a.openAttach()
 	case key.Matches(msg, k.NewThread) && !picker:
-		return a.newThread(), true
+		return a.nav.newThread(), true
 	case key.Matches(msg, k.Threads):
-		return a.openThreads(), true
+		return a.nav.openList(), true
 	default:
 		return nil, false
 	}

@@ -34,36 +34,49 @@ type stashListedMsg struct {
 
 type stashDroppedMsg struct{ err error }
 
+// stash is the stash controller: it stores the draft in the project's
+// stash, opens the stash list and acts on its choices.
+type stash struct {
+	ws    *workspace.Workspace
+	ed    *composer.Editor
+	keys  *Keys
+	ovs   *overlayStack
+	toast *toastLine
+	reg   *clipboard.Registry
+}
+
 type stashList struct {
-	filterList
+	composer.FilterList
 	entries []workspace.StashEntry
 	keys    *Keys
 }
 
-func (a *App) stash() tea.Cmd {
-	d := a.ed.Draft()
+// push stores the draft in the stash (cleared once stored: stashed).
+func (s *stash) push() tea.Cmd {
+	d := s.ed.Draft()
 	if d.IsEmpty() {
-		return a.notify("nothing to stash", false)
+		return s.toast.show("nothing to stash", false)
 	}
-	push, v := a.ws.Stash(d.Markdown(), d.Records()), d.Version()
+	push, v := s.ws.Stash(d.Markdown(), d.Records()), d.Version()
 	return func() tea.Msg { return stashedMsg{draft: d, version: v, err: push()} }
 }
 
-func (a *App) stashed(m stashedMsg) tea.Cmd {
+// stashed clears the draft that was stored (the draft changes).
+func (s *stash) stashed(m stashedMsg) tea.Cmd {
 	if m.err != nil {
-		return a.notify("not stashed: "+m.err.Error(), true)
+		return s.toast.show("not stashed: "+m.err.Error(), true)
 	}
-	if a.ed.Draft() == m.draft && m.draft.Version() == m.version {
-		a.ed.Reset()
+	if s.ed.Draft() == m.draft && m.draft.Version() == m.version {
+		s.ed.Reset()
 	}
-	return tea.Batch(a.afterComposer(), a.notify("draft stashed — "+a.keys.StashList.Help().Key+" lists the stash", false))
+	return s.toast.show("draft stashed — "+s.keys.StashList.Help().Key+" lists the stash", false)
 }
 
-func (a *App) openStash() tea.Cmd {
-	s := &stashList{filterList: filterList{picker: composer.NewPicker("stash")}, keys: &a.keys}
-	s.picker.SetLoading(true)
-	a.ovs.Push(s)
-	return a.listStash()
+func (s *stash) open() tea.Cmd {
+	l := &stashList{FilterList: composer.NewFilterList("stash"), keys: s.keys}
+	l.Picker.SetLoading(true)
+	s.ovs.Push(l)
+	return s.list()
 }
 
 // What the stash list asks of the app.
@@ -72,8 +85,8 @@ type (
 	stashDrop    struct{ e workspace.StashEntry }
 )
 
-func (a *App) listStash() tea.Cmd {
-	list := a.ws.Stashed()
+func (s *stash) list() tea.Cmd {
+	list := s.ws.Stashed()
 	return func() tea.Msg {
 		es, err := list()
 		return stashListedMsg{es, err}
@@ -93,16 +106,16 @@ func stashTitle(md string) string {
 func (s *stashList) set(es []workspace.StashEntry, err error) {
 	s.entries = es
 	if err != nil {
-		s.picker.SetError(err)
+		s.Picker.SetError(err)
 		return
 	}
 	items := make([]composer.PickerItem, len(es))
 	for i, e := range es {
 		items[i] = composer.PickerItem{Title: stashTitle(e.Markdown), Detail: e.Created.Format("2006-01-02 15:04"), Value: strconv.FormatInt(e.ID, 10)}
 	}
-	s.picker.SetItems(items)
-	s.picker.SetLoading(false)
-	s.picker.SetQuery(s.field.String())
+	s.Picker.SetItems(items)
+	s.Picker.SetLoading(false)
+	s.Picker.SetQuery(s.Field.String())
 }
 
 func (s *stashList) entry(id string) (workspace.StashEntry, bool) {
@@ -127,7 +140,7 @@ func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		s.set(msg.entries, msg.err)
 	case tea.KeyPressMsg:
 		k := s.keys
-		item, ok := s.picker.Selected()
+		item, ok := s.Picker.Selected()
 		switch {
 		case key.Matches(msg, k.StashClose) || key.Matches(msg, k.StashList):
 			return nil, nil, nil
@@ -140,34 +153,32 @@ func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 				return s, nil, stashDrop{e}
 			}
 		default:
-			s.filterList.key(k, msg)
+			s.FilterList.Key(k.listKeys(), msg)
 		}
 	}
 	return s, nil, nil
 }
 
-// dropStash deletes an entry the list chose and lists the stash again.
-func (a *App) dropStash(e workspace.StashEntry) tea.Cmd {
-	drop := a.ws.DropStash(e.ID)
-	return tea.Sequence(func() tea.Msg { return stashDroppedMsg{drop()} }, a.listStash())
+// drop deletes an entry the list chose and lists the stash again.
+func (s *stash) drop(e workspace.StashEntry) tea.Cmd {
+	drop := s.ws.DropStash(e.ID)
+	return tea.Sequence(func() tea.Msg { return stashDroppedMsg{drop()} }, s.list())
 }
 
 func (s *stashList) View(width, height int) []string {
-	lines := strings.Split(s.picker.View(width, max(3, height-2)), "\n")
+	lines := strings.Split(s.Picker.View(width, max(3, height-2)), "\n")
 	k := s.keys
-	if q := s.field.String(); q != "" {
-		lines = append(lines, s.field.view("filter: ", width))
+	if q := s.Field.String(); q != "" {
+		lines = append(lines, s.Field.View("filter: ", width))
 	}
 	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close")), width))
 }
 
-// restoreStash imports an entry at the caret, then drops it from the stash.
-func (a *App) restoreStash(e workspace.StashEntry) tea.Cmd {
-	env, local, reg, drop := a.ws.EnvironmentID(), a.ws.Assets(), a.registry(), a.ws.DropStash(e.ID)
-	held := a.ed.Draft().Records()
+// restore imports an entry at the caret, then drops it from the stash.
+func (s *stash) restore(e workspace.StashEntry) tea.Cmd {
+	do, drop := importer(s.ws, s.reg, s.ed.Draft().Records()), s.ws.DropStash(e.ID)
 	return func() tea.Msg {
-		f := &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: e.Records}
-		imp := clipboard.Import(e.Markdown, f, held, env, reg.Lookup, local)
+		imp := do(e.Markdown, nil, e.Records...)
 		m := pasteReadyMsg{imp: imp, what: "stash entry restored"}
 		if len(imp.Notes) == 0 { // keep the entry when something did not come back
 			m.after = func() tea.Msg { return stashDroppedMsg{drop()} }

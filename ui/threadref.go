@@ -43,18 +43,18 @@ type threadRefOpenedMsg struct {
 }
 
 // openThreadRef is a thread chip activated in the transcript.
-func (a *App) openThreadRef(t *contextref.ThreadRecord) tea.Cmd {
+func (n *nav) openRef(t *contextref.ThreadRecord) tea.Cmd {
 	name := chips.SanitizeLine(t.Title)
 	if name == "" {
 		name = chips.SanitizeLine(t.ThreadID)
 	}
-	if t.EnvironmentID != a.ws.EnvironmentID() {
-		return a.notify("the thread “"+name+"” is not here: it belongs to another chipchat environment", true)
+	if t.EnvironmentID != n.ws.EnvironmentID() {
+		return n.toast.show("the thread “"+name+"” is not here: it belongs to another chipchat environment", true)
 	}
-	if t.ThreadID == a.thread.ID {
-		return a.notify("that is this thread", false)
+	if t.ThreadID == n.thread.ID {
+		return n.toast.show("that is this thread", false)
 	}
-	id, here := t.ThreadID, a.ws.Here(t.ThreadID)
+	id, here := t.ThreadID, n.ws.Here(t.ThreadID)
 	return func() tea.Msg {
 		title, other, err := here()
 		if err != nil {
@@ -67,12 +67,12 @@ func (a *App) openThreadRef(t *contextref.ThreadRecord) tea.Cmd {
 	}
 }
 
-func (a *App) threadRefOpened(m threadRefOpenedMsg) tea.Cmd {
+func (n *nav) refOpened(m threadRefOpenedMsg) tea.Cmd {
 	switch {
 	case m.err != nil:
-		return a.notify(m.err.Error(), true)
+		return n.toast.show(m.err.Error(), true)
 	case m.other:
-		return a.notify("the thread “"+chips.SanitizeLine(m.title)+"” belongs to another project: open chipchat there", true)
+		return n.toast.show("the thread “"+chips.SanitizeLine(m.title)+"” belongs to another project: open chipchat there", true)
 	}
-	return a.switchThread(m.id)
+	return n.switchTo(m.id)
 }
