@@ -317,8 +317,10 @@ func (a *App) submitted(msg composer.SubmitMsg) tea.Cmd {
 
 func (a *App) cycleFocus(dir int) {
 	order := []pane{paneComposer, paneTranscript}
-	if a.paneShown {
-		order = append(order, paneTerminal)
+	if t := a.pane.Active(); a.paneShown && t != nil {
+		if exited, _ := t.Exited(); !exited {
+			order = append(order, paneTerminal) // an exited tab takes no keys: focus skips it
+		}
 	}
 	if len(a.ed.Draft().Shelf()) > 0 {
 		order = append(order, paneShelf)
