@@ -334,9 +334,3 @@ func (a *App) signInChosen(askID int64, optionID string, q *chat.Question) (tea.
 	}
 	return nil, false
 }
-
-// agentInfoChanged refreshes the open pickers after AgentInfo.
-func (a *App) agentInfoChanged() {
-	a.refreshCommandItems()
-	a.refreshModes()
-}

@@ -80,14 +80,8 @@ type App struct {
 
 	width, height int
 
-	// what the open thread's conversation shows (package chat owns it):
-	// its turn phase, the queue under the transcript, the agent's state
-	// for the status line, the agent's open questions.
-	phase       chat.Phase
-	phaseSince  time.Time
-	queue       []string // the queued messages' titles, oldest first
-	queuePaused bool
-	info        chat.Info
+	// the open thread's conversation (package chat owns it; conversation.go)
+	conv *conversation
 
 	drafts *drafts // when the draft goes to disk (autosave.go)
 
@@ -101,10 +95,7 @@ type App struct {
 	ctrlCArmed bool
 	shelfSel   int
 
-	// the status line of a running turn
-	now time.Time
-
-	acp acpUI // the / and modes pickers, the agent's terminals, chipchat mcp (commands.go)
+	acp acpUI // the agent's terminals, chipchat mcp (commands.go)
 
 	hist  *history  // the project's earlier prompts (history.go)
 	shell shellMode // ! shell mode (shell.go)
@@ -142,6 +133,7 @@ func New(opt Options) *App {
 		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
 	a.drafts = &drafts{ws: a.ws, ed: ed, chat: a.chat, thread: &a.thread, toast: &a.toast}
 	a.pane.Scrollback = opt.Config.Limits.Scrollback
+	a.conv = &conversation{chat: a.chat, ws: a.ws, ed: ed, tr: a.tr, keys: &a.keys, ovs: a.ovs, toast: &a.toast, thread: &a.thread}
 	a.acp.terms, a.acp.mcp = opt.AgentTerminals, opt.Panes
 	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
 	if a.opt.Clipboard == nil {
@@ -167,10 +159,8 @@ func (a *App) loadThread(o workspace.Opened) {
 	a.thread = t
 	a.threads.SetCurrent(t.ID)
 	a.ovs.Remove(is[*quotePrompt]) // a quote of the thread being left
-	a.tr.SetMessages(toTranscript(o, a.plainReplies()))
+	a.tr.SetMessages(toTranscript(o, a.conv.plainReplies()))
 	a.chat.Adopt(t.ID, o.Messages)
-	a.phase, a.queue, a.queuePaused = a.chat.Phase(t.ID), nil, false
-	a.info = a.chat.Info(t.ID)
 	d = a.drafts.loaded(t.ID, d) // its revision; a draft whose save failed comes back
 	if d != nil {
 		draft := composer.FromMarkdown(d.Markdown, d.Records)
@@ -201,7 +191,9 @@ func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
 
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
-func (a *App) Init() tea.Cmd { return tea.Batch(a.listen(), a.hist.load(), a.listenAgentTerminals()) }
+func (a *App) Init() tea.Cmd {
+	return tea.Batch(a.conv.listen(), a.hist.load(), a.listenAgentTerminals())
+}
 
 func (a *App) setFocus(p pane) {
 	if p == paneShelf && len(a.ed.Draft().Shelf()) == 0 {
@@ -277,18 +269,6 @@ func (a *App) OverlayScope() Scope {
 	return ""
 }
 
-// spun is a tick of the running turn's spinner.
-func (a *App) spun(msg spinMsg) tea.Cmd {
-	if msg.threadID != a.thread.ID || !a.turnShown() {
-		return nil
-	}
-	a.now = msg.at
-	if a.opt.Clock != nil {
-		a.now = a.opt.Clock.Now()
-	}
-	return spinTick(a.thread.ID)
-}
-
 // threadOpened shows a thread read for the switch.
 func (a *App) threadOpened(msg threadOpenedMsg) tea.Cmd {
 	if msg.err != nil {
@@ -337,7 +317,7 @@ func (a *App) cycleFocus(dir int) {
 // interrupt is ctrl+c: cancel a running turn, else clear a non-empty draft
 // (undo brings it back), else arm; pressed again on an empty composer, quit.
 func (a *App) interrupt() tea.Cmd {
-	if c := a.cancelTurn(); c != nil {
+	if c := a.conv.cancelTurn(); c != nil {
 		return c
 	}
 	if !a.ed.Draft().IsEmpty() {

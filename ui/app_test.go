@@ -28,11 +28,11 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 
 	h.typeText("hello world")
 	h.press("enter")
-	h.pumpUntil("the turn to start", func() bool { return h.app.phase >= chat.Starting })
+	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting })
 	if got := h.app.ed.Draft().Markdown(); got != "" {
 		t.Errorf("composer after send = %q, want it cleared", got)
 	}
-	h.pumpUntil("the turn to end", func() bool { return !h.app.turnShown() })
+	h.pumpUntil("the turn to end", func() bool { return !h.app.conv.turnShown() })
 	h.pumpUntil("the reply to be saved done", func() bool {
 		msgs := e.messages(threadID)
 		return len(msgs) == 2 && msgs[1].Status == message.StatusDone && msgs[1].Text != ""
@@ -91,7 +91,7 @@ func TestSendWhileTurnRunsQueues(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("first")
 	h.press("enter")
-	h.pumpUntil("the turn to start", func() bool { return h.app.phase >= chat.Starting })
+	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting })
 	if f := h.footer(); !strings.Contains(f, "esc cancel turn") {
 		t.Errorf("footer while replying = %q", f)
 	}
@@ -121,12 +121,12 @@ func TestEscCancelsRunningTurnKeepingPartialReply(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("please stop early")
 	h.press("enter")
-	h.pumpUntil("the first chunk", func() bool { return h.app.turnShown() && h.replyShown() != "" })
+	h.pumpUntil("the first chunk", func() bool { return h.app.conv.turnShown() && h.replyShown() != "" })
 	h.press("esc")
 	if !strings.Contains(h.app.Toast(), "cancelled") {
 		t.Errorf("toast after esc = %q", h.app.Toast())
 	}
-	h.pumpUntil("the turn to end", func() bool { return !h.app.turnShown() })
+	h.pumpUntil("the turn to end", func() bool { return !h.app.conv.turnShown() })
 	var reply store.Message
 	h.pumpUntil("the reply to be saved interrupted", func() bool {
 		msgs := e.messages(threadID)
@@ -214,9 +214,9 @@ func TestCtrlCCancelsRunningTurn(t *testing.T) {
 	h := e.openWith(opt)
 	h.typeText("x")
 	h.press("enter")
-	h.pumpUntil("the turn to start", func() bool { return h.app.phase >= chat.Starting })
+	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting })
 	h.press("ctrl+c")
-	h.pumpUntil("the turn to end", func() bool { return !h.app.turnShown() })
+	h.pumpUntil("the turn to end", func() bool { return !h.app.conv.turnShown() })
 	h.pumpUntil("the reply saved interrupted", func() bool {
 		msgs := e.messages(h.app.thread.ID)
 		return len(msgs) == 2 && msgs[1].Status == message.StatusInterrupted
@@ -285,7 +285,7 @@ func TestCtrlQKeepsReplyTextNotYetDrawn(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("hi")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.phase == chat.Streaming })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() == chat.Streaming })
 	h.press("ctrl+q")
 	h.pumpUntil("quit", h.sawQuit)
 	msgs := e.messages(threadID)
@@ -527,7 +527,7 @@ func TestTooManyRecordsRefusedDraftStays(t *testing.T) {
 	}
 	before := h.app.ed.Draft().Markdown()
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) })
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.conv.phase() == chat.Storing) })
 	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "201") || !strings.Contains(h.app.Toast(), "200") {
 		t.Errorf("toast = %q (err %v), want an error naming 201 and the limit 200", h.app.Toast(), h.app.toast.err)
 	}
@@ -537,7 +537,7 @@ func TestTooManyRecordsRefusedDraftStays(t *testing.T) {
 	if n := len(e.messages(threadID)); n != 0 {
 		t.Errorf("%d messages stored, want none", n)
 	}
-	if h.app.turnShown() {
+	if h.app.conv.turnShown() {
 		t.Error("a turn started")
 	}
 }
@@ -551,7 +551,7 @@ func TestRefusalToastSaysItOnce(t *testing.T) {
 		h.app.ed.InsertContext(composer.MentionRecord(fmt.Sprintf("f%03d", i)), "")
 	}
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) })
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.conv.phase() == chat.Storing) })
 	if n := strings.Count(h.app.Toast(), "message not sent"); n != 1 {
 		t.Errorf("toast = %q: says %q %d times", h.app.Toast(), "message not sent", n)
 	}
@@ -569,7 +569,7 @@ func TestOversizeTextRefusedDraftStays(t *testing.T) {
 	big := strings.Repeat("😀", chat.MaxMessageLen/4+1)
 	h.paste(big)
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) })
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.conv.phase() == chat.Storing) })
 	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "over the") {
 		t.Errorf("toast = %q, want a clear size error", h.app.Toast())
 	}
@@ -755,10 +755,10 @@ func TestCtrlNWhileTurnRunsKeepsTheTurnInItsThread(t *testing.T) {
 	first := h.app.thread.ID
 	h.typeText("long one")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.phase >= chat.Starting })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting })
 	h.press("ctrl+n")
 	h.pumpUntil("the new thread", func() bool { return h.app.thread.ID != first })
-	if h.app.turnShown() {
+	if h.app.conv.turnShown() {
 		t.Error("the new thread shows the other thread's turn")
 	}
 	// The UI has handled the first thread's whole turn once it saw its end.

@@ -48,42 +48,14 @@ func (b *askBox) options() []message.PermissionOption {
 	return out
 }
 
-// firstOption is the option highlighted first: the agent's allow once,
-// else its reject once, else the first that is not an allow always.
-// Never an allow always: enter must not write a permanent rule.
-func firstOption(opts []message.PermissionOption) int {
-	for _, kind := range []string{message.AllowOnce, message.RejectOnce} {
-		for i, o := range opts {
-			if o.Kind == kind {
-				return i
-			}
-		}
-	}
-	for i, o := range opts {
-		if o.Kind != message.AllowAlways {
-			return i
-		}
-	}
-	return 0
-}
-
-// rejectOption is what esc answers: the agent's reject once, else its
-// reject always; ok false means "cancelled".
-func rejectOption(opts []message.PermissionOption) (string, bool) {
-	for _, kind := range []string{message.RejectOnce, message.RejectAlways} {
-		for _, o := range opts {
-			if o.Kind == kind {
-				return o.ID, true
-			}
-		}
-	}
-	return "", false
+func newPermissionAsk(e chat.PermissionAsked) pendingAsk {
+	return pendingAsk{id: e.ID, threadID: e.ThreadID, permission: &e}
 }
 
 func newAskBox(k *Keys, p pendingAsk) *askBox {
 	b := &askBox{k: k, ask: p}
 	if p.permission != nil {
-		b.sel = firstOption(b.options())
+		b.sel = message.FirstOption(b.options())
 	}
 	return b
 }
@@ -125,7 +97,7 @@ func (b *askBox) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		if b.ask.permission == nil {
 			return answer("", "cancelled")
 		}
-		if id, ok := rejectOption(opts); ok {
+		if id, ok := message.RejectOption(opts); ok {
 			return answer(id, "rejected")
 		}
 		return answer("", "cancelled")
@@ -143,35 +115,6 @@ func (b *askBox) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		return answer(opts[s[0]-'1'].ID, "selected")
 	}
 	return b, nil, nil
-}
-
-// answerAsk gives the agent the user's answer.
-func (a *App) answerAsk(r askAnswered) tea.Cmd {
-	switch {
-	case r.ask.permission != nil:
-		a.chat.AnswerPermission(r.ask.id, chat.PermissionAnswer{OptionID: r.optionID, Outcome: r.outcome})
-	default:
-		if cmd, ok := a.signInChosen(r.ask.id, r.optionID, r.ask.signIn); ok {
-			return cmd // a terminal method: its login runs first (agentterm.go)
-		}
-		a.chat.AnswerSignIn(r.ask.id, r.optionID)
-	}
-	return nil
-}
-
-// kindLabel names an option's kind for the prompt.
-func kindLabel(kind string) string {
-	switch kind {
-	case message.AllowOnce:
-		return "allow once"
-	case message.AllowAlways:
-		return "allow always — remembered"
-	case message.RejectOnce:
-		return "reject once"
-	case message.RejectAlways:
-		return "reject always — remembered"
-	}
-	return ""
 }
 
 // view draws the prompt in h rows at most: the question, the tool call's
@@ -271,7 +214,7 @@ func (b *askBox) optionLines(width, h, headRows, bodyRows int) []string {
 			mark = "> "
 		}
 		line := fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Name))
-		if k := kindLabel(o.Kind); k != "" {
+		if k := message.KindLabel(o.Kind); k != "" {
 			line += "  (" + k + ")"
 		}
 		out = append(out, chips.Truncate(line, width))

@@ -15,9 +15,9 @@ import (
 // Slash commands (issue 12 item 4): one table, Commands, that the `/`
 // picker, the send path, F1 and the README (TestREADMEListsCommands) read.
 //
-//   - routeChipchat commands always act on chipchat, whatever the agent
+//   - chat.ChipchatOnly commands always act on chipchat, whatever the agent
 //     offers under that name.
-//   - routeAgentFirst commands go to the agent when it advertised a command
+//   - chat.AgentFirst commands go to the agent when it advertised a command
 //     of that name (available_commands_update): the text `/name args` is
 //     sent as the prompt, as the agent expects. Otherwise chipchat serves
 //     them where the backend can (can), else a toast says it cannot.
@@ -30,62 +30,79 @@ import (
 // Picking an agent command writes `/name ` into the draft (its hint shown
 // in the footer) for enter to send; picking one of chipchat's runs it.
 
-type commandRoute int
-
-const (
-	routeChipchat   commandRoute = iota // always chipchat's
-	routeAgentFirst                     // the agent's command of that name, else chipchat's
-)
-
 // slashCommand is one of chipchat's slash commands.
 type slashCommand struct {
 	Name        string
 	Args        string // what may follow, as an input hint ("" none)
 	Description string
-	Route       commandRoute
+	Route       chat.CommandRoute // ChipchatOnly or AgentFirst
 	// Backends says which backends chipchat's own version works with
 	// (F1 and the README).
 	Backends string
-	// can says whether chipchat can serve it now (nil: always).
-	can func(a *App) bool
-	run func(a *App, args string) tea.Cmd
+	// can says whether chipchat can serve it with this backend (nil:
+	// always).
+	can func(s *chat.Service) bool
+	// run is what the command asks of the app (a slashResult), which acts
+	// on it in one place (runSlash).
+	run func(args string) slashResult
 }
 
+// The slash commands' results: what the app does for each.
+type (
+	slashResult  interface{ isSlash() }
+	slashNew     struct{}
+	slashFork    struct{}
+	slashStash   struct{}
+	slashReview  struct{ args string }
+	slashCompact struct{}
+	slashMode    struct {
+		scope chat.ModeScope
+		args  string
+	}
+	slashHelp   struct{}
+	slashQuit   struct{}
+	slashCannot struct{ why string } // chipchat cannot serve it with this backend
+	slashTyped  struct{}             // an agent's command was written into the draft
+)
+
+func (slashNew) isSlash()     {}
+func (slashFork) isSlash()    {}
+func (slashStash) isSlash()   {}
+func (slashReview) isSlash()  {}
+func (slashCompact) isSlash() {}
+func (slashMode) isSlash()    {}
+func (slashHelp) isSlash()    {}
+func (slashQuit) isSlash()    {}
+func (slashCannot) isSlash()  {}
+func (slashTyped) isSlash()   {}
+
 // Commands is chipchat's slash-command table, in the order the picker, F1
-// and the README list it. It is a function, not a variable: its commands
-// call back into code that reads it.
+// and the README list it.
 func Commands() []slashCommand {
+	modes := func(s *chat.Service) bool { return s.Capabilities().Modes }
 	return []slashCommand{
 		{Name: "new", Description: "start a new thread", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { return a.nav.newThread() }},
+			run: func(string) slashResult { return slashNew{} }},
 		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd {
-				a.setFocus(paneTranscript)
-				return a.notify("choose the message to fork from (↑↓) and press f", false)
-			}},
+			run: func(string) slashResult { return slashFork{} }},
 		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { return a.stash.open() }},
+			run: func(string) slashResult { return slashStash{} }},
 		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all",
-			run: func(a *App, args string) tea.Cmd { return a.openReview(args) }},
-		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: routeAgentFirst,
+			run: func(args string) slashResult { return slashReview{args} }},
+		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: chat.AgentFirst,
 			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
-			can:      func(a *App) bool { return a.chat.Capabilities().Compact },
-			run: func(a *App, _ string) tea.Cmd {
-				a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
-				return nil
-			}},
-		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)", Route: routeAgentFirst,
-			Backends: "acp: agents that offer modes",
-			can:      func(a *App) bool { return a.chat.Capabilities().Modes },
-			run:      func(a *App, args string) tea.Cmd { return a.modeCommand(scopeModes, args) }},
-		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)", Route: routeAgentFirst,
-			Backends: "acp: agents that offer models",
-			can:      func(a *App) bool { return a.chat.Capabilities().Modes },
-			run:      func(a *App, args string) tea.Cmd { return a.modeCommand(scopeModels, args) }},
+			can:      func(s *chat.Service) bool { return s.Capabilities().Compact },
+			run:      func(string) slashResult { return slashCompact{} }},
+		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)", Route: chat.AgentFirst,
+			Backends: "acp: agents that offer modes", can: modes,
+			run: func(args string) slashResult { return slashMode{chat.ScopeModes, args} }},
+		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)", Route: chat.AgentFirst,
+			Backends: "acp: agents that offer models", can: modes,
+			run: func(args string) slashResult { return slashMode{chat.ScopeModels, args} }},
 		{Name: "help", Description: "show the keys and these commands (F1)", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { a.openHelp(); return nil }},
+			run: func(string) slashResult { return slashHelp{} }},
 		{Name: "quit", Description: "quit (a running turn is recorded interrupted)", Backends: "all",
-			run: func(a *App, _ string) tea.Cmd { return a.quit() }},
+			run: func(string) slashResult { return slashQuit{} }},
 	}
 }
 
@@ -94,20 +111,21 @@ func lookupCommand(name string) (*slashCommand, bool) {
 	cmds := Commands()
 	for i := range cmds {
 		if cmds[i].Name == name {
+			if cmds[i].Route == chat.NotChipchats {
+				cmds[i].Route = chat.ChipchatOnly
+			}
 			return &cmds[i], true
 		}
 	}
 	return nil, false
 }
 
-// agentCommand is the agent's command called name.
-func (a *App) agentCommand(name string) (chat.Command, bool) {
-	for _, c := range a.info.Commands {
-		if c.Name == name {
-			return c, true
-		}
+// routeOf is how chipchat routes `/name`.
+func routeOf(name string) chat.CommandRoute {
+	if c, ok := lookupCommand(name); ok {
+		return c.Route
 	}
-	return chat.Command{}, false
+	return chat.NotChipchats
 }
 
 // splitCommand reads "/name args" (false when text is not a slash command).
@@ -123,36 +141,58 @@ func splitCommand(text string) (name, args string, ok bool) {
 	return name, strings.TrimSpace(args), true
 }
 
-// runCommand is the send path's part: it runs a slash command chipchat
-// serves and reports true, or reports false when the text is for the
+// slash is the send path's part: for a slash command chipchat serves it
+// clears the draft and reports what to do; false when the text is for the
 // agent (its command, or plain text).
-func (a *App) runCommand(text string, withChips bool) (tea.Cmd, bool) {
+func (c *conversation) slash(text string, withChips bool) (slashResult, bool) {
 	name, args, ok := splitCommand(text)
 	if !ok || withChips {
 		return nil, false
 	}
-	c, ours := lookupCommand(name)
-	if !ours {
+	cmd, ours := lookupCommand(name)
+	if !ours || c.info().AgentServes(name, cmd.Route) {
 		return nil, false
 	}
-	if c.Route == routeAgentFirst {
-		if _, theirs := a.agentCommand(name); theirs {
-			return nil, false
-		}
+	c.ed.Reset()
+	if cmd.can != nil && !cmd.can(c.chat) {
+		return slashCannot{c.cannotServe(cmd)}, true
 	}
-	a.ed.Reset()
-	if c.can != nil && !c.can(a) {
-		return tea.Batch(a.afterComposer(), a.notify(a.cannotServe(c), true)), true
-	}
-	return tea.Batch(a.afterComposer(), c.run(a, args)), true
+	return cmd.run(args), true
 }
 
-// cannotServe says why chipchat cannot run c with this backend.
-func (a *App) cannotServe(c *slashCommand) string {
-	if c.Name == "review" {
+// runSlash does what a slash command asked.
+func (a *App) runSlash(res slashResult) tea.Cmd {
+	var cmd tea.Cmd
+	switch r := res.(type) {
+	case slashNew:
+		cmd = a.nav.newThread()
+	case slashFork:
+		a.setFocus(paneTranscript)
+		cmd = a.notify("choose the message to fork from (↑↓) and press f", false)
+	case slashStash:
+		cmd = a.stash.open()
+	case slashReview:
+		cmd = a.openReview(r.args)
+	case slashCompact:
+		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
+	case slashMode:
+		cmd = a.conv.modeCommand(r.scope, r.args)
+	case slashHelp:
+		a.openHelp()
+	case slashQuit:
+		cmd = a.quit()
+	case slashCannot:
+		cmd = a.notify(r.why, true)
+	}
+	return tea.Batch(a.afterComposer(), cmd)
+}
+
+// cannotServe says why chipchat cannot run cmd with this backend.
+func (c *conversation) cannotServe(cmd *slashCommand) string {
+	if cmd.Name == "review" {
 		return "/review: the review pane is not available in this build"
 	}
-	return fmt.Sprintf("/%s: %s cannot serve it (works with %s)", c.Name, chips.SanitizeLine(a.chat.AgentName()), c.Backends)
+	return fmt.Sprintf("/%s: %s cannot serve it (works with %s)", cmd.Name, chips.SanitizeLine(c.chat.AgentName()), cmd.Backends)
 }
 
 // ---- the `/` picker ----
@@ -210,57 +250,45 @@ func (c *commandPicker) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	return c, nil, nil
 }
 
-// acpUI is the app's state for the ACP client's UI: the bottom picker,
-// the agent's terminals, chipchat's MCP server wiring.
+// acpUI is the app's state for the ACP client's UI: the agent's
+// terminals, chipchat's MCP server wiring.
 type acpUI struct {
-	// dismissed: esc closed the command picker for the current "/word";
-	// it opens again once the draft no longer starts with one, or at a
-	// bare "/".
-	dismissed bool
-	terms     *AgentTerminals
-	tabs      []agentTab // the agent's tabs in the pane, oldest first (agentterm.go)
-	authSeq   int        // numbers the sign-in tabs
-	mcp       *PanesServer
+	terms   *AgentTerminals
+	tabs    []agentTab // the agent's tabs in the pane, oldest first (agentterm.go)
+	authSeq int        // numbers the sign-in tabs
+	mcp     *PanesServer
 }
 
 // commandItems lists what the command picker offers: chipchat's commands
-// that apply (a routeAgentFirst one only when the agent has none of that
-// name and chipchat can serve it), then the agent's.
-func (a *App) commandItems() []composer.PickerItem {
+// that apply (an AgentFirst one only when the agent has none of that name
+// and chipchat can serve it), then the agent's that are not shadowed
+// (chat.Info.AgentServes).
+func (c *conversation) commandItems() []composer.PickerItem {
 	var items []composer.PickerItem
-	shadowed := map[string]bool{}
-	cmds := Commands()
-	for i := range cmds {
-		c := &cmds[i]
-		shadowed[c.Name] = true
-		if c.Route == routeAgentFirst {
-			if _, theirs := a.agentCommand(c.Name); theirs {
-				shadowed[c.Name] = false // listed as the agent's below
-				continue
-			}
-			if c.can != nil && !c.can(a) {
-				continue
-			}
+	info := c.info()
+	for _, cmd := range Commands() {
+		if cmd.Route == chat.AgentFirst && (info.AgentServes(cmd.Name, cmd.Route) || cmd.can != nil && !cmd.can(c.chat)) {
+			continue // listed as the agent's below, or chipchat cannot serve it
 		}
-		title := "/" + c.Name
-		if c.Args != "" {
-			title += " " + c.Args
+		title := "/" + cmd.Name
+		if cmd.Args != "" {
+			title += " " + cmd.Args
 		}
-		items = append(items, composer.PickerItem{Title: title, Detail: c.Description, Value: "c:" + c.Name})
+		items = append(items, composer.PickerItem{Title: title, Detail: cmd.Description, Value: "c:" + cmd.Name})
 	}
-	for _, c := range a.info.Commands {
-		if shadowed[c.Name] || c.Name == "" {
+	for _, cmd := range info.Commands {
+		if !info.AgentServes(cmd.Name, routeOf(cmd.Name)) {
 			continue
 		}
-		title := "/" + c.Name
-		if c.InputHint != "" {
-			title += " <" + c.InputHint + ">"
+		title := "/" + cmd.Name
+		if cmd.InputHint != "" {
+			title += " <" + cmd.InputHint + ">"
 		}
 		detail := "agent"
-		if c.Description != "" {
-			detail = "agent: " + c.Description
+		if cmd.Description != "" {
+			detail = "agent: " + cmd.Description
 		}
-		items = append(items, composer.PickerItem{Title: title, Detail: detail, Value: "a:" + c.Name})
+		items = append(items, composer.PickerItem{Title: title, Detail: detail, Value: "a:" + cmd.Name})
 	}
 	return items
 }
@@ -269,12 +297,11 @@ func (a *App) commandItems() []composer.PickerItem {
 const maxCommandWord = 64
 
 // commandQuery is what follows "/" at the draft's start, when the caret is
-// in that first word; ok false when the command picker does not apply.
-// It reads at most maxCommandWord atoms.
-func (a *App) commandQuery() (string, bool) {
-	d := a.ed.Draft()
+// in that first word and nothing is selected; ok false when the command
+// picker does not apply. It reads at most maxCommandWord atoms.
+func commandQuery(d *composer.Draft) (string, bool) {
 	caret := d.Caret()
-	if caret.Line != 0 || caret.Col < 1 || caret.Col > maxCommandWord || a.hasSelection() {
+	if _, _, sel := d.Selection(); sel || caret.Line != 0 || caret.Col < 1 || caret.Col > maxCommandWord {
 		return "", false
 	}
 	atoms := d.Line(0)
@@ -298,52 +325,52 @@ func (a *App) commandQuery() (string, bool) {
 }
 
 // syncCommandPicker opens, updates or closes the command picker after the
-// draft or caret changed.
-func (a *App) syncCommandPicker() {
-	open, isOpen := overlayOf[*commandPicker](a.ovs)
-	if a.ovs.Len() > 0 && !isOpen {
+// draft or caret changed; composing says the composer has the keys.
+func (c *conversation) syncCommandPicker(composing bool) {
+	open, isOpen := overlayOf[*commandPicker](c.ovs)
+	if c.ovs.Len() > 0 && !isOpen {
 		return // another overlay is open (the modes picker among them)
 	}
-	q, ok := a.commandQuery()
-	if !ok || a.focus != paneComposer || a.ed.PickerOpen() {
+	q, ok := commandQuery(c.ed.Draft())
+	if !ok || !composing || c.ed.PickerOpen() {
 		if !ok {
-			a.acp.dismissed = false
+			c.dismissed = false
 		}
-		a.ovs.Remove(is[*commandPicker])
+		c.ovs.Remove(is[*commandPicker])
 		return
 	}
 	if q == "" {
-		a.acp.dismissed = false // a "/" typed anew
+		c.dismissed = false // a "/" typed anew
 	}
-	if a.acp.dismissed {
+	if c.dismissed {
 		return
 	}
 	if !isOpen {
-		open = &commandPicker{k: &a.keys, pick: &a.ed.Keys, p: composer.NewPicker("/ command")}
-		open.p.SetItems(a.commandItems())
-		a.ovs.Push(open)
+		open = &commandPicker{k: c.keys, pick: &c.ed.Keys, p: composer.NewPicker("/ command")}
+		open.p.SetItems(c.commandItems())
+		c.ovs.Push(open)
 	}
 	open.p.SetQuery(q)
 }
 
 // refreshCommandItems re-reads the items of an open command picker (the
 // agent's commands changed).
-func (a *App) refreshCommandItems() {
-	if c, ok := overlayOf[*commandPicker](a.ovs); ok {
-		c.p.SetItems(a.commandItems())
+func (c *conversation) refreshCommandItems() {
+	if p, ok := overlayOf[*commandPicker](c.ovs); ok {
+		p.p.SetItems(c.commandItems())
 	}
 }
 
-// chooseCommand acts on a picked command: one of chipchat's runs, an
-// agent's is written into the draft for enter to send.
-func (a *App) chooseCommand(value string) tea.Cmd {
+// choose acts on a picked command: one of chipchat's runs (its result),
+// an agent's is written into the draft for enter to send (slashTyped).
+func (c *conversation) choose(value string) slashResult {
 	kind, name, _ := strings.Cut(value, ":")
 	if kind == "c" {
-		if cmd, ok := a.runCommand("/"+name, false); ok {
-			return cmd
+		if res, ok := c.slash("/"+name, false); ok {
+			return res
 		}
 	}
-	d := a.ed.Draft()
+	d := c.ed.Draft()
 	atoms := d.Line(0)
 	end := 1
 	for end < len(atoms) && atoms[end] >= 0 && atoms[end] != ' ' && atoms[end] != '\t' {
@@ -359,16 +386,21 @@ func (a *App) chooseCommand(value string) tea.Cmd {
 	if end < len(atoms) && atoms[end] == ' ' {
 		d.MoveRight(false)
 	}
-	return a.afterComposer()
+	return slashTyped{}
 }
 
 // commandHint is the footer's line while the draft holds an agent command
-// (with its input hint; "" otherwise). It reads only the first word.
-func (a *App) commandHint() string {
-	if len(a.info.Commands) == 0 || a.focus != paneComposer {
+// (with its input hint; "" otherwise); composing says the composer has the
+// keys. It reads only the first word.
+func (c *conversation) commandHint(composing bool) string {
+	if !composing {
 		return ""
 	}
-	atoms := a.ed.Draft().Line(0)
+	info := c.info()
+	if len(info.Commands) == 0 {
+		return ""
+	}
+	atoms := c.ed.Draft().Line(0)
 	if len(atoms) < 2 || atoms[0] != '/' {
 		return ""
 	}
@@ -380,14 +412,14 @@ func (a *App) commandHint() string {
 		}
 		text = append(text, r)
 	}
-	for _, c := range a.info.Commands {
-		if _, ours := lookupCommand(c.Name); ours && c.Name != "compact" && c.Name != "mode" && c.Name != "model" {
+	for _, cmd := range info.Commands {
+		if !info.AgentServes(cmd.Name, routeOf(cmd.Name)) {
 			continue // chipchat's acts
 		}
-		if p := "/" + c.Name; strings.HasPrefix(string(text), p+" ") || string(text) == p {
-			line := "/" + c.Name
-			if c.InputHint != "" {
-				line += " <" + c.InputHint + ">"
+		if p := "/" + cmd.Name; strings.HasPrefix(string(text), p+" ") || string(text) == p {
+			line := "/" + cmd.Name
+			if cmd.InputHint != "" {
+				line += " <" + cmd.InputHint + ">"
 			}
 			return chips.SanitizeLine(line + " · the agent's command: enter sends it")
 		}
@@ -412,7 +444,7 @@ func (c slashCommand) usage(long bool) (name, who string) {
 		name += " " + c.Args
 	}
 	switch {
-	case c.Route == routeChipchat:
+	case c.Route != chat.AgentFirst:
 		who = "chipchat"
 	case long:
 		who = "the agent's command of that name, else chipchat's"

@@ -25,6 +25,8 @@ type acpLike struct {
 	signIn  *agent.Question // asked before the first answer when set
 	answers []agent.Answer
 	fail    error // the turn's error after the sign-in
+	// noCommands: the turns report no commands (the agent dropped them)
+	noCommands bool
 }
 
 func (b *acpLike) Name() string { return "acp:fake" }
@@ -75,7 +77,13 @@ func (b *acpLike) Run(ctx context.Context, t agent.Turn, emit func(agent.Event))
 			return ctx.Err()
 		}
 	}
-	emit(agent.Commands{Commands: fakeCommands})
+	b.mu.Lock()
+	cmds := fakeCommands
+	if b.noCommands {
+		cmds = nil
+	}
+	b.mu.Unlock()
+	emit(agent.Commands{Commands: cmds})
 	emit(agent.Modes{Current: fakeModes.Current, Available: fakeModes.Available})
 	emit(agent.ConfigOptions{Options: fakeOptions})
 	emit(agent.TextDelta{Text: "got: " + t.Prompt})
@@ -121,8 +129,8 @@ func openACPLike(t *testing.T, b *acpLike) *harness {
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the first reply", func() bool {
-		return strings.Contains(h.replyShown(), "got: hello") && len(h.app.info.Commands) > 0 && len(h.app.info.Options) > 0 &&
-			h.app.phase == chat.Idle
+		return strings.Contains(h.replyShown(), "got: hello") && len(h.app.conv.info().Commands) > 0 && len(h.app.conv.info().Options) > 0 &&
+			h.app.conv.phase() == chat.Idle
 	})
 	return h
 }
@@ -227,14 +235,23 @@ func TestSlashCompactRouting(t *testing.T) {
 	h.press("esc", "enter")
 	h.pumpUntil("the agent's /compact", func() bool { return strings.Contains(h.replyShown(), "got: /compact") })
 
-	h.app.info.Commands = nil // an agent without /compact, a backend without Compact
+	// an agent without /compact (it reports none now), a backend without
+	// Compact
+	b.mu.Lock()
+	b.noCommands = true
+	b.mu.Unlock()
+	h.typeText("again")
+	h.press("enter")
+	h.pumpUntil("the commands dropped", func() bool {
+		return strings.Contains(h.replyShown(), "got: again") && len(h.app.conv.info().Commands) == 0 && h.app.conv.phase() == chat.Idle
+	})
 	h.typeText("/compact")
 	if (bottomPicker(h.app) == nil) || bottomPicker(h.app).Len() != 0 {
 		t.Fatalf("chipchat's /compact is offered by a backend that cannot compact")
 	}
 	h.press("esc", "enter")
 	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.Toast(), "cannot serve it") })
-	if prompts, _ := b.seen(); len(prompts) != 2 {
+	if prompts, _ := b.seen(); len(prompts) != 3 {
 		t.Fatalf("the refused /compact was sent: %q", prompts)
 	}
 }

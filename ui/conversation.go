@@ -29,148 +29,217 @@ type noticeMsg struct {
 	err  bool
 }
 
+// conversation is the controller of the open thread's conversation: it
+// hands chat what the user sends and asks, draws chat's events into the
+// transcript and the composer, and keeps only what it draws that chat does
+// not hold (when the shown phase began, the spinner's clock). The phase,
+// queue and agent's state are read from chat.
+type conversation struct {
+	chat   *chat.Service
+	ws     *workspace.Workspace
+	ed     *composer.Editor
+	tr     *transcript.Model
+	keys   *Keys
+	ovs    *overlayStack
+	toast  *toastLine
+	thread *workspace.Thread // the app's open thread
+
+	since, now time.Time // when the shown phase began; the status line's clock
+	spinning   string    // the thread whose spinner tick is outstanding
+	// dismissed: esc closed the command picker for the current "/word";
+	// it opens again once the draft no longer starts with one, or at a
+	// bare "/".
+	dismissed bool
+}
+
+// effect is what the app does after the conversation changed something
+// it lays out or focuses.
+type effect struct {
+	cmd           tea.Cmd
+	layout        bool   // the transcript or queue changed size
+	composer      bool   // the draft changed (afterComposer)
+	focusComposer bool   // the composer takes the keys
+	refresh       bool   // the thread's title may have changed
+	fork          string // a fork to open
+	quit          bool   // every turn stopped: save and exit
+	item          *message.Item
+}
+
+func (c *conversation) notify(text string, isErr bool) tea.Cmd { return c.toast.show(text, isErr) }
+
 // listen waits for the conversation's next events.
-func (a *App) listen() tea.Cmd {
-	svc := a.chat
+func (c *conversation) listen() tea.Cmd {
+	svc := c.chat
 	return func() tea.Msg { return chatMsg(svc.Wait(context.Background())) }
 }
 
-// chatEvents draws a batch of events and listens again.
-func (a *App) chatEvents(evs chatMsg) tea.Cmd {
-	cmds := []tea.Cmd{a.listen()}
-	for _, e := range evs {
-		if c := a.chatEvent(e); c != nil {
-			cmds = append(cmds, c)
-		}
-	}
-	return tea.Batch(cmds...)
+func (c *conversation) here(threadID string) bool { return threadID == c.thread.ID }
+
+// phase, info and queue are the open thread's, as chat holds them.
+func (c *conversation) phase() chat.Phase { return c.chat.Phase(c.thread.ID) }
+func (c *conversation) info() chat.Info   { return c.chat.Info(c.thread.ID) }
+func (c *conversation) queue() ([]chat.Message, bool) {
+	return c.chat.Queue(c.thread.ID)
 }
 
-func (a *App) here(threadID string) bool { return threadID == a.thread.ID }
+// turnShown reports whether the open thread's turn is under way (the
+// status line shows a spinner).
+func (c *conversation) turnShown() bool { return c.phase() != chat.Idle }
 
-func (a *App) chatEvent(e chat.Event) tea.Cmd {
-	switch e := e.(type) {
-	case chat.UserStored:
-		if !a.here(e.ThreadID) {
-			if e.Ref == 0 {
-				return nil
-			}
-			// Sent from a thread the user has left since: leaving saved
-			// its draft, which may be the sent text again.
-			clear := a.ws.ClearSentDraft(e.ThreadID, e.Message.Text)
-			return func() tea.Msg {
-				if err := clear(); err != nil {
-					return noticeMsg{text: err.Error(), err: true}
-				}
-				return nil
-			}
-		}
-		var cmds []tea.Cmd
-		if e.Ref != 0 {
-			// The draft that was sent: cleared, unless the user typed on
-			// while it was being stored (then it stays, and is saved again).
-			if a.ed.Draft().Version() == e.Ref {
-				a.ed.Reset()
-			} else {
-				cmds = append(cmds, a.notify("sent; what you typed since is still in the composer", false))
-			}
-			cmds = append(cmds, a.afterComposer())
-			if e.Queued {
-				cmds = append(cmds, a.notify("queued: it is sent when the running turn ends (alt+up takes it back)", false))
-			}
-		}
-		if !e.Queued {
-			m := e.Message
-			a.tr.Append(transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status})
-		}
-		a.layout()
-		return tea.Batch(append(cmds, a.refreshThread())...)
-	case chat.SendFailed:
-		if !a.here(e.ThreadID) {
-			return nil
-		}
-		return a.notify(e.Err.Error(), true)
-	case chat.ReplyStarted:
-		if !a.here(e.ThreadID) {
-			return nil
-		}
-		a.tr.Append(transcript.Message{ID: e.Reply.ID, Role: message.RoleAssistant, Status: message.StatusStreaming, PlainText: a.plainReplies()})
-		a.now = e.Started
-		a.layout()
-	case chat.ItemChanged:
-		a.renameAgentTerminals(e.Item) // a tab named after its tool call (agentterm.go)
-		if a.here(e.ThreadID) {
-			a.tr.SetItem(e.ReplyID, e.Index, e.Item)
-		}
-	case chat.ReplyFinished:
-		if !a.here(e.ThreadID) {
-			return nil
-		}
-		a.tr.SetStatus(e.ReplyID, e.Status)
-		if e.Status == message.StatusError && e.Err != nil {
-			return a.notify("agent: "+e.Err.Error()+" — alt+r retries", true)
-		}
-	case chat.PhaseChanged:
-		if !a.here(e.ThreadID) {
-			return nil
-		}
-		was := a.turnShown()
-		a.phase, a.phaseSince, a.now = e.Phase, e.Since, e.Since
-		if !was && a.turnShown() {
-			return spinTick(a.thread.ID)
-		}
-	case chat.QueueChanged:
-		if a.here(e.ThreadID) {
-			a.queue, a.queuePaused = a.queue[:0], e.Paused
-			for _, m := range e.Queued {
-				a.queue = append(a.queue, workspace.Title(m.Text))
-			}
-			a.layout()
-		}
-	case chat.Unqueued:
-		if !a.here(e.ThreadID) {
-			return nil
-		}
-		m := e.Message
-		var recs []contextref.Record
-		if m.Context != nil {
-			recs = m.Context.Records
-		}
-		a.ed.SetDraft(composer.FromMarkdown(m.Text, recs))
-		a.setFocus(paneComposer)
-		return tea.Batch(a.afterComposer(), a.notify("the queued message is back in the composer", false))
-	case chat.Notice:
-		if e.ThreadID == "" || a.here(e.ThreadID) {
-			return a.notify(e.Text, e.Err)
-		}
-	case chat.PermissionAsked:
-		a.showAsk(newPermissionAsk(e))
-	case chat.SignInAsked:
-		a.showAsk(pendingAsk{id: e.ID, threadID: e.ThreadID, signIn: &e.Question})
-	case chat.AskClosed:
-		a.closeAsk(e.ID)
-	case chat.AgentInfo:
-		if a.here(e.ThreadID) {
-			a.info = e.Info
-			a.agentInfoChanged() // the / and modes pickers (agentterm.go)
-		}
-	case chat.Forked:
-		return tea.Sequence(a.drafts.save(), a.nav.load(e.ThreadID),
-			a.notify("forked: "+e.Title, false))
-	case chat.QuitReady:
-		return a.finishQuit()
-	}
-	return nil
-}
+// elapsed is how long the shown phase has run.
+func (c *conversation) elapsed() time.Duration { return c.now.Sub(c.since) }
 
 // plainReplies says whether the backend writes plain text rather than
 // Markdown (Capabilities.PlainText: exec), so the transcript decides per
 // reply.
-func (a *App) plainReplies() bool { return a.chat.Capabilities().PlainText }
+func (c *conversation) plainReplies() bool { return c.chat.Capabilities().PlainText }
 
-// turnShown reports whether the open thread's turn is under way (the
-// status line shows a spinner).
-func (a *App) turnShown() bool { return a.phase != chat.Idle }
+// chatEvents draws a batch of events and listens again.
+func (a *App) chatEvents(evs chatMsg) tea.Cmd {
+	cmds := []tea.Cmd{a.conv.listen()}
+	for _, e := range evs {
+		cmds = append(cmds, a.apply(a.conv.event(e)))
+	}
+	return tea.Batch(cmds...)
+}
+
+// apply does what the conversation asks of the app.
+func (a *App) apply(fx effect) tea.Cmd {
+	if fx.item != nil {
+		a.renameAgentTerminals(*fx.item) // a tab named after its tool call (agentterm.go)
+	}
+	switch {
+	case fx.quit:
+		return a.finishQuit()
+	case fx.fork != "":
+		return tea.Sequence(a.drafts.save(), a.nav.load(fx.fork), fx.cmd)
+	}
+	if fx.focusComposer {
+		a.setFocus(paneComposer)
+	}
+	cmds := []tea.Cmd{fx.cmd}
+	if fx.composer {
+		cmds = append(cmds, a.afterComposer())
+	}
+	if fx.layout {
+		a.layout()
+	}
+	if fx.refresh {
+		cmds = append(cmds, a.refreshThread())
+	}
+	return tea.Batch(cmds...)
+}
+
+// event draws one event of chat's.
+func (c *conversation) event(e chat.Event) effect {
+	switch e := e.(type) {
+	case chat.UserStored:
+		return c.userStored(e)
+	case chat.SendFailed:
+		if c.here(e.ThreadID) {
+			return effect{cmd: c.notify(e.Err.Error(), true)}
+		}
+	case chat.ReplyStarted:
+		if c.here(e.ThreadID) {
+			c.tr.Append(transcript.Message{ID: e.Reply.ID, Role: message.RoleAssistant, Status: message.StatusStreaming, PlainText: c.plainReplies()})
+			c.now = e.Started
+			return effect{layout: true}
+		}
+	case chat.ItemChanged:
+		if c.here(e.ThreadID) {
+			c.tr.SetItem(e.ReplyID, e.Index, e.Item)
+		}
+		return effect{item: &e.Item}
+	case chat.ReplyFinished:
+		if !c.here(e.ThreadID) {
+			return effect{}
+		}
+		c.tr.SetStatus(e.ReplyID, e.Status)
+		if e.Status == message.StatusError && e.Err != nil {
+			return effect{cmd: c.notify("agent: "+e.Err.Error()+" — alt+r retries", true)}
+		}
+	case chat.PhaseChanged:
+		if c.here(e.ThreadID) {
+			c.since, c.now = e.Since, e.Since
+			if e.Phase != chat.Idle && c.spinning != e.ThreadID {
+				c.spinning = e.ThreadID
+				return effect{cmd: spinTick(e.ThreadID)}
+			}
+		}
+	case chat.QueueChanged:
+		return effect{layout: c.here(e.ThreadID)}
+	case chat.Unqueued:
+		if c.here(e.ThreadID) {
+			m := e.Message
+			var recs []contextref.Record
+			if m.Context != nil {
+				recs = m.Context.Records
+			}
+			c.ed.SetDraft(composer.FromMarkdown(m.Text, recs))
+			return effect{focusComposer: true, composer: true, cmd: c.notify("the queued message is back in the composer", false)}
+		}
+	case chat.Notice:
+		if e.ThreadID == "" || c.here(e.ThreadID) {
+			return effect{cmd: c.notify(e.Text, e.Err)}
+		}
+	case chat.PermissionAsked:
+		c.showAsk(newPermissionAsk(e))
+	case chat.SignInAsked:
+		c.showAsk(pendingAsk{id: e.ID, threadID: e.ThreadID, signIn: &e.Question})
+	case chat.AskClosed:
+		c.closeAsk(e.ID)
+	case chat.AgentInfo:
+		if c.here(e.ThreadID) {
+			c.refreshCommandItems()
+			c.refreshModes()
+		}
+	case chat.Forked:
+		return effect{fork: e.ThreadID, cmd: c.notify("forked: "+e.Title, false)}
+	case chat.QuitReady:
+		return effect{quit: true}
+	}
+	return effect{}
+}
+
+// userStored draws a message chat stored: in the transcript (unless
+// queued), and the draft that was sent is cleared.
+func (c *conversation) userStored(e chat.UserStored) effect {
+	if !c.here(e.ThreadID) {
+		if e.Ref == 0 {
+			return effect{}
+		}
+		// Sent from a thread the user has left since: leaving saved
+		// its draft, which may be the sent text again.
+		clear := c.ws.ClearSentDraft(e.ThreadID, e.Message.Text)
+		return effect{cmd: func() tea.Msg {
+			if err := clear(); err != nil {
+				return noticeMsg{text: err.Error(), err: true}
+			}
+			return nil
+		}}
+	}
+	fx := effect{layout: true, refresh: true}
+	var cmds []tea.Cmd
+	if e.Ref != 0 {
+		// The draft that was sent: cleared, unless the user typed on
+		// while it was being stored (then it stays, and is saved again).
+		if c.ed.Draft().Version() == e.Ref {
+			c.ed.Reset()
+		} else {
+			cmds = append(cmds, c.notify("sent; what you typed since is still in the composer", false))
+		}
+		fx.composer = true
+		if e.Queued {
+			cmds = append(cmds, c.notify("queued: it is sent when the running turn ends (alt+up takes it back)", false))
+		}
+	}
+	if !e.Queued {
+		m := e.Message
+		c.tr.Append(transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status})
+	}
+	fx.cmd = tea.Batch(cmds...)
+	return fx
+}
 
 // spinMsg advances the running turn's spinner and elapsed time.
 type spinMsg struct {
@@ -180,6 +249,22 @@ type spinMsg struct {
 
 func spinTick(threadID string) tea.Cmd {
 	return tea.Tick(spinEvery, func(t time.Time) tea.Msg { return spinMsg{threadID, t} })
+}
+
+// spun is a tick of the running turn's spinner; clock (when not nil) is
+// the status line's clock.
+func (c *conversation) spun(msg spinMsg, clock chat.Clock) tea.Cmd {
+	if msg.threadID != c.thread.ID || !c.turnShown() {
+		if c.spinning == msg.threadID {
+			c.spinning = ""
+		}
+		return nil
+	}
+	c.now = msg.at
+	if clock != nil {
+		c.now = clock.Now()
+	}
+	return spinTick(c.thread.ID)
 }
 
 const spinEvery = 120 * time.Millisecond
@@ -194,52 +279,56 @@ func spinFrame(elapsed time.Duration) string {
 
 // send hands the submitted draft to the conversation. A message typed
 // while a turn runs is queued there; nothing is refused for it.
+// chipchat's slash commands (/new, /fork, /compact when the agent has
+// none, …: the table in commands.go) run instead; the agent's go to it as
+// text.
 func (a *App) send(m composer.SubmitMsg) tea.Cmd {
-	text := strings.TrimSpace(m.Markdown)
-	// chipchat's slash commands (/new, /fork, /compact when the agent has
-	// none, …: the table in commands.go); the agent's go to it as text.
-	if cmd, ok := a.runCommand(text, len(m.Records) > 0); ok {
-		return cmd
+	if res, ok := a.conv.slash(m.Markdown, len(m.Records) > 0); ok {
+		return a.runSlash(res)
 	}
-	if text == "" && len(m.Records) == 0 && len(a.queue) > 0 {
+	return a.conv.send(m)
+}
+
+func (c *conversation) send(m composer.SubmitMsg) tea.Cmd {
+	if q, _ := c.queue(); strings.TrimSpace(m.Markdown) == "" && len(m.Records) == 0 && len(q) > 0 {
 		// enter on an empty composer sends the next queued message.
-		if a.chat.SendNext(a.thread.ID) {
+		if c.chat.SendNext(c.thread.ID) {
 			return nil
 		}
 	}
-	if err := a.ws.CheckAttachments(m.Records); err != nil { // over the agent's limits (workspace.Options.MaxAttachment)
-		return a.notify(err.Error(), true)
+	if err := c.ws.CheckAttachments(m.Records); err != nil { // over the agent's limits (workspace.Options.MaxAttachment)
+		return c.notify(err.Error(), true)
 	}
-	a.chat.Send(a.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: a.ed.Draft().Version()})
+	c.chat.Send(c.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: c.ed.Draft().Version()})
 	return nil
 }
 
 // retry is alt+r: ask again for the message whose turn failed.
-func (a *App) retry() tea.Cmd {
-	if !a.chat.Retry(a.thread.ID) {
-		return a.notify("nothing to retry", false)
+func (c *conversation) retry() tea.Cmd {
+	if !c.chat.Retry(c.thread.ID) {
+		return c.notify("nothing to retry", false)
 	}
 	return nil
 }
 
 // unqueue is alt+up: the last queued message comes back into the draft,
 // refused while the draft is not empty (nothing typed is replaced).
-func (a *App) unqueue() tea.Cmd {
-	if len(a.queue) == 0 {
-		return a.notify("nothing is queued", false)
+func (c *conversation) unqueue() tea.Cmd {
+	if q, _ := c.queue(); len(q) == 0 {
+		return c.notify("nothing is queued", false)
 	}
-	if !a.ed.Draft().IsEmpty() {
-		return a.notify("the draft is not empty: send or stash it first, then alt+up takes the queued message back", true)
+	if !c.ed.Draft().IsEmpty() {
+		return c.notify("the draft is not empty: send or stash it first, then alt+up takes the queued message back", true)
 	}
-	a.chat.Unqueue(a.thread.ID)
+	c.chat.Unqueue(c.thread.ID)
 	return nil
 }
 
 // cancelTurn cancels the open thread's turn; chat answers the agent's
 // pending questions cancelled.
-func (a *App) cancelTurn() tea.Cmd {
-	if a.chat.Cancel(a.thread.ID) {
-		return a.notify("turn cancelled", false)
+func (c *conversation) cancelTurn() tea.Cmd {
+	if c.chat.Cancel(c.thread.ID) {
+		return c.notify("turn cancelled", false)
 	}
 	return nil
 }
@@ -262,23 +351,45 @@ func (a *App) finishQuit() tea.Cmd {
 
 // queueView is the queue under the transcript: one line per queued
 // message, oldest first.
-func (a *App) queueView(width int) []string {
-	if len(a.queue) == 0 {
+func (c *conversation) queueView(width int) []string {
+	queue, paused := c.queue()
+	if len(queue) == 0 {
 		return nil
 	}
-	head := fmt.Sprintf("queued (%d) — alt+up takes the last back", len(a.queue))
-	if a.queuePaused {
-		head = fmt.Sprintf("queued (%d), paused — enter on an empty composer sends the next · alt+up takes the last back", len(a.queue))
+	head := fmt.Sprintf("queued (%d) — alt+up takes the last back", len(queue))
+	if paused {
+		head = fmt.Sprintf("queued (%d), paused — enter on an empty composer sends the next · alt+up takes the last back", len(queue))
 	}
 	lines := []string{hintStyle.Render(chips.Truncate(" "+head, width))}
-	for i, m := range a.queue {
-		if i == 3 && len(a.queue) > 4 {
-			lines = append(lines, hintStyle.Render(chips.Truncate(fmt.Sprintf("   … %d more", len(a.queue)-3), width)))
+	for i, m := range queue {
+		if i == 3 && len(queue) > 4 {
+			lines = append(lines, hintStyle.Render(chips.Truncate(fmt.Sprintf("   … %d more", len(queue)-3), width)))
 			break
 		}
-		lines = append(lines, chips.Truncate("   ⏳ "+m, width))
+		lines = append(lines, chips.Truncate("   ⏳ "+workspace.Title(m.Text), width))
 	}
 	return lines
+}
+
+// sendsPausedQueue reports whether the send key sends the paused queue's
+// next message: the composer has the keys (composing: focused, not in !
+// mode) and holds nothing to send (blanks at most, no chip, no image) and
+// no picker is open. The composer drops enter on such a draft, so the app
+// takes the key before it.
+func (c *conversation) sendsPausedQueue(composing bool) bool {
+	if _, paused := c.queue(); !paused || !composing || c.ed.PickerOpen() {
+		return false
+	}
+	return c.ed.Draft().IsBlank()
+}
+
+// sendNextQueued is enter on an empty composer under a paused queue: its
+// head is sent.
+func (c *conversation) sendNextQueued() tea.Cmd {
+	if !c.chat.SendNext(c.thread.ID) {
+		return c.notify("nothing is queued", false)
+	}
+	return nil
 }
 
 // ---- the agent's questions ----
@@ -291,17 +402,23 @@ type pendingAsk struct {
 	signIn     *chat.Question
 }
 
-func newPermissionAsk(e chat.PermissionAsked) pendingAsk {
-	return pendingAsk{id: e.ID, threadID: e.ThreadID, permission: &e}
-}
-
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
-func (a *App) showAsk(p pendingAsk) {
-	a.ovs.PushUnder(newAskBox(&a.keys, p), is[*askBox])
+func (c *conversation) showAsk(p pendingAsk) {
+	c.ovs.PushUnder(newAskBox(c.keys, p), is[*askBox])
 }
 
 // closeAsk closes the prompt of a question the agent no longer asks.
-func (a *App) closeAsk(id int64) {
-	a.ovs.Remove(func(o Overlay) bool { b, ok := o.(*askBox); return ok && b.ask.id == id })
+func (c *conversation) closeAsk(id int64) {
+	c.ovs.Remove(func(o Overlay) bool { b, ok := o.(*askBox); return ok && b.ask.id == id })
+}
+
+// answer gives the agent the user's answer (a sign-in's terminal method
+// runs its login first: the app's, agentterm.go).
+func (c *conversation) answer(r askAnswered) {
+	if r.ask.permission != nil {
+		c.chat.AnswerPermission(r.ask.id, chat.PermissionAnswer{OptionID: r.optionID, Outcome: r.outcome})
+		return
+	}
+	c.chat.AnswerSignIn(r.ask.id, r.optionID)
 }

@@ -403,7 +403,7 @@ func (h *harness) replyAfter(what string, n int) store.Message {
 				return false
 			}
 			m, ok := h.app.tr.Message(reply.ID)
-			return ok && m.Status == reply.Status && !h.app.turnShown()
+			return ok && m.Status == reply.Status && !h.app.conv.turnShown()
 		}
 		return false
 	})
@@ -636,4 +636,10 @@ func bottomPicker(a *App) *composer.Picker {
 		return o.p
 	}
 	return nil
+}
+
+// queued is how many messages the open thread's queue holds (chat's).
+func (h *harness) queued() int {
+	q, _ := h.app.conv.queue()
+	return len(q)
 }

@@ -86,7 +86,7 @@ func TestHistoryRecallOfAGoneBinary(t *testing.T) {
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	h.pumpUntil("the reply", func() bool { return h.app.phase == 0 })
+	h.pumpUntil("the reply", func() bool { return h.app.conv.phase() == 0 })
 	h.press("up")
 	h.pumpUntil("the note", func() bool { return strings.Contains(h.app.Toast(), "from the history") })
 	// the link stays, pointing at no record: an unresolved chip

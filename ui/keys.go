@@ -551,7 +551,7 @@ func (a *App) paneHints() string {
 		return joinHints("running: "+a.shell.cmdline, hint(k.ShellKill, "kill"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
 	case a.shell.on:
 		return joinHints("! shell mode", hint(k.Editor.Submit, "run"), hint(k.ShellLeave, "leave"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
-	case a.turnShown():
+	case a.conv.turnShown():
 		return joinHints(hint(k.Editor.Submit, "queue"), hint(k.Cancel, "cancel turn"), hint(k.Editor.Newline, "newline"),
 			hint(k.FocusNext, "transcript"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
 	}

@@ -14,119 +14,19 @@ import (
 
 // Modes and config options (issue 12 item 3): one picker — alt+m, /mode,
 // /model — lists the session modes and the config options the agent
-// offers, from a.info (chat's AgentInfo events). Choosing calls
-// chat.Service.SetMode or SetConfigOption (the backend's session/set_mode,
-// session/set_config_option, or session/set_model for chat.ModelOption);
-// the header shows the current mode and model (agentStatus).
-//
-// Decisions: when the agent offers modes, a config option of category
-// "mode" (Claude Code sends both, kept in step by the agent) is left out so
-// each mode is listed once; an agent with a "mode" option and no modes has
-// it listed as its modes. /mode and /model with an argument switch at once
-// when it names a mode or value (id or name, any case), else they open the
-// picker filtered by it.
-
-// modeScope is what the modes picker lists.
-type modeScope int
-
-const (
-	scopeAll modeScope = iota
-	scopeModes
-	scopeModels
-)
-
-// modeChoice is one row of the modes picker: a mode, or a value of a
-// config option.
-type modeChoice struct {
-	mode    bool
-	option  string // config option id
-	value   string // mode id or option value id
-	label   string // for the toast: "mode Plan", "Model: gpt-5"
-	current bool
-}
-
-// isModeOption says whether a config option stands for the session mode.
-func isModeOption(o chat.ConfigOption) bool {
-	return o.Category == "mode" || o.ID == "mode"
-}
-
-// modeChoices lists what the picker offers in scope.
-func modeChoices(info chat.Info, scope modeScope) []modeChoice {
-	var out []modeChoice
-	hasModes := len(info.Modes.Available) > 0
-	if scope != scopeModels {
-		for _, m := range info.Modes.Available {
-			name := m.Name
-			if name == "" {
-				name = m.ID
-			}
-			out = append(out, modeChoice{mode: true, value: m.ID, label: "mode " + name, current: m.ID == info.Modes.Current})
-		}
-	}
-	// The mode option first (the modes' place), then the others in the
-	// agent's order.
-	opts := make([]chat.ConfigOption, 0, len(info.Options))
-	for _, o := range info.Options {
-		if isModeOption(o) {
-			opts = append(opts, o)
-		}
-	}
-	for _, o := range info.Options {
-		if !isModeOption(o) {
-			opts = append(opts, o)
-		}
-	}
-	for _, o := range opts {
-		isMode, isModel := isModeOption(o), o.Category == "model"
-		switch {
-		case isMode && hasModes:
-			continue
-		case scope == scopeModes && !isMode:
-			continue
-		case scope == scopeModels && !isModel:
-			continue
-		}
-		name := o.Name
-		if name == "" {
-			name = o.ID
-		}
-		for _, v := range o.Values {
-			vn := v.Name
-			if vn == "" {
-				vn = v.ID
-			}
-			out = append(out, modeChoice{option: o.ID, value: v.ID, label: name + ": " + vn, current: v.ID == o.Current})
-		}
-	}
-	return out
-}
+// offers (chat.ModeChoices over the thread's chat.Info: which ones, and how
+// an argument resolves, are chat's rules). Choosing calls
+// chat.Service.Choose; the header shows the current mode and model
+// (agentStatus). /mode and /model with an argument switch at once when it
+// names a choice, else they open the picker filtered by it.
 
 // modeItems are the picker's rows for choices.
-func modeItems(info chat.Info, cs []modeChoice) []composer.PickerItem {
+func modeItems(cs []chat.ModeChoice) []composer.PickerItem {
 	items := make([]composer.PickerItem, len(cs))
 	for i, c := range cs {
-		detail := ""
-		if c.mode {
-			for _, m := range info.Modes.Available {
-				if m.ID == c.value {
-					detail = m.Description
-				}
-			}
-		} else {
-			for _, o := range info.Options {
-				if o.ID != c.option {
-					continue
-				}
-				for _, v := range o.Values {
-					if v.ID == c.value {
-						detail = v.Description
-					}
-				}
-			}
-		}
-		title := "  " + c.label
-		if c.current {
-			title = "● " + c.label
+		title, detail := "  "+c.Label, c.Detail
+		if c.Current {
+			title = "● " + c.Label
 			detail = strings.TrimSuffix("current · "+detail, " · ")
 		}
 		items[i] = composer.PickerItem{Title: title, Detail: detail, Value: strconv.Itoa(i)}
@@ -135,33 +35,26 @@ func modeItems(info chat.Info, cs []modeChoice) []composer.PickerItem {
 }
 
 // openModes opens the modes picker on scope, filtered by query.
-func (a *App) openModes(scope modeScope, query string) tea.Cmd {
-	if !a.chat.Capabilities().Modes {
-		return a.notify(chips.SanitizeLine(a.chat.AgentName())+" has no modes or models to switch", true)
+func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
+	if !c.chat.Capabilities().Modes {
+		return c.notify(chips.SanitizeLine(c.chat.AgentName())+" has no modes or models to switch", true)
 	}
-	cs := modeChoices(a.info, scope)
-	if len(cs) == 0 {
-		what := "modes or settings"
-		switch scope {
-		case scopeModes:
-			what = "modes"
-		case scopeModels:
-			what = "models"
-		}
-		return a.notify("the agent has told of no "+what+" yet (it does once a turn has started the session)", false)
-	}
-	title := "mode · model"
+	cs := chat.ModeChoices(c.info(), scope)
+	what, title := "modes or settings", "mode · model"
 	switch scope {
-	case scopeModes:
-		title = "mode"
-	case scopeModels:
-		title = "model"
+	case chat.ScopeModes:
+		what, title = "modes", "mode"
+	case chat.ScopeModels:
+		what, title = "models", "model"
+	}
+	if len(cs) == 0 {
+		return c.notify("the agent has told of no "+what+" yet (it does once a turn has started the session)", false)
 	}
 	p := composer.NewPicker(title)
-	p.SetItems(modeItems(a.info, cs))
+	p.SetItems(modeItems(cs))
 	p.SetQuery(query)
-	a.ovs.Remove(is[*commandPicker]) // the modes picker takes its place
-	a.ovs.Push(&modesPicker{k: &a.ed.Keys, interrupt: a.keys.Interrupt, p: p, scope: scope, values: cs})
+	c.ovs.Remove(is[*commandPicker]) // the modes picker takes its place
+	c.ovs.Push(&modesPicker{k: &c.ed.Keys, interrupt: c.keys.Interrupt, p: p, scope: scope, values: cs})
 	return nil
 }
 
@@ -171,12 +64,12 @@ type modesPicker struct {
 	k         *composer.KeyMap // the composer's picker keys, as the config binds them
 	interrupt key.Binding      // ctrl+c closes it and goes on (cancel, clear)
 	p         *composer.Picker
-	scope     modeScope
-	values    []modeChoice
+	scope     chat.ModeScope
+	values    []chat.ModeChoice
 }
 
 // modeChosen is the mode or value the picker chose.
-type modeChosen struct{ c modeChoice }
+type modeChosen struct{ c chat.ModeChoice }
 
 func (m *modesPicker) placement() placement { return atBottom }
 func (m *modesPicker) Scope() Scope         { return ScopePicker }
@@ -189,32 +82,20 @@ func (m *modesPicker) View(width, height int) []string {
 
 // modeCommand is /mode and /model: switch at once when args names a
 // choice, else open the picker.
-func (a *App) modeCommand(scope modeScope, args string) tea.Cmd {
-	if args != "" {
-		for _, c := range modeChoices(a.info, scope) {
-			_, vname, _ := strings.Cut(c.label, ": ")
-			if c.mode {
-				vname = strings.TrimPrefix(c.label, "mode ")
-			}
-			if strings.EqualFold(args, c.value) || strings.EqualFold(args, vname) {
-				return a.applyMode(c)
-			}
-		}
+func (c *conversation) modeCommand(scope chat.ModeScope, args string) tea.Cmd {
+	if ch, ok := chat.ResolveMode(c.info(), scope, args); ok {
+		return c.applyMode(ch)
 	}
-	return a.openModes(scope, args)
+	return c.openModes(scope, args)
 }
 
-// applyMode switches to c.
-func (a *App) applyMode(c modeChoice) tea.Cmd {
-	if c.current {
-		return a.notify(chips.SanitizeLine(c.label)+" is already on", false)
+// applyMode switches to ch.
+func (c *conversation) applyMode(ch chat.ModeChoice) tea.Cmd {
+	if ch.Current {
+		return c.notify(chips.SanitizeLine(ch.Label)+" is already on", false)
 	}
-	if c.mode {
-		a.chat.SetMode(a.thread.ID, c.value)
-	} else {
-		a.chat.SetConfigOption(a.thread.ID, c.option, c.value)
-	}
-	return a.notify("switching to "+chips.SanitizeLine(c.label), false)
+	c.chat.Choose(c.thread.ID, ch)
+	return c.notify("switching to "+chips.SanitizeLine(ch.Label), false)
 }
 
 func (m *modesPicker) Update(msg tea.Msg) (Overlay, tea.Cmd, any) {
@@ -257,14 +138,13 @@ func (m *modesPicker) Update(msg tea.Msg) (Overlay, tea.Cmd, any) {
 
 // refreshModes re-reads an open modes picker after AgentInfo (the current
 // mark moves; the selection stays on its row).
-func (a *App) refreshModes() {
-	m, ok := overlayOf[*modesPicker](a.ovs)
+func (c *conversation) refreshModes() {
+	m, ok := overlayOf[*modesPicker](c.ovs)
 	if !ok {
 		return
 	}
-	cs := modeChoices(a.info, m.scope)
-	m.values = cs
-	m.p.SetItems(modeItems(a.info, cs))
+	m.values = chat.ModeChoices(c.info(), m.scope)
+	m.p.SetItems(modeItems(m.values))
 }
 
 // agentStatus is the header's part for the agent's state: " · mode X ·
@@ -275,7 +155,7 @@ func agentStatus(info chat.Info) string {
 		b.WriteString(" · mode " + modeName(info.Modes, m))
 	} else {
 		for _, o := range info.Options {
-			if isModeOption(o) && o.Current != "" {
+			if chat.IsModeOption(o) && o.Current != "" {
 				b.WriteString(" · mode " + valueName(o, o.Current))
 				break
 			}

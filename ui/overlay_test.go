@@ -82,11 +82,11 @@ func TestOverlayStackOrder(t *testing.T) {
 	if h.app.ovs.Top() != first || h.app.ovs.Len() != 3 {
 		t.Fatalf("the first question is on top, the second under it, the help under both: %#v", h.app.ovs.items)
 	}
-	h.app.closeAsk(1)
+	h.app.conv.closeAsk(1)
 	if h.app.ovs.Top() != second {
 		t.Fatal("closing a question shows the next one")
 	}
-	h.app.closeAsk(2)
+	h.app.conv.closeAsk(2)
 	if h.app.OverlayScope() != ScopeHelp {
 		t.Fatalf("with the questions gone the help is on top again: %q", h.app.OverlayScope())
 	}

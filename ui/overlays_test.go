@@ -354,7 +354,9 @@ func TestShelfOnlyDraftSendsNoEmptyMessage(t *testing.T) {
 	}
 	h.press("enter")
 	// The conversation refuses it before storing anything, and says so.
-	h.pumpUntil("the refusal", func() bool { return strings.Contains(h.app.Toast(), "nothing to send") && h.app.phase == chat.Idle })
+	h.pumpUntil("the refusal", func() bool {
+		return strings.Contains(h.app.Toast(), "nothing to send") && h.app.conv.phase() == chat.Idle
+	})
 	if !h.app.toast.err || !strings.Contains(h.app.Toast(), "chip of the shelf image") {
 		t.Errorf("toast %q (error %v)", h.app.Toast(), h.app.toast.err)
 	}
@@ -443,7 +445,7 @@ func TestSendRefusedWhenAttachmentBytesAreGone(t *testing.T) {
 	}
 	before := h.app.ed.Draft().Markdown()
 	h.press("enter")
-	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.phase == chat.Storing) && h.app.toast.err })
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" && !(h.app.conv.phase() == chat.Storing) && h.app.toast.err })
 	if !strings.Contains(h.app.Toast(), "notes.txt") {
 		t.Errorf("toast = %q, want it to name the file", h.app.Toast())
 	}
@@ -730,7 +732,7 @@ func TestSwitchWhileTurnRunsAndBack(t *testing.T) {
 	h := e.openWith(opt)
 	h.typeText("long one")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.phase >= chat.Starting })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting })
 	h.openSwitcher()
 	h.typeText("alpha")
 	h.press("enter")

@@ -37,7 +37,7 @@ func TestEnterOnEmptyComposerSendsPausedQueue(t *testing.T) {
 	// the head goes first; once it is answered the queue runs on
 	h.pumpUntil("both queued messages answered", func() bool {
 		msgs := e.messages(th.ID)
-		return len(msgs) == 6 && msgs[5].Status.Final() && !h.app.turnShown()
+		return len(msgs) == 6 && msgs[5].Status.Final() && !h.app.conv.turnShown()
 	})
 	var got []string
 	for _, m := range e.messages(th.ID)[2:] {

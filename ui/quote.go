@@ -92,33 +92,33 @@ func (p *quotePrompt) bound() {
 
 // citation is the quote's citation as the contract writes it, checked by
 // parsing its own link back.
-func (a *App) citation(q transcript.QuoteMsg) (*contextref.Citation, error) {
-	c := &contextref.Citation{Version: 1, EnvironmentID: a.ws.EnvironmentID(), ThreadID: a.thread.ID, MessageID: q.MessageID,
+func (c *conversation) citation(q transcript.QuoteMsg) (*contextref.Citation, error) {
+	cit := &contextref.Citation{Version: 1, EnvironmentID: c.ws.EnvironmentID(), ThreadID: c.thread.ID, MessageID: q.MessageID,
 		Text: q.Text, Start: int64(q.Start), End: int64(q.End), Prefix: q.Prefix, Suffix: q.Suffix}
-	return contextref.ParseCitationHref(c.Href())
+	return contextref.ParseCitationHref(cit.Href())
 }
 
 // quote handles QuoteMsg.
-func (a *App) quote(q transcript.QuoteMsg) tea.Cmd {
-	c, err := a.citation(q)
+func (c *conversation) quote(q transcript.QuoteMsg) effect {
+	cit, err := c.citation(q)
 	if err != nil {
-		return a.notify("cannot quote that: "+err.Error(), true)
+		return effect{cmd: c.notify("cannot quote that: "+err.Error(), true)}
 	}
 	if q.WithComment {
-		a.ovs.Push(&quotePrompt{k: &a.keys, c: c})
-		return nil
+		c.ovs.Push(&quotePrompt{k: c.keys, c: cit})
+		return effect{}
 	}
-	return a.insertCitation(c)
+	return c.insertCitation(cit)
 }
 
 // insertCitation puts the quote chip at the composer's caret and gives the
 // composer the keys.
-func (a *App) insertCitation(c *contextref.Citation) tea.Cmd {
-	a.setFocus(paneComposer)
-	d := a.ed.Draft()
+func (c *conversation) insertCitation(cit *contextref.Citation) effect {
+	d := c.ed.Draft()
 	d.SetCaret(d.Caret(), false)
-	d.InsertCitation(c)
+	d.InsertCitation(cit)
 	d.InsertText(" ")
-	a.ed.SetDraft(d) // scrolls to the caret
-	return tea.Batch(a.afterComposer(), a.notify("quoted: "+chips.SanitizeLine(contextref.CitationChipLabel(c)), false))
+	c.ed.SetDraft(d) // scrolls to the caret
+	return effect{focusComposer: true, composer: true,
+		cmd: c.notify("quoted: "+chips.SanitizeLine(contextref.CitationChipLabel(cit)), false)}
 }

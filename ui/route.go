@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/terminal"
@@ -60,7 +61,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m chatMsg) tea.Cmd { return tea.Batch(a.chatEvents(m), a.ovs.GuardTick()) }))
 	add(on(func(*App, guardDoneMsg) tea.Cmd { return nil }))
 	add(on(func(a *App, m noticeMsg) tea.Cmd { return a.notify(m.text, m.err) }))
-	add(on((*App).spun))
+	add(on(func(a *App, m spinMsg) tea.Cmd { return a.conv.spun(m, a.opt.Clock) }))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
 	// the draft, the threads, the stash and the history
 	add(on(func(a *App, m draftTickMsg) tea.Cmd { return a.drafts.due(m) }))
@@ -92,7 +93,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m pagerDoneMsg) tea.Cmd { return a.failed("pager: ", m.err) }))
 	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { a.chat.Fork(a.thread.ID, m.MessageID); return nil }))
 	add(on(func(a *App, m transcript.CopyMsg) tea.Cmd { return a.clip.copyMessage(m, a.tr.PopoverOpen()) }))
-	add(on((*App).quote))
+	add(on(func(a *App, m transcript.QuoteMsg) tea.Cmd { return a.apply(a.conv.quote(m)) }))
 	add(on((*App).reviewAgentDiff))
 	add(on(func(a *App, m threadRefOpenedMsg) tea.Cmd { return a.nav.refOpened(m) }))
 	// the terminal pane and the review pane
@@ -237,18 +238,22 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		a.setFocus(paneComposer)
 		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
 	case askAnswered:
-		return a.answerAsk(r), false
+		if cmd, ok := a.signInChosen(r.ask.id, r.optionID, r.ask.signIn); ok {
+			return cmd, false // a terminal method: its login runs first (agentterm.go)
+		}
+		a.conv.answer(r)
+		return nil, false
 	case interrupted:
 		return a.interrupt(), false
 	case modeChosen:
-		return a.applyMode(r.c), false
+		return a.conv.applyMode(r.c), false
 	case commandChosen:
-		return a.chooseCommand(r.value), false
+		return a.runSlash(a.conv.choose(r.value)), false
 	case commandDismissed:
-		a.acp.dismissed = true
+		a.conv.dismissed = true
 		return nil, r.pass
 	case quoteInsert:
-		return a.insertCitation(r.c), false
+		return a.apply(a.conv.insertCitation(r.c)), false
 	case quoteDropped:
 		return a.notify("quote dropped", false), false
 	}
@@ -269,7 +274,7 @@ func (a *App) appKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Terminal) && !picker:
 		return a.showTerminal(), true
 	case key.Matches(msg, k.Modes) && !picker:
-		return a.openModes(scopeAll, ""), true
+		return a.conv.openModes(chat.ScopeAll, ""), true
 	case (key.Matches(msg, k.Interrupt) || key.Matches(msg, k.Cut)) && a.focus == paneComposer && a.hasSelection():
 		return a.edited(a.clip.copySelection(key.Matches(msg, k.Cut))), true
 	case key.Matches(msg, k.Interrupt):
@@ -300,12 +305,12 @@ func (a *App) threadKey(msg tea.KeyPressMsg, picker bool) (tea.Cmd, bool) {
 		a.cycleFocus(1)
 	case key.Matches(msg, k.FocusPrev) && !picker:
 		a.cycleFocus(-1)
-	case key.Matches(msg, k.Editor.Submit) && a.sendsPausedQueue():
-		return a.sendNextQueued(), true // queue.go
+	case key.Matches(msg, k.Editor.Submit) && a.conv.sendsPausedQueue(a.focus == paneComposer && !a.shell.on):
+		return a.conv.sendNextQueued(), true // queue.go
 	case key.Matches(msg, k.Retry):
-		return a.retry(), true
+		return a.conv.retry(), true
 	case key.Matches(msg, k.Unqueue) && a.focus == paneComposer && !picker:
-		return a.unqueue(), true
+		return a.conv.unqueue(), true
 	case key.Matches(msg, k.Attach):
 		a.openAttach()
 	case key.Matches(msg, k.NewThread) && !picker:
@@ -331,7 +336,7 @@ func (a *App) escape() tea.Cmd {
 		a.setFocus(paneComposer)
 		return nil
 	}
-	return a.cancelTurn()
+	return a.conv.cancelTurn()
 }
 
 // paneKey gives a key to the focused transcript or shelf.
@@ -351,7 +356,7 @@ func (a *App) paneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (a *App) toComposer(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	a.ed, cmd = a.ed.Update(msg)
-	a.syncCommandPicker()
+	a.conv.syncCommandPicker(a.focus == paneComposer)
 	return tea.Batch(cmd, a.afterComposer())
 }
 

@@ -176,7 +176,7 @@ func (a *App) composerRows() int {
 	if rows <= 0 {
 		rows = config.Default().Limits.ComposerRows
 	}
-	room := a.height - 4 - len(a.queueView(a.width)) // header, a transcript row, rule, hint bar
+	room := a.height - 4 - len(a.conv.queueView(a.width)) // header, a transcript row, rule, hint bar
 	if len(a.ed.Draft().Shelf()) > 0 {
 		room--
 	}

@@ -21,11 +21,11 @@ func TestSignInWaitingEscStops(t *testing.T) {
 	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == ScopeAsk })
 	h.press("enter")
 	h.pumpUntil("the waiting notice", func() bool { return strings.Contains(h.plain(), "esc stops it") })
-	if h.app.phase != chat.Streaming {
-		t.Fatalf("phase %v while signing in", h.app.phase)
+	if h.app.conv.phase() != chat.Streaming {
+		t.Fatalf("phase %v while signing in", h.app.conv.phase())
 	}
 	h.press("esc")
-	h.pumpUntil("the cancelled turn", func() bool { return h.app.phase == chat.Idle })
+	h.pumpUntil("the cancelled turn", func() bool { return h.app.conv.phase() == chat.Idle })
 	msgs := h.e.messages(h.app.thread.ID)
 	if last := msgs[len(msgs)-1]; last.Role != message.RoleAssistant || last.Status != message.StatusInterrupted {
 		t.Fatalf("the reply after esc: %s %s", last.Role, last.Status)

@@ -39,7 +39,7 @@ func TestHeaderSaysStartingUntilTheFirstUpdate(t *testing.T) {
 	header := func() string { return strings.SplitN(h.plain(), "\n", 2)[0] }
 	// The backend runs (chat's phase Streaming) but has sent nothing yet.
 	h.pumpUntil("the backend to run", func() bool {
-		return h.app.chat.Phase(h.app.thread.ID) == chat.Streaming && h.app.phase == chat.Streaming
+		return h.app.chat.Phase(h.app.thread.ID) == chat.Streaming && h.app.conv.phase() == chat.Streaming
 	})
 	if hd := header(); strings.Contains(hd, "replying") || !strings.Contains(hd, "starting echo") {
 		t.Fatalf("before the agent's first update the header says starting <agent>: %q", hd)

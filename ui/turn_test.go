@@ -152,7 +152,7 @@ func TestAltUpTakesTheQueuedMessageBack(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("first")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.phase == chat.Streaming })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() == chat.Streaming })
 	h.typeText("second ")
 	h.press("@")
 	h.typeText("notes")
@@ -160,22 +160,22 @@ func TestAltUpTakesTheQueuedMessageBack(t *testing.T) {
 	h.press("enter")
 	h.pumpUntil("the chip", func() bool { return len(h.app.ed.Draft().Records()) == 1 })
 	h.press("enter")
-	h.pumpUntil("the queue", func() bool { return len(h.app.queue) == 1 && h.app.ed.Draft().IsEmpty() })
+	h.pumpUntil("the queue", func() bool { return h.queued() == 1 && h.app.ed.Draft().IsEmpty() })
 
 	h.typeText("busy")
 	h.press("alt+up")
-	if !h.app.toast.err || len(h.app.queue) != 1 || h.app.ed.Draft().Markdown() != "busy" {
-		t.Fatalf("alt+up over a draft: toast %q, queue %d, draft %q", h.app.Toast(), len(h.app.queue), h.app.ed.Draft().Markdown())
+	if !h.app.toast.err || h.queued() != 1 || h.app.ed.Draft().Markdown() != "busy" {
+		t.Fatalf("alt+up over a draft: toast %q, queue %d, draft %q", h.app.Toast(), h.queued(), h.app.ed.Draft().Markdown())
 	}
 	h.press("ctrl+c") // clears the draft (the turn first: it is cancelled)
-	h.pumpUntil("idle", func() bool { return !h.app.turnShown() })
+	h.pumpUntil("idle", func() bool { return !h.app.conv.turnShown() })
 	for !h.app.ed.Draft().IsEmpty() {
 		h.press("ctrl+c")
 	}
 	h.press("alt+up")
 	h.pumpUntil("the message back", func() bool { return strings.HasPrefix(h.app.ed.Draft().Markdown(), "second ") })
-	if len(h.app.ed.Draft().Records()) != 1 || len(h.app.queue) != 0 {
-		t.Fatalf("draft %q with %d records, queue %d", h.app.ed.Draft().Markdown(), len(h.app.ed.Draft().Records()), len(h.app.queue))
+	if len(h.app.ed.Draft().Records()) != 1 || h.queued() != 0 {
+		t.Fatalf("draft %q with %d records, queue %d", h.app.ed.Draft().Markdown(), len(h.app.ed.Draft().Records()), h.queued())
 	}
 	for _, m := range e.messages(threadID) {
 		if m.Status == message.StatusQueued {

@@ -30,7 +30,7 @@ var (
 func (a *App) layout() {
 	a.ed.SetWidth(a.width - a.shellGutter()) // the "! " prompt of shell mode (shell.go)
 	a.ed.SetMaxHeight(a.composerRows())      // never more than the screen leaves (shell.go)
-	h := a.height - 1 /* header */ - 1 /* rule */ - a.ed.Height() - 1 /* footer */ - len(a.queueView(a.width))
+	h := a.height - 1 /* header */ - 1 /* rule */ - a.ed.Height() - 1 /* footer */ - len(a.conv.queueView(a.width))
 	if len(a.ed.Draft().Shelf()) > 0 {
 		h--
 	}
@@ -102,7 +102,7 @@ func (a *App) render() string {
 	var b strings.Builder
 	b.WriteString(a.header())
 	b.WriteByte('\n')
-	queue := a.queueView(a.width)
+	queue := a.conv.queueView(a.width)
 	trH := a.height - 3 - a.ed.Height() - len(queue)
 	if len(a.ed.Draft().Shelf()) > 0 {
 		trH--
@@ -142,16 +142,16 @@ func (a *App) header() string {
 		title = "New thread"
 	}
 	status := ""
-	since := a.now.Sub(a.phaseSince)
+	since := a.conv.elapsed()
 	el := since.Truncate(time.Second)
-	switch a.phase {
+	switch a.conv.phase() {
 	case chat.Storing:
 		status = " · sending…"
 	case chat.Starting, chat.Streaming:
 		// Starting is not replying: "replying" from the turn's first
 		// update on, "starting <agent>" until then (issue 22 item 9).
 		if r, ok := a.chat.ReplyingSince(a.thread.ID); ok {
-			status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinFrame(since), max(0, a.now.Sub(r)).Truncate(time.Second))
+			status = fmt.Sprintf(" · %s replying %s (esc cancels)", spinFrame(since), max(0, a.conv.now.Sub(r)).Truncate(time.Second))
 		} else {
 			status = fmt.Sprintf(" · %s starting %s %s", spinFrame(since), chips.Truncate(chips.SanitizeLine(a.chat.AgentName()), 24), el)
 		}
@@ -162,7 +162,7 @@ func (a *App) header() string {
 			status = " · alt+r asks again"
 		}
 	}
-	agentState := agentStatus(a.info) // " · mode X · model Y" (modes.go)
+	agentState := agentStatus(a.conv.info()) // " · mode X · model Y" (modes.go)
 	// The turn's status comes before the agent's name: a long agent
 	// command must not push it off a narrow screen.
 	text := fmt.Sprintf(" chipchat · %s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.chat.AgentName()), chips.SanitizeLine(agentState))
@@ -247,8 +247,8 @@ func (a *App) footer() string {
 		hints = top.Hints()
 	case a.rv != nil:
 		hints = a.reviewHints()
-	case a.commandHint() != "":
-		hints = a.commandHint()
+	case a.conv.commandHint(a.focus == paneComposer) != "":
+		hints = a.conv.commandHint(a.focus == paneComposer)
 	default:
 		hints = a.paneHints() // the keys actually bound (keys.go)
 	}

@@ -1,0 +1,113 @@
+package chat
+
+import "strings"
+
+// Modes and config options (issue 12 item 3): what the modes picker — alt+m,
+// /mode, /model — offers from a thread's Info, and how a `/mode x` argument
+// resolves.
+//
+// Decisions: when the agent offers modes, a config option of category
+// "mode" (Claude Code sends both, kept in step by the agent) is left out so
+// each mode is listed once; an agent with a "mode" option and no modes has
+// it listed as its modes. An argument names a choice by its id or its name,
+// in any case.
+
+// ModeScope is what the modes picker lists.
+type ModeScope int
+
+const (
+	ScopeAll    ModeScope = iota // the modes and every config option
+	ScopeModes                   // the modes (or the "mode" option)
+	ScopeModels                  // the options of category "model"
+)
+
+// ModeChoice is one row of the modes picker: a mode, or a value of a
+// config option.
+type ModeChoice struct {
+	Mode    bool   // a session mode (else a config option's value)
+	Option  string // config option id
+	Value   string // mode id or option value id
+	Name    string // the mode's or the value's name (its id when unnamed)
+	Label   string // for the toast: "mode Plan", "Model: gpt-5"
+	Detail  string // the agent's description of the mode or value
+	Current bool
+}
+
+// IsModeOption says whether a config option stands for the session mode.
+func IsModeOption(o ConfigOption) bool {
+	return o.Category == "mode" || o.ID == "mode"
+}
+
+// ModeChoices lists what the picker offers in scope: the modes, then the
+// mode option, then the other options in the agent's order.
+func ModeChoices(info Info, scope ModeScope) []ModeChoice {
+	var out []ModeChoice
+	hasModes := len(info.Modes.Available) > 0
+	if scope != ScopeModels {
+		for _, m := range info.Modes.Available {
+			name := or(m.Name, m.ID)
+			out = append(out, ModeChoice{Mode: true, Value: m.ID, Name: name, Label: "mode " + name,
+				Detail: m.Description, Current: m.ID == info.Modes.Current})
+		}
+	}
+	opts := make([]ConfigOption, 0, len(info.Options))
+	for _, o := range info.Options {
+		if IsModeOption(o) {
+			opts = append(opts, o)
+		}
+	}
+	for _, o := range info.Options {
+		if !IsModeOption(o) {
+			opts = append(opts, o)
+		}
+	}
+	for _, o := range opts {
+		isMode, isModel := IsModeOption(o), o.Category == "model"
+		switch {
+		case isMode && hasModes:
+			continue
+		case scope == ScopeModes && !isMode:
+			continue
+		case scope == ScopeModels && !isModel:
+			continue
+		}
+		name := or(o.Name, o.ID)
+		for _, v := range o.Values {
+			vn := or(v.Name, v.ID)
+			out = append(out, ModeChoice{Option: o.ID, Value: v.ID, Name: vn, Label: name + ": " + vn,
+				Detail: v.Description, Current: v.ID == o.Current})
+		}
+	}
+	return out
+}
+
+// ResolveMode is the choice in scope that arg names (its id or name, any
+// case); false when none does (the picker opens filtered by arg).
+func ResolveMode(info Info, scope ModeScope, arg string) (ModeChoice, bool) {
+	if arg == "" {
+		return ModeChoice{}, false
+	}
+	for _, c := range ModeChoices(info, scope) {
+		if strings.EqualFold(arg, c.Value) || strings.EqualFold(arg, c.Name) {
+			return c, true
+		}
+	}
+	return ModeChoice{}, false
+}
+
+// Choose switches the thread to c: its mode, or its option's value.
+func (s *Service) Choose(threadID string, c ModeChoice) {
+	if c.Mode {
+		s.SetMode(threadID, c.Value)
+		return
+	}
+	s.SetConfigOption(threadID, c.Option, c.Value)
+}
+
+// or is s, or def when s is empty.
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

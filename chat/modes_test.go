@@ -1,0 +1,75 @@
+package chat
+
+import "testing"
+
+// An agent with a "mode" config option and no modes has it listed as its
+// modes; the models scope lists only the model option.
+func TestModeAsConfigOption(t *testing.T) {
+	info := Info{Options: []ConfigOption{
+		{ID: "mode", Name: "Mode", Current: "build", Values: []ConfigValue{{ID: "build", Name: "Build"}, {ID: "plan", Name: "Plan"}}},
+		{ID: "model", Name: "Model", Category: "model", Current: "x", Values: []ConfigValue{{ID: "x", Name: "X 1"}}},
+	}}
+	cs := ModeChoices(info, ScopeModes)
+	if len(cs) != 2 || cs[1].Option != "mode" || cs[1].Value != "plan" || !cs[0].Current || cs[0].Label != "Mode: Build" {
+		t.Fatalf("choices %+v", cs)
+	}
+	if got := ModeChoices(info, ScopeModels); len(got) != 1 || got[0].Option != "model" {
+		t.Fatalf("models %+v", got)
+	}
+}
+
+// With modes, the "mode" option is left out (each mode is listed once);
+// the modes come first, then the options in the agent's order, the mode
+// option's place first.
+func TestModeChoices(t *testing.T) {
+	info := Info{
+		Modes: Modes{Current: "default", Available: []Mode{{ID: "default", Name: "Default", Description: "asks"}, {ID: "plan"}}},
+		Options: []ConfigOption{
+			{ID: "model", Name: "Model", Category: "model", Current: "m1", Values: []ConfigValue{{ID: "m1", Name: "Fast", Description: "quick"}, {ID: "m2"}}},
+			{ID: "mode", Category: "mode", Current: "default", Values: []ConfigValue{{ID: "default"}, {ID: "plan"}}},
+		},
+	}
+	var got []string
+	for _, c := range ModeChoices(info, ScopeAll) {
+		got = append(got, c.Label+"|"+c.Detail)
+	}
+	want := []string{"mode Default|asks", "mode plan|", "Model: Fast|quick", "Model: m2|"}
+	if len(got) != len(want) {
+		t.Fatalf("choices %q", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("choices %q, want %q", got, want)
+		}
+	}
+	if cs := ModeChoices(info, ScopeModes); len(cs) != 2 || !cs[0].Mode || !cs[0].Current || cs[1].Current {
+		t.Fatalf("modes %+v", cs)
+	}
+}
+
+// An argument names a choice by id or name, in any case, within its scope.
+func TestResolveMode(t *testing.T) {
+	info := Info{
+		Modes:   Modes{Available: []Mode{{ID: "plan", Name: "Plan mode"}}},
+		Options: []ConfigOption{{ID: "model", Category: "model", Values: []ConfigValue{{ID: "m2", Name: "Big one"}}}},
+	}
+	for _, tc := range []struct {
+		scope ModeScope
+		arg   string
+		value string
+		ok    bool
+	}{
+		{ScopeModes, "PLAN", "plan", true},
+		{ScopeModes, "plan mode", "plan", true},
+		{ScopeModels, "big ONE", "m2", true},
+		{ScopeModels, "m2", "m2", true},
+		{ScopeModes, "m2", "", false}, // a model is not a mode
+		{ScopeModels, "", "", false},
+		{ScopeAll, "big", "", false}, // not a prefix match
+	} {
+		c, ok := ResolveMode(info, tc.scope, tc.arg)
+		if ok != tc.ok || c.Value != tc.value {
+			t.Errorf("ResolveMode(%v, %q) = %+v, %v", tc.scope, tc.arg, c, ok)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package message
+
+// What a permission request's options mean to the prompt that asks it.
+
+// FirstOption is the option highlighted first: the agent's allow once,
+// else its reject once, else the first that is not an allow always.
+// Never an allow always: enter must not write a permanent rule.
+func FirstOption(opts []PermissionOption) int {
+	for _, kind := range []string{AllowOnce, RejectOnce} {
+		for i, o := range opts {
+			if o.Kind == kind {
+				return i
+			}
+		}
+	}
+	for i, o := range opts {
+		if o.Kind != AllowAlways {
+			return i
+		}
+	}
+	return 0
+}
+
+// RejectOption is what dismissing the prompt answers: the agent's reject
+// once, else its reject always; ok false means "cancelled".
+func RejectOption(opts []PermissionOption) (id string, ok bool) {
+	for _, kind := range []string{RejectOnce, RejectAlways} {
+		for _, o := range opts {
+			if o.Kind == kind {
+				return o.ID, true
+			}
+		}
+	}
+	return "", false
+}
+
+// KindLabel names an option's kind for the prompt ("" for a kind it does
+// not know).
+func KindLabel(kind string) string {
+	switch kind {
+	case AllowOnce:
+		return "allow once"
+	case AllowAlways:
+		return "allow always — remembered"
+	case RejectOnce:
+		return "reject once"
+	case RejectAlways:
+		return "reject always — remembered"
+	}
+	return ""
+}
