@@ -111,3 +111,43 @@ func or(s, def string) string {
 	}
 	return s
 }
+
+// ModeName is the name of the session's current mode ("" none): the
+// mode's, else the "mode" option's value.
+func (info Info) ModeName() string {
+	if m := info.Modes.Current; m != "" {
+		for _, x := range info.Modes.Available {
+			if x.ID == m && x.Name != "" {
+				return x.Name
+			}
+		}
+		return m
+	}
+	for _, o := range info.Options {
+		if IsModeOption(o) && o.Current != "" {
+			return o.valueName(o.Current)
+		}
+	}
+	return ""
+}
+
+// ModelName is the name of the current model ("" none): the value of the
+// first option of category "model".
+func (info Info) ModelName() string {
+	for _, o := range info.Options {
+		if o.Category == "model" && o.Current != "" {
+			return o.valueName(o.Current)
+		}
+	}
+	return ""
+}
+
+// valueName is the name an option gives one of its values.
+func (o ConfigOption) valueName(id string) string {
+	for _, v := range o.Values {
+		if v.ID == id && v.Name != "" {
+			return v.Name
+		}
+	}
+	return id
+}

@@ -73,3 +73,22 @@ func TestResolveMode(t *testing.T) {
 		}
 	}
 }
+
+// The header's names: the current mode's (else the "mode" option's value)
+// and the model option's value, ids when unnamed.
+func TestModeAndModelName(t *testing.T) {
+	opts := []ConfigOption{
+		{ID: "mode", Current: "build", Values: []ConfigValue{{ID: "build", Name: "Build"}}},
+		{ID: "model", Category: "model", Current: "x"},
+	}
+	if m, n := (Info{Options: opts}).ModeName(), (Info{Options: opts}).ModelName(); m != "Build" || n != "x" {
+		t.Fatalf("mode %q, model %q", m, n)
+	}
+	info := Info{Modes: Modes{Current: "plan", Available: []Mode{{ID: "plan", Name: "Plan"}}}, Options: opts}
+	if m := info.ModeName(); m != "Plan" {
+		t.Fatalf("mode %q", m)
+	}
+	if m := (Info{}).ModeName() + (Info{}).ModelName(); m != "" {
+		t.Fatalf("names %q of nothing", m)
+	}
+}

@@ -1,9 +1,15 @@
 package chat
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chipchat/chipchat/agent"
+)
+
 // Slash commands the agent and chipchat both have: which one a `/name`
-// typed at the draft's start goes to. chipchat's own table (its names,
-// descriptions and what they do) is the ui's; the rule of who serves a
-// name is here.
+// typed at the draft's start goes to, and chipchat's table of its own
+// (what each does is the app's).
 
 // CommandRoute says how chipchat routes its command of a name.
 type CommandRoute int
@@ -38,4 +44,114 @@ func (info Info) AgentServes(name string, route CommandRoute) bool {
 	}
 	_, ok := info.Command(name)
 	return ok
+}
+
+// SlashCommand is one of chipchat's slash commands: the table the `/`
+// picker, the send path, F1 and the README read (what each does is the
+// app's).
+type SlashCommand struct {
+	Name        string
+	Args        string // what may follow, as an input hint ("" none)
+	Description string
+	Route       CommandRoute // ChipchatOnly or AgentFirst
+	// Backends says which backends chipchat's own version works with
+	// (F1 and the README).
+	Backends string
+	// Needs says whether the backend lets chipchat serve it (nil: always).
+	Needs func(agent.Capabilities) bool
+}
+
+// SlashCommands is chipchat's slash-command table, in the order the
+// picker, F1 and the README list it.
+func SlashCommands() []SlashCommand {
+	modes := func(c agent.Capabilities) bool { return c.Modes }
+	return []SlashCommand{
+		{Name: "new", Description: "start a new thread", Backends: "all"},
+		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all"},
+		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all"},
+		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all"},
+		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: AgentFirst,
+			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
+			Needs:    func(c agent.Capabilities) bool { return c.Compact }},
+		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)", Route: AgentFirst,
+			Backends: "acp: agents that offer modes", Needs: modes},
+		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)", Route: AgentFirst,
+			Backends: "acp: agents that offer models", Needs: modes},
+		{Name: "help", Description: "show the keys and these commands (F1)", Backends: "all"},
+		{Name: "quit", Description: "quit (a running turn is recorded interrupted)", Backends: "all"},
+	}
+}
+
+// LookupSlash is chipchat's command called name (its Route set).
+func LookupSlash(name string) (SlashCommand, bool) {
+	for _, c := range SlashCommands() {
+		if c.Name == name {
+			if c.Route == NotChipchats {
+				c.Route = ChipchatOnly
+			}
+			return c, true
+		}
+	}
+	return SlashCommand{}, false
+}
+
+// RouteOf is how chipchat routes `/name`.
+func RouteOf(name string) CommandRoute {
+	c, _ := LookupSlash(name)
+	return c.Route
+}
+
+// SplitCommand reads "/name args" (false when text is not a slash
+// command: a message may start with a path).
+func SplitCommand(text string) (name, args string, ok bool) {
+	text = strings.TrimSpace(text)
+	if !strings.HasPrefix(text, "/") || len(text) < 2 {
+		return "", "", false
+	}
+	name, args, _ = strings.Cut(text[1:], " ")
+	if name == "" || strings.ContainsAny(name, "/\n\t") {
+		return "", "", false
+	}
+	return name, strings.TrimSpace(args), true
+}
+
+// Usage is "/name args" and who serves it (short for F1, long for the
+// README).
+func (c SlashCommand) Usage(long bool) (name, who string) {
+	name = "/" + c.Name
+	if c.Args != "" {
+		name += " " + c.Args
+	}
+	switch {
+	case c.Route != AgentFirst:
+		who = "chipchat"
+	case long:
+		who = "the agent's command of that name, else chipchat's"
+	default:
+		who = "agent first"
+	}
+	return name, who
+}
+
+// SlashHelp is the command table as F1 lists it.
+func SlashHelp() []string {
+	lines := []string{"Slash commands (type / at the start of the draft; the agent's own are listed there too):"}
+	for _, c := range SlashCommands() {
+		name, who := c.Usage(false)
+		lines = append(lines, fmt.Sprintf("  %-26s %s (%s; %s)", name, c.Description, who, c.Backends))
+	}
+	return lines
+}
+
+// SlashMarkdown is the README's list of the table (README.md, between the
+// commands markers; ui's TestREADMEListsCommands keeps them equal).
+func SlashMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| command | what it does | who serves it | backends |\n| --- | --- | --- | --- |\n")
+	cell := strings.NewReplacer("|", `\|`)
+	for _, c := range SlashCommands() {
+		name, who := c.Usage(true)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
+	}
+	return b.String()
 }

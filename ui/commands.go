@@ -30,26 +30,9 @@ import (
 // Picking an agent command writes `/name ` into the draft (its hint shown
 // in the footer) for enter to send; picking one of chipchat's runs it.
 
-// slashCommand is one of chipchat's slash commands.
-type slashCommand struct {
-	Name        string
-	Args        string // what may follow, as an input hint ("" none)
-	Description string
-	Route       chat.CommandRoute // ChipchatOnly or AgentFirst
-	// Backends says which backends chipchat's own version works with
-	// (F1 and the README).
-	Backends string
-	// can says whether chipchat can serve it with this backend (nil:
-	// always).
-	can func(s *chat.Service) bool
-	// run is what the command asks of the app (a slashResult), which acts
-	// on it in one place (runSlash).
-	run func(args string) slashResult
-}
-
-// The slash commands' results: what the app does for each.
+// The slash commands' results: what each of chipchat's commands asks of
+// the app, which acts on it in one place (runSlash).
 type (
-	slashResult  interface{ isSlash() }
 	slashNew     struct{}
 	slashFork    struct{}
 	slashStash   struct{}
@@ -65,103 +48,55 @@ type (
 	slashTyped  struct{}             // an agent's command was written into the draft
 )
 
-func (slashNew) isSlash()     {}
-func (slashFork) isSlash()    {}
-func (slashStash) isSlash()   {}
-func (slashReview) isSlash()  {}
-func (slashCompact) isSlash() {}
-func (slashMode) isSlash()    {}
-func (slashHelp) isSlash()    {}
-func (slashQuit) isSlash()    {}
-func (slashCannot) isSlash()  {}
-func (slashTyped) isSlash()   {}
-
-// Commands is chipchat's slash-command table, in the order the picker, F1
-// and the README list it.
-func Commands() []slashCommand {
-	modes := func(s *chat.Service) bool { return s.Capabilities().Modes }
-	return []slashCommand{
-		{Name: "new", Description: "start a new thread", Backends: "all",
-			run: func(string) slashResult { return slashNew{} }},
-		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all",
-			run: func(string) slashResult { return slashFork{} }},
-		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all",
-			run: func(string) slashResult { return slashStash{} }},
-		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all",
-			run: func(args string) slashResult { return slashReview{args} }},
-		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: chat.AgentFirst,
-			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
-			can:      func(s *chat.Service) bool { return s.Capabilities().Compact },
-			run:      func(string) slashResult { return slashCompact{} }},
-		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)", Route: chat.AgentFirst,
-			Backends: "acp: agents that offer modes", can: modes,
-			run: func(args string) slashResult { return slashMode{chat.ScopeModes, args} }},
-		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)", Route: chat.AgentFirst,
-			Backends: "acp: agents that offer models", can: modes,
-			run: func(args string) slashResult { return slashMode{chat.ScopeModels, args} }},
-		{Name: "help", Description: "show the keys and these commands (F1)", Backends: "all",
-			run: func(string) slashResult { return slashHelp{} }},
-		{Name: "quit", Description: "quit (a running turn is recorded interrupted)", Backends: "all",
-			run: func(string) slashResult { return slashQuit{} }},
+// slashAction is what chipchat's command name asks, with args.
+func slashAction(name, args string) any {
+	switch name {
+	case "new":
+		return slashNew{}
+	case "fork":
+		return slashFork{}
+	case "stash":
+		return slashStash{}
+	case "review":
+		return slashReview{args}
+	case "compact":
+		return slashCompact{}
+	case "mode":
+		return slashMode{chat.ScopeModes, args}
+	case "model":
+		return slashMode{chat.ScopeModels, args}
+	case "help":
+		return slashHelp{}
+	case "quit":
+		return slashQuit{}
 	}
+	return nil
 }
 
-// lookupCommand is chipchat's command called name.
-func lookupCommand(name string) (*slashCommand, bool) {
-	cmds := Commands()
-	for i := range cmds {
-		if cmds[i].Name == name {
-			if cmds[i].Route == chat.NotChipchats {
-				cmds[i].Route = chat.ChipchatOnly
-			}
-			return &cmds[i], true
-		}
-	}
-	return nil, false
-}
-
-// routeOf is how chipchat routes `/name`.
-func routeOf(name string) chat.CommandRoute {
-	if c, ok := lookupCommand(name); ok {
-		return c.Route
-	}
-	return chat.NotChipchats
-}
-
-// splitCommand reads "/name args" (false when text is not a slash command).
-func splitCommand(text string) (name, args string, ok bool) {
-	text = strings.TrimSpace(text)
-	if !strings.HasPrefix(text, "/") || len(text) < 2 {
-		return "", "", false
-	}
-	name, args, _ = strings.Cut(text[1:], " ")
-	if name == "" || strings.ContainsAny(name, "/\n\t") {
-		return "", "", false
-	}
-	return name, strings.TrimSpace(args), true
-}
+// commandHelp is the command table for F1.
+func commandHelp() []string { return chat.SlashHelp() }
 
 // slash is the send path's part: for a slash command chipchat serves it
 // clears the draft and reports what to do; false when the text is for the
 // agent (its command, or plain text).
-func (c *conversation) slash(text string, withChips bool) (slashResult, bool) {
-	name, args, ok := splitCommand(text)
+func (c *conversation) slash(text string, withChips bool) (any, bool) {
+	name, args, ok := chat.SplitCommand(text)
 	if !ok || withChips {
 		return nil, false
 	}
-	cmd, ours := lookupCommand(name)
+	cmd, ours := chat.LookupSlash(name)
 	if !ours || c.info().AgentServes(name, cmd.Route) {
 		return nil, false
 	}
 	c.ed.Reset()
-	if cmd.can != nil && !cmd.can(c.chat) {
+	if cmd.Needs != nil && !cmd.Needs(c.chat.Capabilities()) {
 		return slashCannot{c.cannotServe(cmd)}, true
 	}
-	return cmd.run(args), true
+	return slashAction(name, args), true
 }
 
 // runSlash does what a slash command asked.
-func (a *App) runSlash(res slashResult) tea.Cmd {
+func (a *App) runSlash(res any) tea.Cmd {
 	var cmd tea.Cmd
 	switch r := res.(type) {
 	case slashNew:
@@ -188,7 +123,7 @@ func (a *App) runSlash(res slashResult) tea.Cmd {
 }
 
 // cannotServe says why chipchat cannot run cmd with this backend.
-func (c *conversation) cannotServe(cmd *slashCommand) string {
+func (c *conversation) cannotServe(cmd chat.SlashCommand) string {
 	if cmd.Name == "review" {
 		return "/review: the review pane is not available in this build"
 	}
@@ -266,8 +201,8 @@ type acpUI struct {
 func (c *conversation) commandItems() []composer.PickerItem {
 	var items []composer.PickerItem
 	info := c.info()
-	for _, cmd := range Commands() {
-		if cmd.Route == chat.AgentFirst && (info.AgentServes(cmd.Name, cmd.Route) || cmd.can != nil && !cmd.can(c.chat)) {
+	for _, cmd := range chat.SlashCommands() {
+		if cmd.Route == chat.AgentFirst && (info.AgentServes(cmd.Name, cmd.Route) || cmd.Needs != nil && !cmd.Needs(c.chat.Capabilities())) {
 			continue // listed as the agent's below, or chipchat cannot serve it
 		}
 		title := "/" + cmd.Name
@@ -277,7 +212,7 @@ func (c *conversation) commandItems() []composer.PickerItem {
 		items = append(items, composer.PickerItem{Title: title, Detail: cmd.Description, Value: "c:" + cmd.Name})
 	}
 	for _, cmd := range info.Commands {
-		if !info.AgentServes(cmd.Name, routeOf(cmd.Name)) {
+		if !info.AgentServes(cmd.Name, chat.RouteOf(cmd.Name)) {
 			continue
 		}
 		title := "/" + cmd.Name
@@ -363,7 +298,7 @@ func (c *conversation) refreshCommandItems() {
 
 // choose acts on a picked command: one of chipchat's runs (its result),
 // an agent's is written into the draft for enter to send (slashTyped).
-func (c *conversation) choose(value string) slashResult {
+func (c *conversation) choose(value string) any {
 	kind, name, _ := strings.Cut(value, ":")
 	if kind == "c" {
 		if res, ok := c.slash("/"+name, false); ok {
@@ -413,7 +348,7 @@ func (c *conversation) commandHint(composing bool) string {
 		text = append(text, r)
 	}
 	for _, cmd := range info.Commands {
-		if !info.AgentServes(cmd.Name, routeOf(cmd.Name)) {
+		if !info.AgentServes(cmd.Name, chat.RouteOf(cmd.Name)) {
 			continue // chipchat's acts
 		}
 		if p := "/" + cmd.Name; strings.HasPrefix(string(text), p+" ") || string(text) == p {
@@ -425,50 +360,4 @@ func (c *conversation) commandHint(composing bool) string {
 		}
 	}
 	return ""
-}
-
-// commandHelp is the command table for F1.
-func commandHelp() []string {
-	lines := []string{"Slash commands (type / at the start of the draft; the agent's own are listed there too):"}
-	for _, c := range Commands() {
-		lines = append(lines, "  "+commandLine(c))
-	}
-	return lines
-}
-
-// usage is "/name args" and who serves it (short for F1, long for the
-// README).
-func (c slashCommand) usage(long bool) (name, who string) {
-	name = "/" + c.Name
-	if c.Args != "" {
-		name += " " + c.Args
-	}
-	switch {
-	case c.Route != chat.AgentFirst:
-		who = "chipchat"
-	case long:
-		who = "the agent's command of that name, else chipchat's"
-	default:
-		who = "agent first"
-	}
-	return name, who
-}
-
-// commandLine is one command as F1 lists it.
-func commandLine(c slashCommand) string {
-	name, who := c.usage(false)
-	return fmt.Sprintf("%-26s %s (%s; %s)", name, c.Description, who, c.Backends)
-}
-
-// CommandsMarkdown is the README's list of the table (README.md, between
-// the commands markers; TestREADMEListsCommands keeps them equal).
-func CommandsMarkdown() string {
-	var b strings.Builder
-	b.WriteString("| command | what it does | who serves it | backends |\n| --- | --- | --- | --- |\n")
-	cell := strings.NewReplacer("|", `\|`)
-	for _, c := range Commands() {
-		name, who := c.usage(true)
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell.Replace(name), cell.Replace(c.Description), who, cell.Replace(c.Backends))
-	}
-	return b.String()
 }

@@ -256,23 +256,23 @@ func TestSlashCompactRouting(t *testing.T) {
 	}
 }
 
-// The README lists the command table as CommandsMarkdown writes it.
+// The README lists the command table as chat.SlashMarkdown writes it.
 func TestREADMEListsCommands(t *testing.T) {
 	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const start, end = "<!-- commands: generated from ui.Commands (TestREADMEListsCommands) -->\n", "<!-- /commands -->"
+	const start, end = "<!-- commands: generated from chat.SlashCommands (TestREADMEListsCommands) -->\n", "<!-- /commands -->"
 	s := string(b)
 	i, j := strings.Index(s, start), strings.Index(s, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q … %q block; put this between them:\n%s", start, end, CommandsMarkdown())
+		t.Fatalf("README.md has no %q … %q block; put this between them:\n%s", start, end, chat.SlashMarkdown())
 	}
-	if got := s[i+len(start) : j]; got != CommandsMarkdown() {
-		t.Fatalf("README.md's command table is stale; put this between the markers:\n%s", CommandsMarkdown())
+	if got := s[i+len(start) : j]; got != chat.SlashMarkdown() {
+		t.Fatalf("README.md's command table is stale; put this between the markers:\n%s", chat.SlashMarkdown())
 	}
-	for _, c := range Commands() {
-		if c.Name == "" || c.Description == "" || c.Backends == "" || c.run == nil {
+	for _, c := range chat.SlashCommands() {
+		if c.Name == "" || c.Description == "" || c.Backends == "" || slashAction(c.Name, "") == nil {
 			t.Errorf("command %+v lacks a name, description, backends or action", c.Name)
 		}
 	}

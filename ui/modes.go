@@ -150,32 +150,12 @@ func (c *conversation) refreshModes() {
 // agentStatus is the header's part for the agent's state: " · mode X ·
 // model Y", the names the agent gives them.
 func agentStatus(info chat.Info) string {
-	var b strings.Builder
-	if m := info.Modes.Current; m != "" {
-		b.WriteString(" · mode " + modeName(info.Modes, m))
-	} else {
-		for _, o := range info.Options {
-			if chat.IsModeOption(o) && o.Current != "" {
-				b.WriteString(" · mode " + valueName(o, o.Current))
-				break
-			}
-		}
+	var s string
+	if m := info.ModeName(); m != "" {
+		s += " · mode " + m
 	}
-	for _, o := range info.Options {
-		if o.Category == "model" && o.Current != "" {
-			b.WriteString(" · model " + valueName(o, o.Current))
-			break
-		}
+	if m := info.ModelName(); m != "" {
+		s += " · model " + m
 	}
-	return b.String()
-}
-
-// valueName is the name an option gives one of its values.
-func valueName(o chat.ConfigOption, id string) string {
-	for _, v := range o.Values {
-		if v.ID == id && v.Name != "" {
-			return v.Name
-		}
-	}
-	return id
+	return s
 }

@@ -254,13 +254,3 @@ func (a *App) footer() string {
 	}
 	return hintStyle.Render(fitHints(hints, hint(a.keys.Help, "keys"), a.width))
 }
-
-// modeName is the name the agent gives a mode id.
-func modeName(m chat.Modes, id string) string {
-	for _, x := range m.Available {
-		if x.ID == id && x.Name != "" {
-			return x.Name
-		}
-	}
-	return id
-}

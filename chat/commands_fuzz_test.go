@@ -1,11 +1,11 @@
-package ui
+package chat
 
 import (
 	"strings"
 	"testing"
 )
 
-// splitCommand reads a slash command or says it is none; a name is never
+// SplitCommand reads a slash command or says it is none; a name is never
 // empty, never holds a space, a slash or a control, and the text starts
 // with "/" and it.
 func FuzzSplitCommand(f *testing.F) {
@@ -13,7 +13,7 @@ func FuzzSplitCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		name, args, ok := splitCommand(s)
+		name, args, ok := SplitCommand(s)
 		if !ok {
 			return
 		}
