@@ -1,74 +1,35 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strings"
-
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
-	"github.com/chipchat/chipchat/chips"
-	"github.com/chipchat/chipchat/message"
-	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/ui/askbox"
 )
 
-// askBox is the prompt for the agent's open question: a permission (what
-// the tool call will do — its title, kind, command, each diff — and the
-// agent's options with their kinds) or a sign-in method. Digits pick an
-// option, up/down move, enter picks the highlighted one, pgup/pgdown scroll
-// the content, esc rejects (the agent's reject option; a sign-in is
-// dismissed), ctrl+c cancels the turn. A list longer than the prompt's
-// room scrolls with the highlight (top is its first shown option) and says
-// "n of m".
+// askBox is the prompt for the agent's open question (package askbox) on
+// the overlay stack: keys are ignored for a moment after it appears
+// (guardKeys), esc rejects, ctrl+c cancels the turn.
 type askBox struct {
-	k      *Keys
-	ask    pendingAsk
-	sel    int
-	scroll int
-	top    int
-	// body is the tool call's content and input as drawn at bodyWidth:
-	// made once per question and width, not on every frame.
-	body      []string
-	bodyWidth int
-	bodyMade  bool
+	k *Keys
+	*askbox.Box
 }
 
-// options are the question's answers as the prompt lists them.
-func (b *askBox) options() []message.PermissionOption {
-	if p := b.ask.permission; p != nil {
-		return p.Request.Options
-	}
-	var out []message.PermissionOption
-	for _, o := range b.ask.signIn.Options {
-		out = append(out, message.PermissionOption{ID: o.ID, Name: o.Label, Kind: o.Kind})
-	}
-	return out
-}
+// The agent's question and the prompt's results (askbox's).
+type (
+	pendingAsk  = askbox.Ask
+	askAnswered = askbox.Answered
+	interrupted = askbox.Interrupted
+)
 
 func newPermissionAsk(e chat.PermissionAsked) pendingAsk {
-	return pendingAsk{id: e.ID, threadID: e.ThreadID, permission: &e}
+	return pendingAsk{ID: e.ID, ThreadID: e.ThreadID, Permission: &e}
 }
 
 func newAskBox(k *Keys, p pendingAsk) *askBox {
-	b := &askBox{k: k, ask: p}
-	if p.permission != nil {
-		b.sel = message.FirstOption(b.options())
-	}
-	return b
+	return &askBox{k: k, Box: askbox.New(askbox.Keys{Interrupt: k.Interrupt, Cancel: k.Cancel, Up: k.AskUp, Down: k.AskDown,
+		PageUp: k.AskPageUp, PageDown: k.AskPageDown, Choose: k.AskChoose}, p)}
 }
-
-// askAnswered is the user's answer to the agent's question: the option
-// picked (outcome "selected" or "rejected"), or none ("cancelled").
-type askAnswered struct {
-	ask               pendingAsk
-	optionID, outcome string
-}
-
-// interrupted is ctrl+c in a prompt: the app cancels the turn.
-type interrupted struct{}
 
 func (b *askBox) guardKeys()   {}
 func (b *askBox) Scope() Scope { return ScopeAsk }
@@ -81,170 +42,10 @@ func (b *askBox) Hints() string {
 const guardHint = "the agent asks — read it; its keys work in a moment"
 
 func (b *askBox) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
-	msg, ok := m.(tea.KeyPressMsg)
-	if !ok {
-		return b, nil, nil
-	}
-	opts := b.options()
-	answer := func(id, outcome string) (Overlay, tea.Cmd, any) {
-		return nil, nil, askAnswered{b.ask, id, outcome}
-	}
-	k := b.k
-	switch s := msg.String(); {
-	case key.Matches(msg, k.Interrupt):
-		return nil, nil, interrupted{}
-	case key.Matches(msg, k.Cancel):
-		if b.ask.permission == nil {
-			return answer("", "cancelled")
+	if msg, ok := m.(tea.KeyPressMsg); ok {
+		if res, done := b.Key(msg); done {
+			return nil, nil, res
 		}
-		if id, ok := message.RejectOption(opts); ok {
-			return answer(id, "rejected")
-		}
-		return answer("", "cancelled")
-	case key.Matches(msg, k.AskUp):
-		b.sel = max(0, b.sel-1)
-	case key.Matches(msg, k.AskDown):
-		b.sel = max(0, min(len(opts)-1, b.sel+1))
-	case key.Matches(msg, k.AskPageDown):
-		b.scroll += 5
-	case key.Matches(msg, k.AskPageUp):
-		b.scroll = max(0, b.scroll-5)
-	case key.Matches(msg, k.AskChoose) && len(opts) > 0:
-		return answer(opts[b.sel].ID, "selected")
-	case len(s) == 1 && s[0] >= '1' && s[0] <= '9' && int(s[0]-'1') < len(opts):
-		return answer(opts[s[0]-'1'].ID, "selected")
 	}
 	return b, nil, nil
-}
-
-// view draws the prompt in h rows at most: the question, the tool call's
-// content (scrollable), the options.
-func (b *askBox) View(width, h int) []string {
-	var head, body []string
-	if p := b.ask.permission; p != nil {
-		title := p.Request.Asked
-		if title == "" {
-			title = p.Tool.Title
-		}
-		head = append(head, chips.Truncate(chips.SanitizeLine("The agent asks: "+title), width))
-		if p.Tool.Kind != "" {
-			head = append(head, chips.Truncate("  kind: "+chips.SanitizeLine(p.Tool.Kind), width))
-		}
-		for _, l := range p.Tool.Locations {
-			head = append(head, chips.Truncate("  "+chips.SanitizeLine(l.Path), width))
-		}
-		body = b.content(width)
-	} else {
-		q := b.ask.signIn
-		head = append(head, chips.Truncate(chips.SanitizeLine("Sign in: "+q.Title), width))
-		for _, l := range strings.Split(chips.Sanitize(q.Detail), "\n") {
-			if strings.TrimSpace(l) != "" {
-				head = append(head, chips.Truncate("  "+l, width))
-			}
-		}
-	}
-	foot := b.optionLines(width, h, len(head), len(body))
-	// The options come first: the highlight is never cut off by a long
-	// head (the overlay keeps the first h lines).
-	if n := h - len(foot) - 1; len(head) > n {
-		head = head[:max(n, 0)]
-	}
-	room := h - len(head) - len(foot) - 2
-	if len(body) > room {
-		room-- // the line that says which lines are shown
-	}
-	if len(body) > 0 && room > 0 {
-		b.scroll = min(b.scroll, max(0, len(body)-room))
-		end := min(len(body), b.scroll+room)
-		shown := body[b.scroll:end]
-		head = append(head, "")
-		for _, l := range shown {
-			head = append(head, "  "+l)
-		}
-		if end < len(body) || b.scroll > 0 {
-			head = append(head, hintStyle.Render(fmt.Sprintf("  lines %d-%d of %d · pgup/pgdown scroll", b.scroll+1, end, len(body))))
-		}
-	}
-	return append(append(head, ""), foot...)
-}
-
-// content is the permission's tool call content (RenderToolContent) and
-// raw input (permissionInput) at width, rendered once per width.
-func (b *askBox) content(width int) []string {
-	if !b.bodyMade || b.bodyWidth != width {
-		p := b.ask.permission
-		w := max(width-2, 10)
-		b.body = append(transcript.RenderToolContent(p.Tool, w), permissionInput(p.Tool.RawInput, w)...)
-		b.bodyWidth, b.bodyMade = width, true
-	}
-	return b.body
-}
-
-// optionLines are the prompt's options as they fit: all of them, or a
-// window that holds the highlight and a line "n of m". Zero options says so
-// and what esc answers. headRows and bodyRows are what the prompt shows
-// above them; the body keeps up to half the room.
-func (b *askBox) optionLines(width, h, headRows, bodyRows int) []string {
-	opts := b.options()
-	if len(opts) == 0 {
-		esc := "esc answers cancelled"
-		if b.ask.permission == nil {
-			esc = "esc dismisses it"
-		}
-		return []string{chips.Truncate("  The agent offered no options to pick: "+esc+".", width)}
-	}
-	room := h - headRows - 1
-	if bodyRows > 0 {
-		room -= min(bodyRows+2, room/2)
-	}
-	room = max(room, 2)
-	first, n := 0, len(opts)
-	if len(opts) > room {
-		n = room - 1 // the last line says where the list is
-		b.top = min(b.top, b.sel)
-		b.top = max(b.top, b.sel-n+1)
-		b.top = max(0, min(b.top, len(opts)-n))
-		first = b.top
-	}
-	var out []string
-	for i := first; i < first+n; i++ {
-		o := opts[i]
-		mark := "  "
-		if i == b.sel {
-			mark = "> "
-		}
-		line := fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Name))
-		if k := message.KindLabel(o.Kind); k != "" {
-			line += "  (" + k + ")"
-		}
-		out = append(out, chips.Truncate(line, width))
-	}
-	if n < len(opts) {
-		out = append(out, hintStyle.Render(chips.Truncate(fmt.Sprintf("  %d of %d · ↑/↓ move, enter picks", b.sel+1, len(opts)), width)))
-	}
-	return out
-}
-
-// permissionInput is the request's raw input as indented, sanitized JSON
-// lines (at most 200), for a call whose input is not a command (an MCP
-// tool's arguments): RenderToolContent shows a command itself.
-func permissionInput(raw json.RawMessage, width int) []string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || len(m) == 0 || m["command"] != nil || m["cmd"] != nil {
-		return nil
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return nil
-	}
-	lines := strings.Split(chips.Sanitize(b.String()), "\n")
-	out := []string{hintStyle.Render("input:")}
-	for i, l := range lines {
-		if i == 200 {
-			out = append(out, hintStyle.Render(fmt.Sprintf("… %d more lines", len(lines)-i)))
-			break
-		}
-		out = append(out, chips.Truncate(l, width))
-	}
-	return out
 }

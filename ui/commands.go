@@ -10,25 +10,16 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/ui/slash"
 )
 
-// Slash commands (issue 12 item 4): one table, Commands, that the `/`
-// picker, the send path, F1 and the README (TestREADMEListsCommands) read.
-//
-//   - chat.ChipchatOnly commands always act on chipchat, whatever the agent
-//     offers under that name.
-//   - chat.AgentFirst commands go to the agent when it advertised a command
-//     of that name (available_commands_update): the text `/name args` is
-//     sent as the prompt, as the agent expects. Otherwise chipchat serves
-//     them where the backend can (can), else a toast says it cannot.
-//   - Any other `/word` is the agent's command when it has one, and plain
-//     text otherwise (a message may start with a path).
-//
-// The picker opens while the draft's first word is being typed and starts
-// with "/": it lists chipchat's commands that apply and the agent's, with
-// their descriptions and input hints, filtered by what follows the "/".
-// Picking an agent command writes `/name ` into the draft (its hint shown
-// in the footer) for enter to send; picking one of chipchat's runs it.
+// Slash commands (issue 12 item 4): one table, chat.SlashCommands, that
+// the `/` picker, the send path, F1 and the README read; who serves a
+// `/name` (chipchat, or the agent's command of that name) is chat's rule
+// (chat.Info.AgentServes), and any other `/word` is plain text when the
+// agent has no such command. The picker (package slash) opens while the
+// draft's first word starts with "/": picking an agent command writes it
+// into the draft for enter to send; picking one of chipchat's runs it.
 
 // The slash commands' results: what each of chipchat's commands asks of
 // the app, which acts on it in one place (runSlash).
@@ -194,71 +185,6 @@ type acpUI struct {
 	mcp     *PanesServer
 }
 
-// commandItems lists what the command picker offers: chipchat's commands
-// that apply (an AgentFirst one only when the agent has none of that name
-// and chipchat can serve it), then the agent's that are not shadowed
-// (chat.Info.AgentServes).
-func (c *conversation) commandItems() []composer.PickerItem {
-	var items []composer.PickerItem
-	info := c.info()
-	for _, cmd := range chat.SlashCommands() {
-		if cmd.Route == chat.AgentFirst && (info.AgentServes(cmd.Name, cmd.Route) || cmd.Needs != nil && !cmd.Needs(c.chat.Capabilities())) {
-			continue // listed as the agent's below, or chipchat cannot serve it
-		}
-		title := "/" + cmd.Name
-		if cmd.Args != "" {
-			title += " " + cmd.Args
-		}
-		items = append(items, composer.PickerItem{Title: title, Detail: cmd.Description, Value: "c:" + cmd.Name})
-	}
-	for _, cmd := range info.Commands {
-		if !info.AgentServes(cmd.Name, chat.RouteOf(cmd.Name)) {
-			continue
-		}
-		title := "/" + cmd.Name
-		if cmd.InputHint != "" {
-			title += " <" + cmd.InputHint + ">"
-		}
-		detail := "agent"
-		if cmd.Description != "" {
-			detail = "agent: " + cmd.Description
-		}
-		items = append(items, composer.PickerItem{Title: title, Detail: detail, Value: "a:" + cmd.Name})
-	}
-	return items
-}
-
-// maxCommandWord bounds how far the draft's first word is read.
-const maxCommandWord = 64
-
-// commandQuery is what follows "/" at the draft's start, when the caret is
-// in that first word and nothing is selected; ok false when the command
-// picker does not apply. It reads at most maxCommandWord atoms.
-func commandQuery(d *composer.Draft) (string, bool) {
-	caret := d.Caret()
-	if _, _, sel := d.Selection(); sel || caret.Line != 0 || caret.Col < 1 || caret.Col > maxCommandWord {
-		return "", false
-	}
-	atoms := d.Line(0)
-	if len(atoms) == 0 || atoms[0] != '/' {
-		return "", false
-	}
-	end := caret.Col
-	for i := 1; i < len(atoms) && i <= maxCommandWord; i++ {
-		r := atoms[i]
-		if r < 0 || r == ' ' || r == '\t' {
-			if i < end {
-				return "", false
-			}
-			break
-		}
-	}
-	if end > len(atoms) {
-		return "", false
-	}
-	return string(atoms[1:end]), true
-}
-
 // syncCommandPicker opens, updates or closes the command picker after the
 // draft or caret changed; composing says the composer has the keys.
 func (c *conversation) syncCommandPicker(composing bool) {
@@ -266,7 +192,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 	if c.ovs.Len() > 0 && !isOpen {
 		return // another overlay is open (the modes picker among them)
 	}
-	q, ok := commandQuery(c.ed.Draft())
+	q, ok := slash.Query(c.ed.Draft())
 	if !ok || !composing || c.ed.PickerOpen() {
 		if !ok {
 			c.dismissed = false
@@ -305,59 +231,21 @@ func (c *conversation) choose(value string) any {
 			return res
 		}
 	}
-	d := c.ed.Draft()
-	atoms := d.Line(0)
-	end := 1
-	for end < len(atoms) && atoms[end] >= 0 && atoms[end] != ' ' && atoms[end] != '\t' {
-		end++
-	}
-	d.SetCaret(composer.Pos{}, false)
-	d.SetCaret(composer.Pos{Line: 0, Col: end}, true)
-	text := "/" + name
-	if end >= len(atoms) || atoms[end] != ' ' {
-		text += " "
-	}
-	d.InsertText(text)
-	if end < len(atoms) && atoms[end] == ' ' {
-		d.MoveRight(false)
-	}
+	slash.Write(c.ed.Draft(), name)
 	return slashTyped{}
 }
 
+// commandItems lists what the command picker offers (slash.Items).
+func (c *conversation) commandItems() []composer.PickerItem {
+	caps := c.chat.Capabilities()
+	return slash.Items(c.info(), func(cmd chat.SlashCommand) bool { return cmd.Needs == nil || cmd.Needs(caps) })
+}
+
 // commandHint is the footer's line while the draft holds an agent command
-// (with its input hint; "" otherwise); composing says the composer has the
-// keys. It reads only the first word.
+// (slash.Hint); composing says the composer has the keys.
 func (c *conversation) commandHint(composing bool) string {
 	if !composing {
 		return ""
 	}
-	info := c.info()
-	if len(info.Commands) == 0 {
-		return ""
-	}
-	atoms := c.ed.Draft().Line(0)
-	if len(atoms) < 2 || atoms[0] != '/' {
-		return ""
-	}
-	n := min(len(atoms), 128)
-	text := make([]rune, 0, n)
-	for _, r := range atoms[:n] {
-		if r < 0 {
-			break
-		}
-		text = append(text, r)
-	}
-	for _, cmd := range info.Commands {
-		if !info.AgentServes(cmd.Name, chat.RouteOf(cmd.Name)) {
-			continue // chipchat's acts
-		}
-		if p := "/" + cmd.Name; strings.HasPrefix(string(text), p+" ") || string(text) == p {
-			line := "/" + cmd.Name
-			if cmd.InputHint != "" {
-				line += " <" + cmd.InputHint + ">"
-			}
-			return chips.SanitizeLine(line + " · the agent's command: enter sends it")
-		}
-	}
-	return ""
+	return slash.Hint(c.info(), c.ed.Draft())
 }

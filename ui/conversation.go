@@ -17,10 +17,7 @@ import (
 	"github.com/chipchat/chipchat/workspace"
 )
 
-// The conversation belongs to package chat; the app hands it what the user
-// sends and asks for, and draws what its events say. chatMsg carries a
-// batch of events; one Wait is always outstanding.
-
+// chatMsg carries a batch of chat's events; one Wait is always outstanding.
 type chatMsg []chat.Event
 
 // noticeMsg is a toast from a command.
@@ -185,7 +182,7 @@ func (c *conversation) event(e chat.Event) effect {
 	case chat.PermissionAsked:
 		c.showAsk(newPermissionAsk(e))
 	case chat.SignInAsked:
-		c.showAsk(pendingAsk{id: e.ID, threadID: e.ThreadID, signIn: &e.Question})
+		c.showAsk(pendingAsk{ID: e.ID, ThreadID: e.ThreadID, SignIn: &e.Question})
 	case chat.AskClosed:
 		c.closeAsk(e.ID)
 	case chat.AgentInfo:
@@ -277,11 +274,8 @@ func spinFrame(elapsed time.Duration) string {
 	return spinner[int(max(elapsed, 0)/spinEvery)%len(spinner)]
 }
 
-// send hands the submitted draft to the conversation. A message typed
-// while a turn runs is queued there; nothing is refused for it.
-// chipchat's slash commands (/new, /fork, /compact when the agent has
-// none, …: the table in commands.go) run instead; the agent's go to it as
-// text.
+// send hands the submitted draft to the conversation (a message typed
+// while a turn runs is queued there), or runs chipchat's slash command.
 func (a *App) send(m composer.SubmitMsg) tea.Cmd {
 	if res, ok := a.conv.slash(m.Markdown, len(m.Records) > 0); ok {
 		return a.runSlash(res)
@@ -394,14 +388,6 @@ func (c *conversation) sendNextQueued() tea.Cmd {
 
 // ---- the agent's questions ----
 
-// pendingAsk is a question of the agent waiting for the user.
-type pendingAsk struct {
-	id         int64
-	threadID   string
-	permission *chat.PermissionAsked
-	signIn     *chat.Question
-}
-
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
 func (c *conversation) showAsk(p pendingAsk) {
@@ -410,15 +396,15 @@ func (c *conversation) showAsk(p pendingAsk) {
 
 // closeAsk closes the prompt of a question the agent no longer asks.
 func (c *conversation) closeAsk(id int64) {
-	c.ovs.Remove(func(o Overlay) bool { b, ok := o.(*askBox); return ok && b.ask.id == id })
+	c.ovs.Remove(func(o Overlay) bool { b, ok := o.(*askBox); return ok && b.Ask().ID == id })
 }
 
 // answer gives the agent the user's answer (a sign-in's terminal method
 // runs its login first: the app's, agentterm.go).
 func (c *conversation) answer(r askAnswered) {
-	if r.ask.permission != nil {
-		c.chat.AnswerPermission(r.ask.id, chat.PermissionAnswer{OptionID: r.optionID, Outcome: r.outcome})
+	if r.Ask.Permission != nil {
+		c.chat.AnswerPermission(r.Ask.ID, chat.PermissionAnswer{OptionID: r.OptionID, Outcome: r.Outcome})
 		return
 	}
-	c.chat.AnswerSignIn(r.ask.id, r.optionID)
+	c.chat.AnswerSignIn(r.Ask.ID, r.OptionID)
 }

@@ -75,8 +75,8 @@ func TestOverlayStackOrder(t *testing.T) {
 		t.Fatalf("F1: overlay %q", h.app.OverlayScope())
 	}
 	k := &h.app.keys
-	first := newAskBox(k, pendingAsk{id: 1, signIn: nil, permission: nil})
-	second := newAskBox(k, pendingAsk{id: 2})
+	first := newAskBox(k, pendingAsk{ID: 1, SignIn: nil, Permission: nil})
+	second := newAskBox(k, pendingAsk{ID: 2})
 	h.app.ovs.PushUnder(first, is[*askBox])
 	h.app.ovs.PushUnder(second, is[*askBox])
 	if h.app.ovs.Top() != first || h.app.ovs.Len() != 3 {

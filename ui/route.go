@@ -238,7 +238,7 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		a.setFocus(paneComposer)
 		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
 	case askAnswered:
-		if cmd, ok := a.signInChosen(r.ask.id, r.optionID, r.ask.signIn); ok {
+		if cmd, ok := a.signInChosen(r.Ask.ID, r.OptionID, r.Ask.SignIn); ok {
 			return cmd, false // a terminal method: its login runs first (agentterm.go)
 		}
 		a.conv.answer(r)
