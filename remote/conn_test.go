@@ -1,0 +1,246 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipchat/chipchat/internal/sshtest"
+)
+
+// newConn starts an sshd and returns a Conn to it (through the generated
+// client config) whose project directory is proj under the remote HOME.
+func newConn(t *testing.T, o Options) (*sshtest.Server, *Conn) {
+	t.Helper()
+	s := sshtest.Start(t)
+	proj := filepath.Join(s.Home, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if o.ConfigFile == "" {
+		o.ConfigFile = s.ConfigFile
+	}
+	c := dial(t, s, proj, o)
+	return s, c
+}
+
+func dial(t *testing.T, s *sshtest.Server, proj string, o Options) *Conn {
+	t.Helper()
+	if o.ControlDir == "" {
+		// A short directory: a unix socket path is short.
+		o.ControlDir = shortDir(t)
+	}
+	c, err := New(Target{Host: sshtest.HostAlias, Path: proj}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestRunOutputExitCodeAndStdin(t *testing.T) {
+	s, c := newConn(t, Options{})
+	ctx := context.Background()
+	out, err := c.Run(ctx, []string{"pwd"}, nil)
+	if err != nil {
+		t.Fatalf("pwd: %v\n%s", err, s.Log())
+	}
+	if got := strings.TrimSpace(string(out)); got != c.Target().Path {
+		t.Fatalf("pwd = %q, want the project %q", got, c.Target().Path)
+	}
+	out, err = c.Run(ctx, []string{"sh", "-c", "echo out; echo first >&2; echo last err >&2; exit 3"}, nil)
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 3 {
+		t.Fatalf("exit 3: err = %v, want an *ExitError with code 3", err)
+	}
+	if string(out) != "out\n" || err.Error() != "remote: exit status 3: last err" {
+		t.Fatalf("exit 3: out %q, err %q", out, err)
+	}
+	out, err = c.Run(ctx, []string{"cat"}, strings.NewReader("from stdin\x00bytes"))
+	if err != nil || string(out) != "from stdin\x00bytes" {
+		t.Fatalf("cat = %q, %v", out, err)
+	}
+}
+
+// TestRunQuotesArgumentsAndEnvironment passes words no shell may split
+// or expand, through both shells, as arguments and as values.
+func TestRunQuotesArgumentsAndEnvironment(t *testing.T) {
+	_, c := newConn(t, Options{})
+	hostile := []string{"a b", "it's", `"dq"`, "$(touch pwned)", "`id`", "*", "$HOME", "new\nline", "", "back\\slash", "--", "-n"}
+	out, err := c.Run(context.Background(), append([]string{"printf", `[%s]\n`}, hostile...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, h := range hostile {
+		want.WriteString("[" + h + "]\n")
+	}
+	if string(out) != want.String() {
+		t.Fatalf("printf printed\n%q\nwant\n%q", out, want.String())
+	}
+	out, err = c.RunCommand(context.Background(), Command{Argv: []string{"sh", "-c", `printf '%s|%s' "$ONE" "$TWO"`}, Env: []string{"ONE=it's $(id) `x`", "TWO=a\nb"}}, nil)
+	if err != nil || string(out) != "it's $(id) `x`|a\nb" {
+		t.Fatalf("env: %q, %v", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Target().Path, "pwned")); err == nil {
+		t.Fatal("an argument ran as a command")
+	}
+	if _, err := c.RunCommand(context.Background(), Command{Argv: []string{"true"}, Env: []string{"A B=1"}}, nil); err == nil || !strings.Contains(err.Error(), "not NAME=value") {
+		t.Fatalf("a bad variable name: %v", err)
+	}
+}
+
+// TestRunUsesTheLoginShellsProfile puts a program on a PATH entry that
+// only ~/.profile adds.
+func TestRunUsesTheLoginShellsProfile(t *testing.T) {
+	s, c := newConn(t, Options{})
+	bin := filepath.Join(s.Home, "profile-bin")
+	os.MkdirAll(bin, 0o755)
+	if err := os.WriteFile(filepath.Join(bin, "only-on-profile-path"), []byte("#!/bin/sh\necho found it\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.Home, ".profile"), []byte(`PATH="$HOME/profile-bin:$PATH"; export PATH`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Run(context.Background(), []string{"only-on-profile-path"}, nil)
+	if err != nil || string(out) != "found it\n" {
+		t.Fatalf("only-on-profile-path: %q, %v", out, err)
+	}
+}
+
+// TestRunTimesOut runs sleep 60 with a short timeout: the error is the
+// timeout, one line, and Run returned (no 60 s wait).
+func TestRunTimesOut(t *testing.T) {
+	_, c := newConn(t, Options{Timeout: 300 * time.Millisecond})
+	if err := c.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Run(context.Background(), []string{"sleep", "60"}, nil)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("sleep 60: %v, want ErrTimeout", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "sleep 60") {
+		t.Fatalf("timeout message %q: want one line naming the command", msg)
+	}
+}
+
+// TestMasterIsReused: after the first connection, commands authenticate
+// no more (sshd logs one login), and the control socket is ours.
+func TestMasterIsReused(t *testing.T) {
+	s, c := newConn(t, Options{})
+	ctx := context.Background()
+	for i := range 3 {
+		if _, err := c.Run(ctx, []string{"true"}, nil); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	if _, _, err := c.ListFiles(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Logins(); n != 1 {
+		t.Fatalf("%d logins for four commands, want 1 (the master)\n%s", n, s.Log())
+	}
+	if !c.Alive(ctx) {
+		t.Fatal("Alive() = false with the master up")
+	}
+	socks, _ := filepath.Glob(filepath.Join(c.o.ControlDir, "*"))
+	if len(socks) != 1 {
+		t.Fatalf("control dir holds %v, want one socket", socks)
+	}
+	if fi, err := os.Stat(socks[0]); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		t.Fatalf("%s: %v, not a socket", socks[0], err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Alive(ctx) {
+		t.Fatal("Alive() = true after Close")
+	}
+}
+
+// TestInteractiveOpensTheMaster runs the interactive first connection
+// (no question to answer here) and then a batch command over its master.
+func TestInteractiveOpensTheMaster(t *testing.T) {
+	s, c := newConn(t, Options{})
+	cmd := c.Interactive()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("interactive: %v: %s", err, out)
+	}
+	if !c.Alive(context.Background()) {
+		t.Fatal("no master after the interactive connection")
+	}
+	if _, err := c.Run(context.Background(), []string{"true"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Logins(); n != 1 {
+		t.Fatalf("%d logins, want 1", n)
+	}
+}
+
+func TestFailuresAreOneLine(t *testing.T) {
+	s := sshtest.Start(t)
+	ctx := context.Background()
+	check := func(name string, err error, kind error, says string) {
+		t.Helper()
+		if !errors.Is(err, kind) {
+			t.Errorf("%s: %v, want %v", name, err, kind)
+			return
+		}
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, says) {
+			t.Errorf("%s: %q, want one line with ssh's %q", name, msg, says)
+		}
+	}
+
+	// A key the server does not know.
+	other := filepath.Join(s.Dir, "other_key")
+	sshtest.Keygen(t, other)
+	refused := filepath.Join(s.Dir, "refused_config")
+	s.WriteClientConfig(t, refused, other, s.KnownHosts)
+	err := dial(t, s, "/", Options{ConfigFile: refused}).Connect(ctx)
+	check("refused key", err, ErrAuthRefused, "Permission denied (publickey)")
+
+	// A host name that does not resolve.
+	c, err := New(Target{Host: "no-such-host.invalid", Path: "/"}, Options{ConfigFile: s.ConfigFile, ControlDir: shortDir(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Run(ctx, []string{"true"}, nil)
+	check("unknown host", err, ErrHostUnknown, "Could not resolve hostname no-such-host.invalid")
+
+	// Another host key recorded for the server.
+	hostKey := filepath.Join(s.Dir, "other_host_key")
+	sshtest.Keygen(t, hostKey)
+	pub, _ := os.ReadFile(hostKey + ".pub")
+	known := filepath.Join(s.Dir, "changed_known_hosts")
+	os.WriteFile(known, []byte("[127.0.0.1]:"+strconv.Itoa(s.Port)+" "+string(pub)), 0o600)
+	changed := filepath.Join(s.Dir, "changed_config")
+	s.WriteClientConfig(t, changed, s.ClientKey, known)
+	err = dial(t, s, "/", Options{ConfigFile: changed}).Connect(ctx)
+	check("changed host key", err, ErrHostKeyChanged, "Host key verification failed")
+
+	// No host key recorded: batch mode cannot ask.
+	empty := filepath.Join(s.Dir, "empty_known_hosts")
+	os.WriteFile(empty, nil, 0o600)
+	unknown := filepath.Join(s.Dir, "unknown_config")
+	s.WriteClientConfig(t, unknown, s.ClientKey, empty)
+	err = dial(t, s, "/", Options{ConfigFile: unknown}).Connect(ctx)
+	check("unknown host key", err, ErrHostKeyUnknown, "Host key verification failed")
+
+	if n := s.Logins(); n != 0 {
+		t.Fatalf("%d logins from failing connections", n)
+	}
+}
+
+func shortDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
