@@ -163,7 +163,7 @@ func (c *Conn) Interactive() *exec.Cmd {
 // not: it fails (one line, an *Error) when ssh would have to ask
 // something; then Interactive is the way in.
 func (c *Conn) Connect(ctx context.Context) error {
-	_, err := c.runScript(ctx, "", nil, "true", nil)
+	_, err := c.runScript(ctx, 0, "", nil, "true", nil)
 	return err
 }
 
@@ -192,7 +192,7 @@ func (c *Conn) Close() error {
 	cmd := c.command(ctx, append(c.sshArgs(true), "-O", "exit"), "")
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return c.sshError(ctx, "close", stderr.Bytes(), err)
+		return c.sshError(ctx, "close", c.o.Timeout, stderr.Bytes(), err)
 	}
 	return nil
 }
@@ -202,6 +202,9 @@ type Command struct {
 	Argv []string
 	Dir  string   // the directory it runs in; the target's path when ""
 	Env  []string // KEY=value, exported to it
+
+	// Timeout bounds Run and RunCommand; the Conn's when 0.
+	Timeout time.Duration
 }
 
 // Run runs argv in the project directory on the remote with stdin (nil:
@@ -217,7 +220,7 @@ func (c *Conn) RunCommand(ctx context.Context, cmd Command, stdin io.Reader) ([]
 	if len(cmd.Argv) == 0 {
 		return nil, errors.New("remote: no command")
 	}
-	return c.runScript(ctx, c.dir(cmd.Dir), cmd.Env, "exec "+quoteArgs(cmd.Argv), stdin)
+	return c.runScript(ctx, cmd.Timeout, c.dir(cmd.Dir), cmd.Env, "exec "+quoteArgs(cmd.Argv), stdin)
 }
 
 func (c *Conn) dir(d string) string {
@@ -228,19 +231,22 @@ func (c *Conn) dir(d string) string {
 }
 
 // runScript runs the shell snippet script (in dir unless "", with env)
-// through the login shell, bounded by the timeout.
-func (c *Conn) runScript(ctx context.Context, dir string, env []string, script string, stdin io.Reader) ([]byte, error) {
+// through the login shell, bounded by timeout (the Conn's when 0).
+func (c *Conn) runScript(ctx context.Context, timeout time.Duration, dir string, env []string, script string, stdin io.Reader) ([]byte, error) {
 	line, err := loginShell(dir, env, script)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	if timeout <= 0 {
+		timeout = c.o.Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := c.command(ctx, append(c.sshArgs(true), "-T"), line)
 	cmd.Stdin = stdin
 	stdout, stderr, err := runPiped(ctx, cmd)
 	if err != nil {
-		return stdout, c.sshError(ctx, script, stderr, err)
+		return stdout, c.sshError(ctx, script, timeout, stderr, err)
 	}
 	return stdout, nil
 }

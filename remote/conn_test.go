@@ -3,12 +3,15 @@ package remote
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/chipchat/chipchat/internal/sshtest"
 )
@@ -116,11 +119,11 @@ func TestRunUsesTheLoginShellsProfile(t *testing.T) {
 // TestRunTimesOut runs sleep 60 with a short timeout: the error is the
 // timeout, one line, and Run returned (no 60 s wait).
 func TestRunTimesOut(t *testing.T) {
-	_, c := newConn(t, Options{Timeout: 300 * time.Millisecond})
+	_, c := newConn(t, Options{})
 	if err := c.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	_, err := c.Run(context.Background(), []string{"sleep", "60"}, nil)
+	_, err := c.RunCommand(context.Background(), Command{Argv: []string{"sleep", "60"}, Timeout: 300 * time.Millisecond}, nil)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("sleep 60: %v, want ErrTimeout", err)
 	}
@@ -243,4 +246,38 @@ func shortDir(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// TestProcessAndTerminal: the agent's command talks on its stdio over
+// the master; the terminal's has a tty on the remote.
+func TestProcessAndTerminal(t *testing.T) {
+	s, c := newConn(t, Options{})
+	ctx := context.Background()
+	cmd, err := c.Process(ctx, Command{Argv: []string{"sh", "-c", `read line; echo "$GREETING $line from $(pwd)"`}, Env: []string{"GREETING=hello"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdin = strings.NewReader("agent\n")
+	out, err := cmd.Output()
+	if err != nil || string(out) != "hello agent from "+c.Target().Path+"\n" {
+		t.Fatalf("process: %q, %v", out, err)
+	}
+
+	term, err := c.Terminal(ctx, Command{Argv: []string{"sh", "-c", "test -t 0 && test -t 1 && echo has a tty"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptmx, err := pty.Start(term)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	got, _ := io.ReadAll(ptmx) // EIO once the session ends
+	term.Wait()
+	if !strings.Contains(string(got), "has a tty") {
+		t.Fatalf("terminal printed %q", got)
+	}
+	if n := s.Logins(); n != 1 {
+		t.Fatalf("%d logins, want 1", n)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // The kinds of an *Error, for errors.Is.
@@ -52,9 +53,9 @@ func (e *ExitError) Error() string {
 
 // sshError makes err of an ssh run (with its stderr) an *Error or an
 // *ExitError.
-func (c *Conn) sshError(ctx context.Context, what string, stderr []byte, err error) error {
+func (c *Conn) sshError(ctx context.Context, what string, timeout time.Duration, stderr []byte, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &Error{Host: c.t.Host, Kind: ErrTimeout, Line: fmt.Sprintf("%s: no answer within %s", clip(firstLine(what)), c.o.Timeout)}
+		return &Error{Host: c.t.Host, Kind: ErrTimeout, Line: fmt.Sprintf("%s: no answer within %s", clip(strings.TrimPrefix(firstLine(what), "exec ")), timeout)}
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()

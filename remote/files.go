@@ -84,7 +84,7 @@ func (c *Conn) ListFiles(ctx context.Context, limit int) (paths []string, trunca
 	}
 	werr := cmd.Wait()
 	if !truncated && werr != nil {
-		return nil, false, c.sshError(ctx, "file list", stderr.Bytes(), werr)
+		return nil, false, c.sshError(ctx, "file list", c.o.Timeout, stderr.Bytes(), werr)
 	}
 	paths = slices.DeleteFunc(paths, func(p string) bool { return deleted[p] })
 	slices.Sort(paths)

@@ -105,7 +105,7 @@ func (c *Conn) Stage(ctx context.Context, name string, content io.ReaderAt, size
 	if err != nil {
 		return Staged{}, c.stageError(name, err)
 	}
-	out, err := c.runScript(ctx, "", nil, `if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi < `+quote(part), nil)
+	out, err := c.runScript(ctx, 0, "", nil, `if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi < `+quote(part), nil)
 	if err != nil {
 		return Staged{}, err
 	}
@@ -283,7 +283,7 @@ func (c *Conn) Home(ctx context.Context) (string, error) {
 		return home, nil
 	}
 	const mark = "chipchat-home:"
-	out, err := c.runScript(ctx, "", nil, `printf '`+mark+`%s\n' "$HOME"`, nil)
+	out, err := c.runScript(ctx, 0, "", nil, `printf '`+mark+`%s\n' "$HOME"`, nil)
 	if err != nil {
 		return "", err
 	}

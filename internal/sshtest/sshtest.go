@@ -188,7 +188,7 @@ SetEnv HOME=%s
 AllowTcpForwarding yes
 AllowStreamLocalForwarding yes
 StreamLocalBindUnlink yes
-Subsystem sftp internal-sftp -l VERBOSE
+Subsystem sftp internal-sftp
 LogLevel VERBOSE
 `, s.Port, filepath.Join(s.Dir, "host_key"), filepath.Join(s.Dir, "sshd.pid"),
 		filepath.Join(s.Dir, "authorized_keys"), s.User, s.Home))

@@ -1,0 +1,113 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fakeClock is a clock the test moves.
+type fakeClock struct{ t time.Time }
+
+func (f *fakeClock) now() time.Time { return f.t }
+
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// fileID is what changes when a file is written or replaced: its inode
+// and its change time.
+func fileID(t *testing.T, path string) [3]int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	return [3]int64{int64(st.Ino), st.Ctim.Sec, st.Ctim.Nsec}
+}
+
+func TestStageUploadsOnceAndVerifies(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s, c := newConn(t, Options{Now: clock.now})
+	ctx := context.Background()
+	data := bytes.Repeat([]byte("binary\x00\xff"), 200000) // 1.6 MB
+	st, err := c.Stage(ctx, "../dir/shot.bin", bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatalf("stage: %v\n%s", err, s.Log())
+	}
+	want := filepath.Join(s.Home, ".cache/chipchat/att", sum(data), "shot.bin")
+	if st.Path != want || st.SHA256 != sum(data) || st.Uploaded != int64(len(data)) {
+		t.Fatalf("staged %+v, want path %s, %d bytes uploaded", st, want, len(data))
+	}
+	got, err := os.ReadFile(want)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("remote copy: %d bytes, %v", len(got), err)
+	}
+	id := fileID(t, want)
+	logins := s.Logins()
+
+	clock.t = clock.t.Add(time.Minute)
+	again, err := c.Stage(ctx, "shot.bin", bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Path != want || again.Uploaded != 0 {
+		t.Fatalf("second stage %+v: want the same path, nothing uploaded", again)
+	}
+	if fileID(t, want) != id {
+		t.Fatal("the second stage wrote the remote file again")
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(want), ".*")); len(left) != 0 {
+		t.Fatalf("part files left: %v", left)
+	}
+	if n := s.Logins(); n != logins || n != 1 {
+		t.Fatalf("%d logins, want the master's one", n)
+	}
+	fi, err := os.Stat(filepath.Dir(want))
+	if err != nil || !fi.ModTime().Equal(clock.t) {
+		t.Fatalf("use time %v, want the clock's %v (%v)", fi.ModTime(), clock.t, err)
+	}
+}
+
+// TestStageKeepsTheBudget stages a, b, uses a again, then stages c with
+// room for two: b, the least recently used, goes.
+func TestStageKeepsTheBudget(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s, c := newConn(t, Options{Now: clock.now, CacheBytes: 2500})
+	ctx := context.Background()
+	files := map[string][]byte{"a": bytes.Repeat([]byte("a"), 1000), "b": bytes.Repeat([]byte("b"), 1000), "c": bytes.Repeat([]byte("c"), 1000)}
+	stage := func(name string) {
+		t.Helper()
+		clock.t = clock.t.Add(time.Minute)
+		if _, err := c.Stage(ctx, name, bytes.NewReader(files[name]), int64(len(files[name]))); err != nil {
+			t.Fatalf("stage %s: %v", name, err)
+		}
+	}
+	stage("a")
+	stage("b")
+	stage("a")
+	stage("c")
+	att := filepath.Join(s.Home, ".cache/chipchat/att")
+	for name, kept := range map[string]bool{"a": true, "b": false, "c": true} {
+		_, err := os.Stat(filepath.Join(att, sum(files[name]), name))
+		if (err == nil) != kept {
+			t.Errorf("%s: kept = %v, want %v", name, err == nil, kept)
+		}
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{"a.png": "a.png", "../../etc/passwd": "passwd", ".hidden": "hidden", "": "file", "/": "file", "x\x1b[2Jy": "x[2Jy", `c:\dir\f.txt`: "f.txt", "..": "file"} {
+		if got := safeName(in); got != want {
+			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
