@@ -52,39 +52,54 @@ func (c *Conn) ListFiles(ctx context.Context, limit int) (paths []string, trunca
 	if err := cmd.Start(); err != nil {
 		return nil, false, &Error{Host: c.t.Host, Kind: ErrSSH, Line: err.Error()}
 	}
-	r := bufio.NewReaderSize(out, 64<<10)
+	paths, truncated = readFileList(out, limit)
+	if truncated {
+		cancel()
+	}
+	werr := cmd.Wait()
+	if !truncated && werr != nil {
+		return nil, false, c.sshError(ctx, "file list", c.o.Timeout, stderr.Bytes(), werr)
+	}
+	return paths, truncated, nil
+}
+
+// readFileList decodes filesScript's output: NUL-terminated paths, then
+// (from git) an empty record and the deleted paths, which are dropped. It
+// returns the paths sorted, deduplicated, relative ("./" and a trailing
+// "/" removed), at most limit, and stops reading once more than limit
+// came (truncated).
+func readFileList(rd io.Reader, limit int) (paths []string, truncated bool) {
+	r := bufio.NewReaderSize(rd, 64<<10)
 	deleted := map[string]bool{}
 	inDeleted := false
 	for {
-		rec, rerr := r.ReadString(0)
-		rec = strings.TrimSuffix(rec, "\x00")
-		if rerr != nil && !errors.Is(rerr, io.EOF) {
+		rec, err := r.ReadString(0)
+		if err != nil && (!errors.Is(err, io.EOF) || rec == "") {
 			break
 		}
+		rec = strings.TrimSuffix(rec, "\x00")
 		switch {
-		case rec == "" && rerr == nil:
+		case rec == "" && !inDeleted:
 			inDeleted = true
 		case rec == "":
 		case inDeleted:
 			deleted[rec] = true
 		default:
-			rec = strings.TrimSuffix(strings.TrimPrefix(rec, "./"), "/")
+			for strings.HasPrefix(rec, "./") {
+				rec = rec[2:]
+			}
+			rec = strings.TrimSuffix(rec, "/")
 			if rec != "" && rec != "." {
 				paths = append(paths, rec)
 			}
 		}
-		if len(paths) > limit && !inDeleted {
+		if !inDeleted && len(paths) > limit {
 			truncated = true
-			cancel()
 			break
 		}
-		if rerr != nil {
+		if err != nil {
 			break
 		}
-	}
-	werr := cmd.Wait()
-	if !truncated && werr != nil {
-		return nil, false, c.sshError(ctx, "file list", c.o.Timeout, stderr.Bytes(), werr)
 	}
 	paths = slices.DeleteFunc(paths, func(p string) bool { return deleted[p] })
 	slices.Sort(paths)
@@ -92,7 +107,7 @@ func (c *Conn) ListFiles(ctx context.Context, limit int) (paths []string, trunca
 	if len(paths) > limit {
 		paths, truncated = paths[:limit:limit], true
 	}
-	return paths, truncated, nil
+	return paths, truncated
 }
 
 // gitEnv is safegit's environment for the remote git: its variables and

@@ -1,11 +1,13 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chipchat/chipchat/internal/testenv"
@@ -62,4 +64,35 @@ func TestListFilesFind(t *testing.T) {
 	if !slices.Equal(paths, want) || truncated {
 		t.Fatalf("ListFiles = %q (truncated %v), want %q", paths, truncated, want)
 	}
+}
+
+func TestReadFileList(t *testing.T) {
+	paths, truncated := readFileList(strings.NewReader("b\x00./a\x00dir/\x00gone\x00b\x00\x00gone\x00"), 10)
+	if want := []string{"a", "b", "dir"}; !slices.Equal(paths, want) || truncated {
+		t.Fatalf("readFileList = %q, %v; want %q", paths, truncated, want)
+	}
+	paths, truncated = readFileList(strings.NewReader("c\x00b\x00a\x00d\x00"), 2)
+	if len(paths) != 2 || !truncated {
+		t.Fatalf("limit 2: %q, %v", paths, truncated)
+	}
+}
+
+func FuzzReadFileList(f *testing.F) {
+	f.Add([]byte("b\x00./a\x00dir/\x00\x00gone\x00"), 3)
+	f.Add([]byte("x"), 1)
+	f.Add([]byte("././a\x00"), 2)
+	f.Fuzz(func(t *testing.T, b []byte, limit int) {
+		if limit <= 0 || limit > 1000 {
+			limit = 1000
+		}
+		paths, _ := readFileList(bytes.NewReader(b), limit)
+		if len(paths) > limit || !slices.IsSorted(paths) {
+			t.Fatalf("%d paths (limit %d), sorted %v", len(paths), limit, slices.IsSorted(paths))
+		}
+		for i, p := range paths {
+			if p == "" || strings.Contains(p, "\x00") || strings.HasPrefix(p, "./") || (i > 0 && paths[i-1] == p) {
+				t.Fatalf("path %q in %q", p, paths)
+			}
+		}
+	})
 }
