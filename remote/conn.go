@@ -138,12 +138,7 @@ func (c *Conn) command(ctx context.Context, args []string, remote string) *exec.
 	if remote != "" {
 		full = append(full, remote)
 	}
-	var cmd *exec.Cmd
-	if ctx == nil {
-		cmd = exec.Command(c.o.SSH, full...)
-	} else {
-		cmd = exec.CommandContext(ctx, c.o.SSH, full...)
-	}
+	cmd := exec.CommandContext(ctx, c.o.SSH, full...)
 	// The backgrounded master detaches from our pipes; should anything
 	// else hold them, Wait returns anyway.
 	cmd.WaitDelay = 2 * time.Second
@@ -156,7 +151,7 @@ func (c *Conn) command(ctx context.Context, args []string, remote string) *exec.
 // runs it in a terminal (a pane tab) and calls Connect or any command
 // after; they then use the master.
 func (c *Conn) Interactive() *exec.Cmd {
-	return c.command(nil, c.sshArgs(false), "true")
+	return c.command(context.Background(), c.sshArgs(false), "true")
 }
 
 // Connect makes sure the master is up, starting it in batch mode when

@@ -190,7 +190,7 @@ func (c *Conn) stager(ctx context.Context) (*sftpClient, error) {
 	if err := c.Connect(ctx); err != nil {
 		return nil, err
 	}
-	cmd := c.command(nil, append(c.sshArgs(true), "-s"), "sftp")
+	cmd := c.command(context.Background(), append(c.sshArgs(true), "-s"), "sftp")
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
