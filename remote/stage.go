@@ -241,6 +241,12 @@ func (c *Conn) bounded(ctx context.Context, d time.Duration, f func() error) err
 	defer t.Stop()
 	select {
 	case err := <-done:
+		var se *sftp.StatusError
+		if err != nil && !errors.As(err, &se) && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, os.ErrPermission) {
+			// Not the server's answer: the session is gone (a lost
+			// master); the next Stage opens another.
+			c.dropStager()
+		}
 		return err
 	case <-t.C:
 		c.dropStager()
