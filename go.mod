@@ -17,13 +17,13 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/jezek/xgb v1.1.1
 	github.com/mattn/go-runewidth v0.0.31
+	github.com/pkg/sftp v1.13.12
 	github.com/sahilm/fuzzy v0.1.3
 	modernc.org/sqlite v1.62.0
 )
 
 require (
 	github.com/kr/fs v0.1.0 // indirect
-	github.com/pkg/sftp v1.13.12 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 )
 
