@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/chipchat/chipchat/internal/sshtest"
+	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // newConn starts an sshd and returns a Conn to it (through the generated
@@ -279,5 +282,59 @@ func TestProcessAndTerminal(t *testing.T) {
 	}
 	if n := s.Logins(); n != 1 {
 		t.Fatalf("%d logins, want 1", n)
+	}
+}
+
+// TestUsersMasterIsNotUsed: a master the user opened (their config's
+// ControlPath) is left alone; chipchat authenticates its own.
+func TestUsersMasterIsNotUsed(t *testing.T) {
+	s := sshtest.Start(t)
+	userSock := filepath.Join(shortDir(t), "user-%C")
+	cfg := filepath.Join(s.Dir, "user_config")
+	s.WriteClientConfig(t, cfg, s.ClientKey, s.KnownHosts)
+	conf, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte("ControlMaster auto\nControlPath "+userSock+"\nControlPersist 60\n"+string(conf)), 0o600)
+	if out, err := exec.Command("ssh", "-F", cfg, "-o", "BatchMode=yes", sshtest.HostAlias, "true").CombinedOutput(); err != nil {
+		t.Fatalf("the user's master: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("ssh", "-F", cfg, "-O", "exit", sshtest.HostAlias).Run() })
+	if n := s.Logins(); n != 1 {
+		t.Fatalf("%d logins for the user's master", n)
+	}
+	c := dial(t, s, "/", Options{ConfigFile: cfg})
+	if _, err := c.Run(context.Background(), []string{"true"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Logins(); n != 2 {
+		t.Fatalf("%d logins: chipchat used the user's master", n)
+	}
+}
+
+// TestConnectToASilentServerTimesOut: a server that accepts and says
+// nothing ends in the timeout, not a hang.
+func TestConnectToASilentServerTimesOut(t *testing.T) {
+	testenv.NeedCommands(t, sshtest.Hint, "ssh")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	c, err := New(Target{Host: "127.0.0.1", Port: port, Path: "/"}, Options{ConfigFile: os.DevNull, ControlDir: shortDir(t), Timeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Connect(context.Background())
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Connect: %v, want ErrTimeout", err)
 	}
 }
