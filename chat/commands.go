@@ -1,10 +1,7 @@
 package chat
 
 import (
-	"slices"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/store"
@@ -15,7 +12,7 @@ import (
 // (by backend name) advertised in the store and reports it at start
 // (CommandsKnown) until the agent sends a new one. Where an agent command
 // and one of chipchat's own have the same name, the agent's keeps it and
-// chipchat's is "/chipchat:<name>" (SlashTarget).
+// chipchat's is "/chipchat:<name>" (Info.AgentServes, OwnPrefix).
 
 // CommandsKnown: the agent's slash commands as last known, advertised in
 // this run or recorded from an earlier one (Advertised false): what the
@@ -71,57 +68,6 @@ func (s *Service) KnownCommands() ([]Command, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Command(nil), s.known...), s.knownLive
-}
-
-// Slash is what a typed "/name args" runs.
-type Slash struct {
-	// Agent: the agent's command Name (the text goes to the agent as it
-	// is); else chipchat's own command Name ("" with Agent false: not a
-	// command).
-	Agent bool
-	Name  string
-	Args  string
-}
-
-// SlashTarget is the command a message starting with "/" runs: the
-// agent's when the agent has that name (agent's commands never shadowed),
-// chipchat's own when it is one of own and the agent has none of that
-// name, or when typed "/chipchat:<name>". own are chipchat's command names
-// without "/".
-func SlashTarget(text string, own []string, agentCmds []Command) Slash {
-	t := strings.TrimLeft(text, " ")
-	if !strings.HasPrefix(t, "/") {
-		return Slash{}
-	}
-	name, args := t[1:], ""
-	if i := strings.IndexFunc(name, unicode.IsSpace); i >= 0 {
-		name, args = name[:i], strings.TrimSpace(name[i:])
-	}
-	if name == "" {
-		return Slash{}
-	}
-	if n, ok := strings.CutPrefix(name, OwnPrefix); ok {
-		if slices.Contains(own, n) {
-			return Slash{Name: n, Args: args}
-		}
-		return Slash{}
-	}
-	if slices.ContainsFunc(agentCmds, func(c Command) bool { return c.Name == name }) {
-		return Slash{Agent: true, Name: name, Args: args}
-	}
-	if slices.Contains(own, name) {
-		return Slash{Name: name, Args: args}
-	}
-	return Slash{}
-}
-
-// OwnCommandName is how the picker names chipchat's own command name:
-// "chipchat:<name>" when an agent command has the name, else name.
-func OwnCommandName(name string, agentCmds []Command) string {
-	if slices.ContainsFunc(agentCmds, func(c Command) bool { return c.Name == name }) {
-		return OwnPrefix + name
-	}
-	return name
 }
 
 // Replying: the turn's first update of its reply arrived (Since): the

@@ -1,9 +1,7 @@
 package chat
 
 import (
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/message"
@@ -68,66 +66,6 @@ func TestAgentCommandsReloaded(t *testing.T) {
 	if got, ok, err := e.st.AgentCommands("fake"); err != nil || !ok || len(got) != 1 || got[0].Name != "compact" {
 		t.Fatalf("stored: %+v %v %v", got, ok, err)
 	}
-}
-
-// An agent's command keeps its name; chipchat's own of the same name is
-// /chipchat:<name>; typed text runs what its name says.
-func TestSlashTarget(t *testing.T) {
-	own := []string{"review", "help", "compact", "new"}
-	ag := []Command{{Name: "review"}, {Name: "help"}, {Name: "init"}}
-	for _, c := range []struct {
-		in   string
-		want Slash
-	}{
-		{"/review", Slash{Agent: true, Name: "review"}},
-		{"/review the last commit", Slash{Agent: true, Name: "review", Args: "the last commit"}},
-		{"/chipchat:review", Slash{Name: "review"}},
-		{"/chipchat:review  main ", Slash{Name: "review", Args: "main"}},
-		{"/help\nmore", Slash{Agent: true, Name: "help", Args: "more"}},
-		{"/new", Slash{Name: "new"}},
-		{"/init", Slash{Agent: true, Name: "init"}},
-		{"/chipchat:init", Slash{}},
-		{"/nothing", Slash{}},
-		{"/", Slash{}},
-		{"review", Slash{}},
-		{"  /new", Slash{Name: "new"}},
-	} {
-		if got := SlashTarget(c.in, own, ag); got != c.want {
-			t.Errorf("%q: %+v, want %+v", c.in, got, c.want)
-		}
-	}
-	if OwnCommandName("review", ag) != "chipchat:review" || OwnCommandName("new", ag) != "new" {
-		t.Error("OwnCommandName")
-	}
-	if got := SlashTarget("/review", own, nil); got != (Slash{Name: "review"}) {
-		t.Errorf("without agent commands: %+v", got)
-	}
-}
-
-func FuzzSlashTarget(f *testing.F) {
-	f.Add("/review x")
-	f.Add("/chipchat:help")
-	f.Add(" /\tinit\n")
-	own := []string{"review", "help", "new"}
-	ag := []Command{{Name: "review"}, {Name: "init"}}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := SlashTarget(s, own, ag)
-		if got.Name == "" {
-			if got.Agent || got.Args != "" {
-				t.Fatalf("%q: no command but %+v", s, got)
-			}
-			return
-		}
-		if !strings.Contains(s, got.Name) || utf8.ValidString(s) && !strings.Contains(s, got.Args) {
-			t.Fatalf("%q: %+v not in the text", s, got)
-		}
-		if got.Agent && got.Name != "review" && got.Name != "init" || !got.Agent && got.Name != "review" && got.Name != "help" && got.Name != "new" {
-			t.Fatalf("%q: %+v names no such command", s, got)
-		}
-		if !got.Agent && got.Name == "review" && !strings.Contains(s, OwnPrefix+"review") {
-			t.Fatalf("%q: chipchat's review shadowed the agent's", s)
-		}
-	})
 }
 
 // While the agent starts (its process, initialize, its session: state

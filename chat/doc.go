@@ -49,7 +49,7 @@
 // The agent's slash commands are kept in the store per agent
 // (CommandsKnown reports them at start, before the agent runs); where one
 // has the name of chipchat's own command, the agent's keeps it and
-// chipchat's is "/chipchat:<name>" (SlashTarget, OwnCommandName).
+// chipchat's is "/chipchat:<name>" (Info.AgentServes, OwnPrefix, LookupSlash).
 //
 // Decisions where the design is silent:
 //   - A new message sent while the queue is paused goes behind the queue

@@ -11,20 +11,6 @@ import (
 // typed at the draft's start goes to, and chipchat's table of its own
 // (what each does is the app's).
 
-// CommandRoute says how chipchat routes its command of a name.
-type CommandRoute int
-
-const (
-	// NotChipchats: chipchat has no command of that name; it is the
-	// agent's when the agent has one, else plain text.
-	NotChipchats CommandRoute = iota
-	// ChipchatOnly: chipchat's, whatever the agent offers under that name.
-	ChipchatOnly
-	// AgentFirst: the agent's command of that name when it advertised one
-	// (the text is sent as the prompt), else chipchat's.
-	AgentFirst
-)
-
 // Command is the agent's command called name.
 func (info Info) Command(name string) (Command, bool) {
 	for _, c := range info.Commands {
@@ -35,11 +21,11 @@ func (info Info) Command(name string) (Command, bool) {
 	return Command{}, false
 }
 
-// AgentServes reports whether `/name` goes to the agent, given how
-// chipchat routes its own command of that name: an agent's command shadows
-// chipchat's unless chipchat's is ChipchatOnly.
-func (info Info) AgentServes(name string, route CommandRoute) bool {
-	if route == ChipchatOnly || name == "" {
+// AgentServes reports whether `/name` goes to the agent: every command
+// the agent advertises keeps its name (issue 22 item 5); chipchat's own
+// of that name is then `/chipchat:<name>` (OwnPrefix).
+func (info Info) AgentServes(name string) bool {
+	if name == "" {
 		return false
 	}
 	_, ok := info.Command(name)
@@ -53,7 +39,6 @@ type SlashCommand struct {
 	Name        string
 	Args        string // what may follow, as an input hint ("" none)
 	Description string
-	Route       CommandRoute // ChipchatOnly or AgentFirst
 	// Backends says which backends chipchat's own version works with
 	// (F1 and the README).
 	Backends string
@@ -70,35 +55,27 @@ func SlashCommands() []SlashCommand {
 		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all"},
 		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all"},
 		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all"},
-		{Name: "compact", Description: "summarize the thread; later turns get the summary instead", Route: AgentFirst,
+		{Name: "compact", Description: "summarize the thread; later turns get the summary instead",
 			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
 			Needs:    func(c agent.Capabilities) bool { return c.Compact }},
-		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)", Route: AgentFirst,
+		{Name: "mode", Args: "[mode]", Description: "switch the agent's session mode (alt+m)",
 			Backends: "acp: agents that offer modes", Needs: modes},
-		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)", Route: AgentFirst,
+		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)",
 			Backends: "acp: agents that offer models", Needs: modes},
 		{Name: "help", Description: "show the keys and these commands (F1)", Backends: "all"},
 		{Name: "quit", Description: "quit (a running turn is recorded interrupted)", Backends: "all"},
 	}
 }
 
-// LookupSlash is chipchat's command called name (its Route set).
+// LookupSlash is chipchat's command called name ("chipchat:<name>" too).
 func LookupSlash(name string) (SlashCommand, bool) {
+	name = strings.TrimPrefix(name, OwnPrefix)
 	for _, c := range SlashCommands() {
 		if c.Name == name {
-			if c.Route == NotChipchats {
-				c.Route = ChipchatOnly
-			}
 			return c, true
 		}
 	}
 	return SlashCommand{}, false
-}
-
-// RouteOf is how chipchat routes `/name`.
-func RouteOf(name string) CommandRoute {
-	c, _ := LookupSlash(name)
-	return c.Route
 }
 
 // SplitCommand reads "/name args" (false when text is not a slash
@@ -122,13 +99,9 @@ func (c SlashCommand) Usage(long bool) (name, who string) {
 	if c.Args != "" {
 		name += " " + c.Args
 	}
-	switch {
-	case c.Route != AgentFirst:
-		who = "chipchat"
-	case long:
-		who = "the agent's command of that name, else chipchat's"
-	default:
-		who = "agent first"
+	who = "chipchat; /" + OwnPrefix + c.Name + " when the agent has one"
+	if long {
+		who = "chipchat; `/" + OwnPrefix + c.Name + "` when the agent has a `/" + c.Name + "`"
 	}
 	return name, who
 }

@@ -2,27 +2,19 @@ package chat
 
 import "testing"
 
-// The agent's command of a name shadows chipchat's unless chipchat's is
-// ChipchatOnly; a name the agent lacks is never the agent's.
+// Every command the agent advertises keeps its name, chipchat's own of
+// that name included; a name the agent lacks is never the agent's.
 func TestAgentServes(t *testing.T) {
-	info := Info{Commands: []Command{{Name: "compact"}, {Name: "new"}, {Name: "init"}}}
-	for _, tc := range []struct {
-		name  string
-		route CommandRoute
-		want  bool
-	}{
-		{"compact", AgentFirst, true},
-		{"new", ChipchatOnly, false},
-		{"init", NotChipchats, true},
-		{"mode", AgentFirst, false},
-		{"path/x", NotChipchats, false},
-		{"", NotChipchats, false},
-	} {
-		if got := info.AgentServes(tc.name, tc.route); got != tc.want {
-			t.Errorf("AgentServes(%q, %v) = %v", tc.name, tc.route, got)
+	info := Info{Commands: []Command{{Name: "compact"}, {Name: "review"}, {Name: "init"}}}
+	for name, want := range map[string]bool{"compact": true, "review": true, "init": true, "mode": false, "path/x": false, "": false} {
+		if got := info.AgentServes(name); got != want {
+			t.Errorf("AgentServes(%q) = %v", name, got)
 		}
 	}
 	if c, ok := info.Command("init"); !ok || c.Name != "init" {
 		t.Fatalf("Command(init) = %+v, %v", c, ok)
+	}
+	if c, ok := LookupSlash("chipchat:review"); !ok || c.Name != "review" {
+		t.Fatalf("LookupSlash(chipchat:review) = %+v, %v", c, ok)
 	}
 }

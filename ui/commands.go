@@ -16,8 +16,10 @@ import (
 // Slash commands (issue 12 item 4): one table, chat.SlashCommands, that
 // the `/` picker, the send path, F1 and the README read; who serves a
 // `/name` (chipchat, or the agent's command of that name) is chat's rule
-// (chat.Info.AgentServes), and any other `/word` is plain text when the
-// agent has no such command. The picker (package slash) opens while the
+// (chat.Info.AgentServes): every command the agent advertises keeps its
+// name, and chipchat's own of that name is then `/chipchat:<name>`; any
+// other `/word` is plain text. Before an ACP agent's first turn its
+// commands are the ones it advertised last (chat.KnownCommands). The picker (package slash) opens while the
 // draft's first word starts with "/": picking an agent command writes it
 // into the draft for enter to send; picking one of chipchat's runs it.
 
@@ -75,10 +77,11 @@ func (c *conversation) slash(text string, withChips bool) (any, bool) {
 	if !ok || withChips {
 		return nil, false
 	}
-	cmd, ours := chat.LookupSlash(name)
-	if !ours || c.info().AgentServes(name, cmd.Route) {
-		return nil, false
+	cmd, ours := chat.LookupSlash(name) // "/chipchat:<name>" is always chipchat's
+	if !ours || !strings.HasPrefix(name, chat.OwnPrefix) && c.info().AgentServes(name) {
+		return nil, false // the agent's command keeps its name
 	}
+	name = cmd.Name
 	c.ed.Reset()
 	if cmd.Needs != nil && !cmd.Needs(c.chat.Capabilities()) {
 		return slashCannot{c.cannotServe(cmd)}, true
@@ -227,7 +230,7 @@ func (c *conversation) refreshCommandItems() {
 func (c *conversation) choose(value string) any {
 	kind, name, _ := strings.Cut(value, ":")
 	if kind == "c" {
-		if res, ok := c.slash("/"+name, false); ok {
+		if res, ok := c.slash("/"+chat.OwnPrefix+name, false); ok {
 			return res
 		}
 	}

@@ -146,13 +146,22 @@ func TestSlashPickerAgentCommand(t *testing.T) {
 		t.Fatal("the command picker did not open on /")
 	}
 	screen := h.plain()
-	for _, want := range []string{"/new", "/fork", "/help", "/init <what to focus on>", "agent: write an AGENTS.md", "/compact", "agent: the agent compacts"} {
+	for _, want := range []string{"/new", "/fork", "/init <what to focus on>", "agent: write an AGENTS.md"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the picker lacks %q:\n%s", want, screen)
 		}
 	}
-	if strings.Contains(screen, "the agent's own review") {
-		t.Errorf("the agent's /review is listed though chipchat's acts:\n%s", screen)
+	// Names the agent has too: the agent's keeps it, chipchat's is
+	// /chipchat:<name> (issue 22 item 5).
+	h.typeText("review")
+	screen = h.plain()
+	for _, want := range []string{"/review", "the agent's own review", "/chipchat:review"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("/review: the picker lacks %q:\n%s", want, screen)
+		}
+	}
+	for range len("review") {
+		h.press("backspace")
 	}
 	h.typeText("ini")
 	if it, ok := bottomPicker(h.app).Selected(); !ok || it.Value != "a:init" {
@@ -300,5 +309,62 @@ func TestAttachmentOverLimitRefused(t *testing.T) {
 	}
 	if !strings.Contains(h.app.ed.Draft().Markdown(), contextref.LinkFor(img)) {
 		t.Fatalf("the draft lost its chip: %q", h.app.ed.Draft().Markdown())
+	}
+}
+
+// An agent's command keeps its name: /review typed goes to the agent that
+// advertised one, and chipchat's review pane is /chipchat:review (issue 22
+// item 5).
+func TestSlashAgentKeepsTheName(t *testing.T) {
+	b := &acpLike{}
+	e := newTestEnv(t)
+	withReviewOptions(e, "")
+	e.gitInit(map[string]string{"a.txt": "one\n"})
+	e.writeFile("a.txt", []byte("two\n"))
+	opt := e.options("")
+	opt.Backend = b
+	h := e.openWith(opt)
+	t.Cleanup(h.app.pane.CloseAll)
+	h.typeText("hello")
+	h.press("enter")
+	h.pumpUntil("the agent's commands", func() bool {
+		return len(h.app.conv.info().Commands) > 0 && h.app.conv.phase() == chat.Idle
+	})
+	h.typeText("/review the last commit")
+	h.press("esc", "enter")
+	h.pumpUntil("the agent's /review", func() bool { return strings.Contains(h.replyShown(), "got: /review the last commit") })
+	if h.app.rv != nil {
+		t.Fatal("chipchat's review pane opened for the agent's /review")
+	}
+	h.typeText("/chipchat:review")
+	h.press("esc", "enter")
+	h.pumpUntil("chipchat's review pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	if prompts, _ := b.seen(); strings.HasPrefix(prompts[len(prompts)-1], "/chipchat:") {
+		t.Fatalf("/chipchat:review reached the agent: %q", prompts)
+	}
+}
+
+// An ACP agent tells its commands on its first turn; until then the `/`
+// picker lists the ones it advertised last, kept in the data directory:
+// a second chipchat on the same data shows them before any turn.
+func TestSlashPickerKnowsTheAgentsLastCommands(t *testing.T) {
+	e := newTestEnv(t)
+	opt := e.options("")
+	opt.Backend = &acpLike{}
+	h := e.openWith(opt)
+	t.Cleanup(h.app.pane.CloseAll)
+	h.typeText("hello")
+	h.press("enter")
+	h.pumpUntil("the agent's commands", func() bool {
+		return len(h.app.chat.Info(h.app.thread.ID).Commands) > 0 && h.app.conv.phase() == chat.Idle
+	})
+	opt2 := e.options("")
+	opt2.Backend = &acpLike{}
+	h2 := e.openWith(opt2)
+	t.Cleanup(h2.app.pane.CloseAll)
+	h2.pumpUntil("the known commands", func() bool { k, _ := h2.app.chat.KnownCommands(); return len(k) > 0 })
+	h2.typeText("/ini")
+	if it, ok := bottomPicker(h2.app).Selected(); !ok || it.Value != "a:init" {
+		t.Fatalf("before the agent's first turn /ini selects %+v (want the agent's /init)", it)
 	}
 }

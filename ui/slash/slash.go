@@ -15,17 +15,20 @@ import (
 func Items(info chat.Info, can func(chat.SlashCommand) bool) []composer.PickerItem {
 	var items []composer.PickerItem
 	for _, cmd := range chat.SlashCommands() {
-		if cmd.Route == chat.AgentFirst && (info.AgentServes(cmd.Name, cmd.Route) || !can(cmd)) {
-			continue // listed as the agent's below, or chipchat cannot serve it
+		if !can(cmd) {
+			continue // chipchat cannot serve it with this backend
 		}
 		title := "/" + cmd.Name
+		if info.AgentServes(cmd.Name) {
+			title = "/" + chat.OwnPrefix + cmd.Name // the agent's keeps the name
+		}
 		if cmd.Args != "" {
 			title += " " + cmd.Args
 		}
 		items = append(items, composer.PickerItem{Title: title, Detail: cmd.Description, Value: "c:" + cmd.Name})
 	}
 	for _, cmd := range info.Commands {
-		if !info.AgentServes(cmd.Name, chat.RouteOf(cmd.Name)) {
+		if cmd.Name == "" {
 			continue
 		}
 		title := "/" + cmd.Name
@@ -111,9 +114,6 @@ func Hint(info chat.Info, d *composer.Draft) string {
 		text = append(text, r)
 	}
 	for _, cmd := range info.Commands {
-		if !info.AgentServes(cmd.Name, chat.RouteOf(cmd.Name)) {
-			continue // chipchat's acts
-		}
 		if p := "/" + cmd.Name; strings.HasPrefix(string(text), p+" ") || string(text) == p {
 			line := "/" + cmd.Name
 			if cmd.InputHint != "" {

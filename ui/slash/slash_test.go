@@ -51,21 +51,24 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-// The picker lists chipchat's commands that apply, then the agent's that
-// are not shadowed; the hint names an agent command in the draft.
+// The picker lists chipchat's commands that apply, then every command of
+// the agent's: where the names meet the agent's keeps the name and
+// chipchat's is /chipchat:<name>; the hint names an agent command in the
+// draft, the agent's /review included.
 func TestItemsAndHint(t *testing.T) {
 	info := chat.Info{Commands: []chat.Command{{Name: "init", InputHint: "focus"}, {Name: "review"}, {Name: "compact"}}}
-	values := map[string]bool{}
-	for _, it := range Items(info, func(chat.SlashCommand) bool { return false }) {
-		values[it.Value] = true
+	titles := map[string]string{}
+	for _, it := range Items(info, func(c chat.SlashCommand) bool { return c.Needs == nil }) {
+		titles[it.Value] = it.Title
 	}
-	if !values["c:new"] || !values["c:review"] || values["a:review"] || !values["a:init"] || !values["a:compact"] || values["c:compact"] || values["c:mode"] {
-		t.Fatalf("items %v", values)
+	if titles["c:new"] != "/new" || titles["c:review"] != "/chipchat:review [--staged | <ref>]" || titles["a:review"] != "/review" ||
+		titles["a:init"] != "/init <focus>" || titles["a:compact"] != "/compact" || titles["c:compact"] != "" || titles["c:mode"] != "" {
+		t.Fatalf("items %v", titles)
 	}
 	if h := Hint(info, draft("/init x", 1)); h != "/init <focus> · the agent's command: enter sends it" {
 		t.Fatalf("hint %q", h)
 	}
-	if h := Hint(info, draft("/review", 1)); h != "" {
-		t.Fatalf("chipchat's /review hinted as the agent's: %q", h)
+	if h := Hint(info, draft("/review", 1)); h != "/review · the agent's command: enter sends it" {
+		t.Fatalf("the agent's /review is not hinted as the agent's: %q", h)
 	}
 }
