@@ -51,7 +51,7 @@ func (h *harness) askAndAnswer(t *testing.T, diff bool, keys ...string) (reply s
 		strings.Contains(h2.app.View().Content, "\x1b[2J") {
 		t.Fatalf("the prompt shows the options, sanitized:\n%s", scr)
 	}
-	if !strings.Contains(scr, "allow always — remembered") || !strings.Contains(scr, "> 2. Allow") {
+	if !strings.Contains(scr, "1. Always Allow  (remembered)") || !strings.Contains(scr, "> 2. Allow") {
 		t.Fatalf("the option kinds and the safe default are shown:\n%s", scr)
 	}
 	if diff && (!strings.Contains(scr, "run()") || !strings.Contains(scr, "main.go")) {

@@ -1,8 +1,6 @@
 package askbox
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -169,12 +167,13 @@ func (b *Box) View(width, h int) []string {
 }
 
 // content is the permission's tool call content (RenderToolContent) and
-// raw input (permissionInput) at width, rendered once per width.
+// input (transcript.RenderToolInput: an MCP call's server, tool and
+// arguments, else its raw input) at width, rendered once per width.
 func (b *Box) content(width int) []string {
 	if !b.bodyMade || b.bodyWidth != width {
 		p := b.ask.Permission
 		w := max(width-2, 10)
-		b.body = append(transcript.RenderToolContent(p.Tool, w), permissionInput(p.Tool.RawInput, w)...)
+		b.body = append(transcript.RenderToolContent(p.Tool, w), transcript.RenderToolInput(p.Tool, w)...)
 		b.bodyWidth, b.bodyMade = width, true
 	}
 	return b.body
@@ -214,37 +213,13 @@ func (b *Box) optionLines(width, h, headRows, bodyRows int) []string {
 			mark = "> "
 		}
 		line := fmt.Sprintf("%s%d. %s", mark, i+1, chips.SanitizeLine(o.Name))
-		if k := message.KindLabel(o.Kind); k != "" {
+		if k := o.KindHint(); k != "" { // what its name does not say already
 			line += "  (" + k + ")"
 		}
 		out = append(out, chips.Truncate(line, width))
 	}
 	if n < len(opts) {
 		out = append(out, faint.Render(chips.Truncate(fmt.Sprintf("  %d of %d · ↑/↓ move, enter picks", b.sel+1, len(opts)), width)))
-	}
-	return out
-}
-
-// permissionInput is the request's raw input as indented, sanitized JSON
-// lines (at most 200), for a call whose input is not a command (an MCP
-// tool's arguments): RenderToolContent shows a command itself.
-func permissionInput(raw json.RawMessage, width int) []string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || len(m) == 0 || m["command"] != nil || m["cmd"] != nil {
-		return nil
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return nil
-	}
-	lines := strings.Split(chips.Sanitize(b.String()), "\n")
-	out := []string{faint.Render("input:")}
-	for i, l := range lines {
-		if i == 200 {
-			out = append(out, faint.Render(fmt.Sprintf("… %d more lines", len(lines)-i)))
-			break
-		}
-		out = append(out, chips.Truncate(l, width))
 	}
 	return out
 }
