@@ -33,19 +33,3 @@ func RejectOption(opts []PermissionOption) (id string, ok bool) {
 	}
 	return "", false
 }
-
-// KindLabel names an option's kind for the prompt ("" for a kind it does
-// not know).
-func KindLabel(kind string) string {
-	switch kind {
-	case AllowOnce:
-		return "allow once"
-	case AllowAlways:
-		return "allow always — remembered"
-	case RejectOnce:
-		return "reject once"
-	case RejectAlways:
-		return "reject always — remembered"
-	}
-	return ""
-}

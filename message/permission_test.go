@@ -41,9 +41,3 @@ func TestRejectOption(t *testing.T) {
 		t.Fatal("an option answered where cancelled is meant")
 	}
 }
-
-func TestKindLabel(t *testing.T) {
-	if KindLabel(AllowAlways) != "allow always — remembered" || KindLabel(RejectOnce) != "reject once" || KindLabel("other") != "" {
-		t.Fatal("labels")
-	}
-}
