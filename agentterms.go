@@ -10,12 +10,11 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/terminal"
-	"github.com/chipchat/chipchat/ui"
 )
 
 // agentTerms is an ACP agent's agent.TerminalHost (DESIGN.md section 10):
 // terminal/create runs its command as a tab of the app's terminal pane
-// (ui.AgentTerminals.Start, which hands the started terminal to the app),
+// (terminal.AgentTerminals.Start, which hands the started terminal to the app),
 // and the agent reads, waits for, kills and releases it here. It is called
 // on the agent's goroutines:
 //
@@ -28,14 +27,14 @@ import (
 //   - Wait waits for the process's end (terminal.Terminal.Done) or ctx;
 //     Kill sends SIGKILL to its process group and keeps the tab readable;
 //     Release kills it if it still runs and tells the app the tab is
-//     released (ui.AgentTerminals.Released).
-type agentTerms struct{ tabs *ui.AgentTerminals }
+//     released (terminal.AgentTerminals.Released).
+type agentTerms struct{ tabs *terminal.AgentTerminals }
 
 var _ agent.TerminalHost = agentTerms{}
 
 // Start runs spec's command in a new tab.
 func (h agentTerms) Start(spec agent.TerminalSpec) (agent.Terminal, error) {
-	t, err := h.tabs.Start(ui.AgentCommand{ID: spec.ID, Name: spec.Name, Command: spec.Command, Args: spec.Args,
+	t, err := h.tabs.Start(terminal.AgentCommand{ID: spec.ID, Name: spec.Name, Command: spec.Command, Args: spec.Args,
 		Env: spec.Env, Dir: spec.Dir})
 	if err != nil {
 		return nil, err
@@ -45,7 +44,7 @@ func (h agentTerms) Start(spec agent.TerminalSpec) (agent.Terminal, error) {
 
 // agentTerm is one agent terminal, as the agent sees it.
 type agentTerm struct {
-	tabs  *ui.AgentTerminals
+	tabs  *terminal.AgentTerminals
 	t     *terminal.Terminal
 	limit int
 	once  sync.Once

@@ -10,7 +10,6 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/terminal"
-	"github.com/chipchat/chipchat/ui"
 )
 
 // startTerm starts spec through the host as the agent does; the tab's
@@ -41,7 +40,7 @@ func waitExit(t *testing.T, term agent.Terminal) agent.TerminalExit {
 // its exit code, the output cut to its limit at a character boundary; the
 // tab is named after the tool call, else its command line.
 func TestAgentTerminalOutput(t *testing.T) {
-	h := agentTerms{ui.NewAgentTerminals(0)}
+	h := agentTerms{terminal.NewAgentTerminals(0)}
 	term := startTerm(t, h, agent.TerminalSpec{ID: "term-1", Name: "Run the tests", Command: "printf 'first\\nsecond é\\n'; exit 3", OutputLimit: 1000})
 	if term.t.ID != "agent-term-1" || term.t.Label != "agent: Run the tests" {
 		t.Fatalf("tab %s %q", term.t.ID, term.t.Label)
@@ -68,7 +67,7 @@ func TestAgentTerminalOutput(t *testing.T) {
 // kill ends the command and keeps its output readable; release after a
 // kill is fine, and a second release does nothing more.
 func TestAgentTerminalKillRelease(t *testing.T) {
-	h := agentTerms{ui.NewAgentTerminals(0)}
+	h := agentTerms{terminal.NewAgentTerminals(0)}
 	term := startTerm(t, h, agent.TerminalSpec{ID: "term-1", Command: "echo started; exec sleep 30"})
 	select {
 	case <-term.t.Done():

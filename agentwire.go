@@ -8,6 +8,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/mcpserver"
+	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui"
 )
@@ -27,13 +28,13 @@ func payloadLimits(l config.Limits) agent.Limits {
 // options), over backend, with the config's limits.
 func newChat(st *store.Store, as *assets.Store, backend agent.Backend, projectID int64, opt ui.Options) *chat.Service {
 	return chat.New(chat.Options{Store: st, Assets: as, Backend: backend, ProjectID: projectID, Dir: opt.Dir, Clock: opt.Clock,
-		ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: ui.MarkStale(opt.Dir), Limits: payloadLimits(opt.Config.Limits)})
+		ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: review.PrepareRecords(opt.Dir), Limits: payloadLimits(opt.Config.Limits)})
 }
 
 // mcpServers is what every ACP session gets: chipchat's own `chipchat
 // mcp` (for dataDir's threads of projectKey, reading the app's panes
 // through panes when it is not nil), then the config's [[mcp_servers]].
-func mcpServers(cfg config.Config, dataDir, projectKey string, panes *ui.PanesServer) ([]agent.MCPServer, error) {
+func mcpServers(cfg config.Config, dataDir, projectKey string, panes *mcpserver.Panes) ([]agent.MCPServer, error) {
 	socket := ""
 	if panes != nil {
 		socket = panes.Path()

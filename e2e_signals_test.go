@@ -59,7 +59,7 @@ func childOf(t *testing.T, pid int, word string) int {
 
 // The panes socket goes the moment SIGHUP or SIGTERM arrives; chipchat
 // then exits. (That a killed chipchat's socket goes at the next start is
-// ListenPanes' own: ui's TestListenPanesRemovesStaleSockets.)
+// openPanes' own: main's TestListenPanesRemovesStaleSockets.)
 func TestEndToEndSignalRemovesPanesSocket(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {

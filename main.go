@@ -29,6 +29,7 @@ import (
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/ui"
 	"github.com/chipchat/chipchat/workspace"
 )
@@ -176,8 +177,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // acpParts are what an acp: backend shares with the app: the host of its
 // terminals (tabs of the terminal pane) and chipchat mcp's panes socket.
 type acpParts struct {
-	terms *ui.AgentTerminals
-	panes *ui.PanesServer
+	terms *terminal.AgentTerminals
+	panes *mcpserver.Panes
 }
 
 // newBackend builds the agent backend of spec. An acp: agent runs in the
@@ -197,10 +198,10 @@ func newBackend(spec string, cfg config.Config, dataDir, cwd string) (agent.Back
 		return backend, acpParts{}, err
 	}
 	project := store.ProjectKey(cwd)
-	parts := acpParts{terms: ui.NewAgentTerminals(cfg.Limits.Scrollback)}
+	parts := acpParts{terms: terminal.NewAgentTerminals(cfg.Limits.Scrollback)}
 	// Without the socket chipchat mcp still serves threads; its
 	// terminal_read then says no app is reachable.
-	if panes, err := ui.ListenPanes(); err == nil {
+	if panes, err := openPanes(); err == nil {
 		parts.panes = panes
 	}
 	servers, err := mcpServers(cfg, dataDir, project, parts.panes)
@@ -243,7 +244,7 @@ func runApp(f flags) error {
 	input.SetSend(p.Send)
 	// SIGHUP, SIGTERM, SIGINT: the panes socket and pager files go at
 	// once, then the program quits (app.Close ends the rest).
-	defer ui.CatchSignals(p.Quit)()
+	defer catchSignals(p.Quit)()
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return nil
@@ -292,7 +293,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 			return nil, nil, err
 		}
 	}
-	ui.RemoveStaleFiles() // pager files of chipchats killed (ListenPanes: their sockets)
+	removeStaleFiles() // pager files of chipchats killed (openPanes: their sockets)
 	backend, acpUI, err := newBackend(spec, cfg, dir, env.cwd)
 	if err != nil {
 		return nil, nil, err
@@ -334,7 +335,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	opt.Config, opt.Dir, opt.Home = cfg, project, env.home
 	opt.NoColor, opt.Clock = env.noColor, env.clock
 	opt.Chat = newChat(st, as, backend, ws.ProjectID(), opt)
-	opt.AgentTerminals, opt.Panes = acpUI.terms, acpUI.panes
+	opt.AgentTerminals, opt.Panes, opt.ExitFiles = acpUI.terms, acpUI.panes, exitFiles
 	app = ui.New(opt)
 	closers = append(closers, app.Close)
 	return app, cleanup, nil

@@ -21,7 +21,9 @@
 // It also owns the app's end of that socket (PaneServer, started by the ui
 // with a callback that snapshots its panes; Terminals is such a callback
 // over terminal.Terminal.Snapshot), the socket's place (SocketPath), and
-// the stdio spec an ACP backend passes in session/new (Spec).
+// the stdio spec an ACP backend passes in session/new (Spec), the app's
+// socket with its list of terminals kept by the UI goroutine (Panes,
+// opened by main).
 //
 // Socket protocol (one request per connection): the client writes one JSON
 // line {"terminal": NAME, "lines": N}; the server answers one JSON line

@@ -57,3 +57,18 @@ func TestSettle(t *testing.T) {
 		}
 	}
 }
+
+// FindDiff finds the diff of a path in one item's tool call only.
+func TestFindDiff(t *testing.T) {
+	items := []Item{
+		{ID: "a", Tool: &Tool{Content: []ToolContent{{Type: ContentDiff, Path: "x.go", NewText: "a"}}}},
+		{ID: "b", Tool: &Tool{Content: []ToolContent{{Type: ContentText, Path: "x.go"}, {Type: ContentDiff, Path: "x.go", NewText: "b"}}}},
+		{ID: "c"},
+	}
+	if d := FindDiff(items, "b", "x.go"); d == nil || d.NewText != "b" {
+		t.Fatalf("b: %+v", d)
+	}
+	if FindDiff(items, "b", "y.go") != nil || FindDiff(items, "c", "x.go") != nil || FindDiff(items, "z", "x.go") != nil {
+		t.Fatal("a diff where there is none")
+	}
+}

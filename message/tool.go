@@ -219,3 +219,19 @@ func (t Tool) MCP() (MCPCall, bool) {
 	}
 	return c, true
 }
+
+// FindDiff is the diff of path in the content of the tool call of item
+// itemID among items; nil when there is none.
+func FindDiff(items []Item, itemID, path string) *ToolContent {
+	for _, it := range items {
+		if it.ID != itemID || it.Tool == nil {
+			continue
+		}
+		for i := range it.Tool.Content {
+			if c := &it.Tool.Content[i]; c.Type == ContentDiff && c.Path == path {
+				return c
+			}
+		}
+	}
+	return nil
+}

@@ -294,3 +294,33 @@ func newSideLines(diff string) (lines []string, first int, hasHeader bool) {
 	}
 	return lines, first, hasHeader
 }
+
+// PrepareRecords is the conversation's PrepareRecords (chat.Options; main
+// wires it): at send, each
+// review-comment record is replaced by a copy whose sourceStale says
+// whether the file's lines at its range still match its diff
+// (MarkStale; DESIGN.md 3.5). It reads files: chat runs it on its
+// store worker, never in Update. A file that cannot be read leaves the
+// record as it was.
+func PrepareRecords(projectDir string) func([]contextref.Record) []contextref.Record {
+	return func(recs []contextref.Record) []contextref.Record {
+		var out []contextref.Record
+		for i, r := range recs {
+			rc, ok := r.(*contextref.ReviewCommentRecord)
+			if !ok {
+				continue
+			}
+			if out == nil {
+				out = append([]contextref.Record(nil), recs...)
+			}
+			c := *rc
+			if err := MarkStale(projectDir, &c); err == nil {
+				out[i] = &c
+			}
+		}
+		if out == nil {
+			return recs
+		}
+		return out
+	}
+}

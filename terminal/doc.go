@@ -1,6 +1,12 @@
 // Package terminal owns the terminal pane: a real shell in a pty, its VT
 // emulator (screen + bounded scrollback), copy mode and the capture of
-// terminal excerpts as contextref terminal records.
+// terminal excerpts as contextref terminal records. It also owns the
+// terminal processes the app starts besides the pane's shells: an ACP
+// agent's terminals (AgentTerminals, started off the UI goroutine, and the
+// app's bookkeeping of their tabs, AgentTabs), a sign-in's login
+// (StartCommand), a ! command run and captured (StartShellCommand,
+// CaptureCommand) and the pager on a temporary file (WritePagerFile,
+// PagerCmd).
 //
 // It imports contextref (records, ids, UTF-16 lengths) and chips
 // (sanitizing); never store, agent, ui, composer or transcript. The app (ui)

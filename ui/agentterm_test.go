@@ -13,21 +13,21 @@ import (
 )
 
 // openWithTerms opens the app with an agent-terminal host.
-func openWithTerms(t *testing.T) (*harness, *AgentTerminals) {
+func openWithTerms(t *testing.T) (*harness, *terminal.AgentTerminals) {
 	t.Helper()
 	e := newTestEnv(t)
 	opt := e.options("")
-	host := NewAgentTerminals(0)
+	host := terminal.NewAgentTerminals(0)
 	opt.AgentTerminals = host
 	h := e.openWith(opt)
-	t.Cleanup(func() { h.app.pane.CloseAll(); host.close() })
+	t.Cleanup(func() { h.app.panes.pane.CloseAll(); host.Close() })
 	return h, host
 }
 
 // startAgentTerm calls the host from another goroutine, as the agent's
 // terminal host (package main) does, and pumps the app until the tab is in
 // the pane.
-func startAgentTerm(t *testing.T, h *harness, host *AgentTerminals, c AgentCommand) *terminal.Terminal {
+func startAgentTerm(t *testing.T, h *harness, host *terminal.AgentTerminals, c terminal.AgentCommand) *terminal.Terminal {
 	t.Helper()
 	type res struct {
 		term *terminal.Terminal
@@ -44,7 +44,7 @@ func startAgentTerm(t *testing.T, h *harness, host *AgentTerminals, c AgentComma
 		case r = <-done:
 		default:
 		}
-		return r.term != nil && paneHas(h, agentTabPrefix+c.ID)
+		return r.term != nil && paneHas(h, terminal.AgentTabPrefix+c.ID)
 	})
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -53,7 +53,7 @@ func startAgentTerm(t *testing.T, h *harness, host *AgentTerminals, c AgentComma
 }
 
 func paneHas(h *harness, id string) bool {
-	for _, x := range h.app.pane.Terminals() {
+	for _, x := range h.app.panes.pane.Terminals() {
 		if x.ID == id {
 			return true
 		}
@@ -62,7 +62,7 @@ func paneHas(h *harness, id string) bool {
 }
 
 func paneTab(h *harness, id string) *terminal.Terminal {
-	for _, x := range h.app.pane.Terminals() {
+	for _, x := range h.app.panes.pane.Terminals() {
 		if x.ID == id {
 			return x
 		}
@@ -86,7 +86,7 @@ func waitExit(t *testing.T, term *terminal.Terminal) {
 // TestAgentTerminalOutput.)
 func TestAgentTerminalTab(t *testing.T) {
 	h, host := openWithTerms(t)
-	term := startAgentTerm(t, h, host, AgentCommand{ID: "term-1", Name: "Run the tests", Command: "printf 'first\\nsecond é\\n'; exit 3"})
+	term := startAgentTerm(t, h, host, terminal.AgentCommand{ID: "term-1", Name: "Run the tests", Command: "printf 'first\\nsecond é\\n'; exit 3"})
 	if tab := paneTab(h, "agent-term-1"); tab == nil || tab != term || tab.Label != "agent: Run the tests" {
 		t.Fatalf("tab %+v", tab)
 	}
@@ -97,7 +97,7 @@ func TestAgentTerminalTab(t *testing.T) {
 	if _, code := term.Exited(); code != 3 {
 		t.Fatalf("exit code %d", code)
 	}
-	cut := startAgentTerm(t, h, host, AgentCommand{ID: "term-2", Command: "printf", Args: []string{"abcé"}})
+	cut := startAgentTerm(t, h, host, terminal.AgentCommand{ID: "term-2", Command: "printf", Args: []string{"abcé"}})
 	if tab := paneTab(h, "agent-term-2"); tab == nil || tab != cut || tab.Label != "agent: printf abcé" {
 		t.Fatalf("a tab without a tool call is named after its command: %+v", tab)
 	}
@@ -109,8 +109,8 @@ func TestAgentTerminalTab(t *testing.T) {
 	}
 	// ctrl+t shows the pane on the first tab; copy mode captures a line.
 	h.press("ctrl+t")
-	if h.app.pane.Active().ID != "agent-term-1" {
-		t.Fatalf("shown tab %s", h.app.pane.Active().ID)
+	if h.app.panes.pane.Active().ID != "agent-term-1" {
+		t.Fatalf("shown tab %s", h.app.panes.pane.Active().ID)
 	}
 	h.press("ctrl+space", "g", "y")
 	h.pumpUntil("the excerpt chip", func() bool { return len(h.app.ed.Draft().Records()) == 1 })
@@ -120,22 +120,22 @@ func TestAgentTerminalTab(t *testing.T) {
 	}
 }
 
-// A released tab is marked released, and past keepReleased released tabs
+// A released tab is marked released, and past terminal.KeepReleased released tabs
 // the oldest go. (Kill and Release as the agent sees them: package main's
 // TestAgentTerminalKillRelease.)
 func TestAgentTerminalRelease(t *testing.T) {
 	h, host := openWithTerms(t)
-	term := startAgentTerm(t, h, host, AgentCommand{ID: "term-1", Command: "echo started; exec sleep 30"})
+	term := startAgentTerm(t, h, host, terminal.AgentCommand{ID: "term-1", Command: "echo started; exec sleep 30"})
 	host.Released(term.ID)
-	h.pumpUntil("the release", func() bool { return len(h.app.acp.tabs) == 1 && h.app.acp.tabs[0].released })
-	for i := 2; i <= keepReleased+2; i++ {
-		x := startAgentTerm(t, h, host, AgentCommand{ID: "term-" + itoaTest(i), Command: "true"})
+	h.pumpUntil("the release", func() bool { return h.app.panes.tabs.Len() == 1 && h.app.panes.tabs.Released() == 1 })
+	for i := 2; i <= terminal.KeepReleased+2; i++ {
+		x := startAgentTerm(t, h, host, terminal.AgentCommand{ID: "term-" + itoaTest(i), Command: "true"})
 		host.Released(x.ID)
 	}
-	h.pumpUntil("the oldest released tabs gone", func() bool { return len(h.app.pane.Terminals()) == keepReleased })
+	h.pumpUntil("the oldest released tabs gone", func() bool { return len(h.app.panes.pane.Terminals()) == terminal.KeepReleased })
 	if paneHas(h, "agent-term-1") || paneHas(h, "agent-term-2") || !paneHas(h, "agent-term-6") {
 		var ids []string
-		for _, x := range h.app.pane.Terminals() {
+		for _, x := range h.app.panes.pane.Terminals() {
 			ids = append(ids, x.ID)
 		}
 		t.Fatalf("tabs left %v", ids)
@@ -160,8 +160,8 @@ func TestSignInTerminalMethod(t *testing.T) {
 	h.pumpUntil("the login's tab", func() bool { return paneHas(h, "signin-1") && h.focus() == paneTerminal })
 	tab := paneTab(h, "signin-1")
 	h.pumpUntil("the login's output", func() bool { return strings.Contains(strings.Join(tab.Snapshot(5).Lines, "\n"), "logging in") })
-	if tab.Label != "sign in: Log in" || h.app.pane.Active() != tab {
-		t.Fatalf("tab %q shown %v", tab.Label, h.app.pane.Active() == tab)
+	if tab.Label != "sign in: Log in" || h.app.panes.pane.Active() != tab {
+		t.Fatalf("tab %q shown %v", tab.Label, h.app.panes.pane.Active() == tab)
 	}
 	if b.answered() != 0 {
 		t.Fatal("the sign-in was answered before the login ended")

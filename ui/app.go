@@ -14,6 +14,7 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/terminal"
@@ -41,10 +42,12 @@ type Options struct {
 	Registry  *clipboard.Registry
 	// AgentTerminals runs an ACP agent's terminal/* commands as tabs of
 	// the terminal pane (main's terminal host for the agent wraps it);
-	// Panes is chipchat mcp's panes socket (ListenPanes). Either may be
-	// nil.
-	AgentTerminals *AgentTerminals
-	Panes          *PanesServer
+	// Panes is chipchat mcp's panes socket (mcpserver.OpenPanes);
+	// ExitFiles where the pager's files are registered for a signal to
+	// remove (package main). Any may be nil.
+	AgentTerminals *terminal.AgentTerminals
+	Panes          *mcpserver.Panes
+	ExitFiles      ExitFiles
 	// Review is the review pane's git, gh and id minting (package review;
 	// the zero value: git and gh from PATH, new context ids). The project,
 	// comparison, keys and look are the app's.
@@ -95,15 +98,9 @@ type App struct {
 	ctrlCArmed bool
 	shelfSel   int
 
-	acp acpUI // the agent's terminals, chipchat mcp (commands.go)
-
-	hist  *history  // the project's earlier prompts (history.go)
-	shell shellMode // ! shell mode (shell.go)
-
-	// the terminal pane
-	pane      *terminal.Pane
-	paneShown bool
-	paneRight bool // split beside the transcript rather than below it
+	hist  *history   // the project's earlier prompts (history.go)
+	shell *shellMode // ! shell mode (shell.go)
+	panes *panes     // the terminal pane and the agent's tabs in it (terminal.go)
 
 	// the review pane (ui/review.go) and the # picker's thread list
 	// (ui/threadref.go)
@@ -130,12 +127,18 @@ func New(opt Options) *App {
 	}
 	a := &App{opt: opt, ws: opt.Workspace, chat: opt.Chat, keys: keys, threads: threads,
 		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
-		pane: terminal.NewPane(opt.Dir), ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
+		ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
 	a.drafts = &drafts{ws: a.ws, ed: ed, chat: a.chat, thread: &a.thread, toast: &a.toast}
-	a.pane.Scrollback = opt.Config.Limits.Scrollback
 	a.conv = &conversation{chat: a.chat, ws: a.ws, ed: ed, tr: a.tr, keys: &a.keys, ovs: a.ovs, toast: &a.toast, thread: &a.thread}
-	a.acp.terms, a.acp.mcp = opt.AgentTerminals, opt.Panes
-	a.pane.CopyModeKeys, a.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
+	if a.opt.ExitFiles == nil {
+		a.opt.ExitFiles = noExitFiles{}
+	}
+	a.panes = &panes{pane: terminal.NewPane(opt.Dir), keys: &a.keys, toast: &a.toast, chat: opt.Chat,
+		host: opt.AgentTerminals, mcp: opt.Panes, scrollback: opt.Config.Limits.Scrollback}
+	a.panes.pane.Scrollback = opt.Config.Limits.Scrollback
+	a.panes.pane.CopyModeKeys, a.panes.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
+	a.shell = &shellMode{ed: ed, panes: a.panes, keys: &a.keys, toast: &a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback}
+	a.rv = newReviewPane(opt.Review, opt.Dir, opt.NoColor, &a.keys, ed, a.tr, &a.toast)
 	if a.opt.Clipboard == nil {
 		a.opt.Clipboard = clipboard.Default()
 	}
@@ -192,7 +195,7 @@ func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
 func (a *App) Init() tea.Cmd {
-	return tea.Batch(a.conv.listen(), a.hist.load(), a.listenAgentTerminals())
+	return tea.Batch(a.conv.listen(), a.hist.load(), a.panes.listen())
 }
 
 func (a *App) setFocus(p pane) {
@@ -210,7 +213,7 @@ func (a *App) setFocus(p pane) {
 	} else {
 		a.tr.Blur()
 	}
-	a.pane.Focused = p == paneTerminal
+	a.panes.pane.Focused = p == paneTerminal
 }
 
 // Close is the command's exit path, however the program ended (a signal
@@ -226,10 +229,10 @@ func (a *App) Close() {
 	if msg, ok := a.drafts.save()().(draftSavedMsg); ok && msg.err != nil {
 		fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.err)
 	}
-	a.pane.CloseAll()
+	a.panes.pane.CloseAll()
 	// The backend's process, when it has one (Capabilities.Process).
 	_ = a.chat.CloseBackend()
-	a.closeACP() // the panes socket of chipchat mcp (mcp.go)
+	a.panes.close() // the agent's terminals and the panes socket of chipchat mcp (mcp.go)
 }
 
 // ---- messages of the app's own ----
@@ -290,14 +293,14 @@ func (a *App) retitle(msg threadTitleMsg) {
 // (shell.go), else the message is remembered and sent.
 func (a *App) submitted(msg composer.SubmitMsg) tea.Cmd {
 	if a.shell.on {
-		return a.runShell(msg.Markdown)
+		return a.act(a.shell.start(msg.Markdown))
 	}
 	return tea.Batch(a.hist.remember(msg), a.send(msg))
 }
 
 func (a *App) cycleFocus(dir int) {
 	order := []pane{paneComposer, paneTranscript}
-	if t := a.pane.Active(); a.paneShown && t != nil {
+	if t := a.panes.pane.Active(); a.panes.shown && t != nil {
 		if exited, _ := t.Exited(); !exited {
 			order = append(order, paneTerminal) // an exited tab takes no keys: focus skips it
 		}

@@ -33,7 +33,7 @@ func BenchmarkKeystrokeWhilePaneFloods(b *testing.B) {
 		b.Fatal(err)
 	}
 	app := testOptions{Options: Options{Workspace: ws, Opened: o, Dir: b.TempDir(), Config: config.Default()}, Backend: agent.Echo{}, Store: st}.app(b)
-	app.pane.Shell = []string{"/bin/sh", "-c", "yes 'drwxr-xr-x  2 root root 4096 Nov 29 23:33 \x1b[01;34mflood\x1b[0m'"}
+	app.panes.pane.Shell = []string{"/bin/sh", "-c", "yes 'drwxr-xr-x  2 root root 4096 Nov 29 23:33 \x1b[01;34mflood\x1b[0m'"}
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	_, open := app.Update(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
@@ -48,7 +48,7 @@ func BenchmarkKeystrokeWhilePaneFloods(b *testing.B) {
 	}
 	pump()
 	lastLine := func() (n int64) {
-		app.pane.Active().Do(func(s *terminal.Screen) { n = s.LastLine() })
+		app.panes.pane.Active().Do(func(s *terminal.Screen) { n = s.LastLine() })
 		return n
 	}
 	// The flood is on: the pane has taken a thousand lines.

@@ -101,7 +101,7 @@ func (a *App) runSlash(res any) tea.Cmd {
 	case slashStash:
 		cmd = a.stash.open()
 	case slashReview:
-		cmd = a.openReview(r.args)
+		cmd = a.act(a.rv.open(r.args))
 	case slashCompact:
 		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
 	case slashMode:
@@ -177,15 +177,6 @@ func (c *commandPicker) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		return c, nil, passKey{}
 	}
 	return c, nil, nil
-}
-
-// acpUI is the app's state for the ACP client's UI: the agent's
-// terminals, chipchat's MCP server wiring.
-type acpUI struct {
-	terms   *AgentTerminals
-	tabs    []agentTab // the agent's tabs in the pane, oldest first (agentterm.go)
-	authSeq int        // numbers the sign-in tabs
-	mcp     *PanesServer
 }
 
 // syncCommandPicker opens, updates or closes the command picker after the

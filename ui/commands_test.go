@@ -117,7 +117,7 @@ func openFake(t *testing.T, b agent.Backend) *harness {
 	opt := e.options("")
 	opt.Backend = b
 	h := e.openWith(opt)
-	t.Cleanup(h.app.pane.CloseAll)
+	t.Cleanup(h.app.panes.pane.CloseAll)
 	return h
 }
 

@@ -112,7 +112,7 @@ func (a *App) chatEvents(evs chatMsg) tea.Cmd {
 // apply does what the conversation asks of the app.
 func (a *App) apply(fx effect) tea.Cmd {
 	if fx.item != nil {
-		a.renameAgentTerminals(*fx.item) // a tab named after its tool call (agentterm.go)
+		a.panes.rename(*fx.item) // a tab named after its tool call (agentterm.go)
 	}
 	switch {
 	case fx.quit:
@@ -348,7 +348,7 @@ func (a *App) quit() tea.Cmd {
 
 // finishQuit saves the draft and exits.
 func (a *App) finishQuit() tea.Cmd {
-	pane := a.pane
+	pane := a.panes.pane
 	return a.drafts.saveAndQuit(pane.CloseAll) // a failed save stops the quit once (autosave.go)
 }
 

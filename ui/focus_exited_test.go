@@ -11,7 +11,7 @@ import (
 func TestFocusSkipsAnExitedTerminal(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
-	h.app.pane.Shell = []string{"/bin/sh", "-c", "exit 0"}
+	h.app.panes.pane.Shell = []string{"/bin/sh", "-c", "exit 0"}
 	h.press("ctrl+t")
 	h.pumpUntil("the shell to exit", func() bool { return strings.Contains(h.plain(), "process exited") })
 	h.press("ctrl+t") // back to the composer

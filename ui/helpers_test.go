@@ -141,7 +141,7 @@ func (o testOptions) app(tb testing.TB) *App {
 	}
 	l := o.Config.Limits
 	o.Chat = chat.New(chat.Options{Store: o.Store, Assets: o.Assets, Backend: b, ProjectID: o.Workspace.ProjectID(), Dir: o.Dir,
-		ExcerptMaxAge: l.ExcerptAge(), PrepareRecords: MarkStale(o.Dir),
+		ExcerptMaxAge: l.ExcerptAge(), PrepareRecords: review.PrepareRecords(o.Dir),
 		Limits: agent.Limits{InlineFileBytes: l.InlineFileBytes, InlineTurnBytes: l.InlineTurnBytes, HistoryBytes: l.HistoryBytes,
 			ThreadContextBytes: l.ThreadContextBytes, ResumeHistoryBytes: l.ResumeHistoryBytes, ReplyBytes: l.ReplyBytes}})
 	return New(o.Options)

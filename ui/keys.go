@@ -541,7 +541,7 @@ func (a *App) paneHints() string {
 			hint(k.Help, "keys"), hint(k.Quit, "quit"))
 	case a.focus == paneShelf:
 		return joinHints(hint2(k.ShelfLeft, k.ShelfRight, "choose"), hint(k.ShelfRemove, "remove"), hint(k.ShelfOpen, "open"), hint(k.Cancel, "back"))
-	case a.focus == paneTerminal && a.pane.InCopyMode():
+	case a.focus == paneTerminal && a.panes.pane.InCopyMode():
 		return "copy mode: ↑↓/jk move · v select lines · y capture · esc leave"
 	case a.focus == paneTerminal:
 		return joinHints("keys go to the shell", hint(k.Terminal, "composer"), hint(k.CopyMode, "copy mode"), hint(k.QuickCapture, "capture last output"),

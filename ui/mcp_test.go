@@ -70,7 +70,7 @@ headers = { Authorization = "Bearer x" }
 // user opens one; closing the app removes the socket.
 func TestPanesSocketFollowsThePane(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	panes, err := ListenPanes()
+	panes, err := mcpserver.OpenPanes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestPanesSocketFollowsThePane(t *testing.T) {
 	opt := e.options("")
 	opt.Panes = panes
 	h := e.openWith(opt)
-	t.Cleanup(h.app.pane.CloseAll)
+	t.Cleanup(h.app.panes.pane.CloseAll)
 	read := func() ([]mcpserver.PaneText, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -92,7 +92,7 @@ func TestPanesSocketFollowsThePane(t *testing.T) {
 		ps, err := read()
 		return err == nil && len(ps) == 1 && ps[0].Label == "Terminal 1"
 	})
-	h.app.closeACP()
+	h.app.panes.close()
 	if _, err := os.Stat(panes.Path()); !os.IsNotExist(err) {
 		t.Fatalf("the socket outlived the app: %v", err)
 	}

@@ -242,7 +242,7 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 	}
 	a.setFocus(paneComposer)
 	att := contextref.AttachmentOf(m.rec) // Attach makes an image or a file record
-	a.spaceBeforeChip()
+	a.ed.SpaceBeforeChip()
 	a.ed.InsertContext(m.rec, "")
 	return tea.Batch(a.afterComposer(), a.notify("attached "+att.Name+" ("+workspace.HumanSize(att.SizeBytes)+")", false))
 }

@@ -2,14 +2,10 @@ package ui
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
 )
 
@@ -25,63 +21,55 @@ type pagerFileMsg struct {
 
 type pagerDoneMsg struct{ err error }
 
-// PagerCommand is $PAGER, else less, else more.
-func PagerCommand() []string {
-	if f := strings.Fields(os.Getenv("PAGER")); len(f) > 0 {
-		return f
-	}
-	if _, err := exec.LookPath("less"); err == nil {
-		return []string{"less"}
-	}
-	return []string{"more"}
-}
-
-// page writes the item's text for the pager. Escape sequences an agent
-// wrote are stripped: the pager shows text, never controls the terminal.
-func (a *App) page(m transcript.PagerMsg) tea.Cmd {
+// page writes the item's text for the pager (terminal.WritePagerFile:
+// escape sequences stripped) and registers the file in files.
+func page(files ExitFiles, m transcript.PagerMsg) tea.Cmd {
 	return func() tea.Msg {
-		// the pid in the name: a chipchat killed before it removed the
-		// file has it removed at the next start (cleanup.go)
-		f, err := os.CreateTemp("", pagerPrefix+strconv.Itoa(os.Getpid())+"-*.txt")
+		path, err := terminal.WritePagerFile(m.Text, files.Add)
 		if err != nil {
+			if path != "" {
+				files.Forget(path)
+			}
 			return pagerFileMsg{err: err}
 		}
-		removeOnExit(f.Name())
-		_, err = f.WriteString(chips.Sanitize(m.Text))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			removePagerFile(f.Name())
-			return pagerFileMsg{err: err}
-		}
-		return pagerFileMsg{path: f.Name()}
+		return pagerFileMsg{path: path}
 	}
 }
 
 // runPager runs the pager on the file written by page.
-func (a *App) runPager(m pagerFileMsg) tea.Cmd {
+func runPager(files ExitFiles, toast *toastLine, m pagerFileMsg) tea.Cmd {
 	if m.err != nil {
-		return a.notify("could not open the pager: "+m.err.Error(), true)
+		return toast.show("could not open the pager: "+m.err.Error(), true)
 	}
-	args := PagerCommand()
-	bin, err := exec.LookPath(args[0])
+	c, err := terminal.PagerCmd(m.path)
 	if err != nil {
-		removePagerFile(m.path)
-		return a.notify("no pager to run: set $PAGER ("+filepath.Base(args[0])+" not found)", true)
+		removePagerFile(files, m.path)
+		return toast.show("no pager to run: "+err.Error(), true)
 	}
-	c := exec.Command(bin, append(args[1:], m.path)...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	path := m.path
 	return tea.ExecProcess(c, func(err error) tea.Msg {
-		removePagerFile(path)
+		removePagerFile(files, path)
 		return pagerDoneMsg{err}
 	})
 }
 
 // removePagerFile removes a file page wrote, now that the pager is done
 // with it.
-func removePagerFile(path string) {
+func removePagerFile(files ExitFiles, path string) {
 	_ = os.Remove(path)
-	forgetOnExit(path)
+	files.Forget(path)
 }
+
+// ExitFiles is where the app registers the files a signal must remove
+// (package main's set; Options.ExitFiles). Its methods may be called from
+// any goroutine.
+type ExitFiles interface {
+	Add(path string)    // remove path if a signal ends chipchat
+	Forget(path string) // its owner removed it
+}
+
+// noExitFiles is ExitFiles when Options has none.
+type noExitFiles struct{}
+
+func (noExitFiles) Add(string)    {}
+func (noExitFiles) Forget(string) {}

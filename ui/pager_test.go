@@ -36,10 +36,3 @@ func TestPagerGetsTheWholeItemSanitized(t *testing.T) {
 		t.Errorf("pager file mode %v, want 0600", fi.Mode().Perm())
 	}
 }
-
-func TestPagerCommand(t *testing.T) {
-	t.Setenv("PAGER", "most -s")
-	if got := PagerCommand(); len(got) != 2 || got[0] != "most" {
-		t.Fatal(got)
-	}
-}

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chips"
-	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/transcript"
@@ -22,7 +22,9 @@ import (
 // the composer's caret; esc closes the pane (alt+g too, unless the comment
 // editor is open).
 
-// reviewPane is the open pane.
+// reviewPane is the review pane's controller: the open pane (m nil when
+// none) and what it needs to open one and to put its comments in the
+// composer.
 type reviewPane struct {
 	m *review.Model
 	// want is the selection to comment on once the agent diff is read
@@ -30,53 +32,56 @@ type reviewPane struct {
 	want *transcript.CommentDiffMsg
 	// comments counts the chips this pane put in the composer.
 	comments int
+
+	opt   review.Options // Options.Review with the project and the look
+	keys  *Keys
+	ed    *composer.Editor
+	tr    *transcript.Model
+	toast *toastLine
 }
 
-// reviewOpts are a pane's options: Options.Review with the project, the
-// comparison, the keys and the look filled in.
-func (a *App) reviewOpts(cmp review.Comparison) review.Options {
-	o := a.opt.Review
-	o.ProjectDir, o.Comparison, o.KeyMap = a.opt.Dir, cmp, a.keys.ReviewPane
-	if a.opt.NoColor {
+// newReviewPane is the controller; opt is Options.Review.
+func newReviewPane(opt review.Options, dir string, noColor bool, keys *Keys, ed *composer.Editor, tr *transcript.Model, toast *toastLine) *reviewPane {
+	opt.ProjectDir = dir
+	if noColor {
 		th := review.NoColorTheme()
-		o.Theme = &th
+		opt.Theme = &th
 	}
+	return &reviewPane{opt: opt, keys: keys, ed: ed, tr: tr, toast: toast}
+}
+
+// shown reports whether the pane is open.
+func (r *reviewPane) shown() bool { return r.m != nil }
+
+// options are a pane's options for the comparison cmp.
+func (r *reviewPane) options(cmp review.Comparison) review.Options {
+	o := r.opt
+	o.Comparison, o.KeyMap = cmp, r.keys.ReviewPane
 	return o
 }
 
-// openReview opens the pane on git's diff ("" the working tree against
-// HEAD, "--staged", a branch or a commit).
-func (a *App) openReview(args string) tea.Cmd {
+// open opens the pane on git's diff ("" the working tree against HEAD,
+// "--staged", a branch or a commit).
+func (r *reviewPane) open(args string) (tea.Cmd, paneFx) {
 	cmp, err := review.ParseArgs(args)
 	if err != nil {
-		return a.notify(err.Error()+" — /review, /review --staged or /review <branch>", true)
+		return r.toast.show(err.Error()+" — /review, /review --staged or /review <branch>", true), paneFx{}
 	}
-	return a.showReview(&reviewPane{m: review.New(a.reviewOpts(cmp))})
+	return r.showModel(review.New(r.options(cmp)), nil)
 }
 
-// reviewAgentDiff opens the pane on the agent edit whose rows the user
-// selected in the transcript, with the comment editor on those rows.
-func (a *App) reviewAgentDiff(cm transcript.CommentDiffMsg) tea.Cmd {
-	m, ok := a.tr.Message(cm.MessageID)
+// agentDiff opens the pane on the agent edit whose rows the user selected
+// in the transcript, with the comment editor on those rows.
+func (r *reviewPane) agentDiff(cm transcript.CommentDiffMsg) (tea.Cmd, paneFx) {
+	m, ok := r.tr.Message(cm.MessageID)
 	if !ok {
-		return a.notify("that reply is gone", true)
+		return r.toast.show("that reply is gone", true), paneFx{}
 	}
-	var diff *message.ToolContent
-	for _, it := range m.Items {
-		if it.ID != cm.ItemID || it.Tool == nil {
-			continue
-		}
-		for i := range it.Tool.Content {
-			if c := &it.Tool.Content[i]; c.Type == "diff" && c.Path == cm.Path {
-				diff = c
-				break
-			}
-		}
-	}
+	diff := message.FindDiff(m.Items, cm.ItemID, cm.Path)
 	if diff == nil {
-		return a.notify("no diff of "+cm.Path+" in that tool call", true)
+		return r.toast.show("no diff of "+cm.Path+" in that tool call", true), paneFx{}
 	}
-	pane := review.NewAgent(a.reviewOpts(review.Comparison{}), review.AgentDiff{Path: diff.Path, OldText: diff.OldText, NewText: diff.NewText})
+	pane := review.NewAgent(r.options(review.Comparison{}), review.AgentDiff{Path: diff.Path, OldText: diff.OldText, NewText: diff.NewText})
 	want := cm
 	if want.NewText == "" {
 		// Deleted rows only: StartLine/EndLine are old-side numbers.
@@ -85,44 +90,40 @@ func (a *App) reviewAgentDiff(cm transcript.CommentDiffMsg) tea.Cmd {
 	if want.OldText == "" {
 		want.OldStart, want.OldEnd = 0, 0
 	}
-	return a.showReview(&reviewPane{m: pane, want: &want})
+	return r.showModel(pane, &want)
 }
 
-func (a *App) showReview(p *reviewPane) tea.Cmd {
-	if a.rv != nil {
-		a.closeReview()
-	}
-	a.rv = p
-	a.ed.Blur()
-	a.tr.Blur()
-	a.layout()
-	return p.m.Init()
+// showModel opens the pane on m (replacing an open one): it takes the
+// keys from the composer and the transcript.
+func (r *reviewPane) showModel(m *review.Model, want *transcript.CommentDiffMsg) (tea.Cmd, paneFx) {
+	r.m, r.want, r.comments = m, want, 0
+	return m.Init(), paneFx{layout: true, focus: focusAway}
 }
 
-func (a *App) closeReview() {
-	a.rv = nil
-	a.setFocus(paneComposer)
-	a.layout()
+// close closes the pane; the composer has the keys again.
+func (r *reviewPane) close() (tea.Cmd, paneFx) {
+	r.m, r.want = nil, nil
+	return nil, paneFx{layout: true, focus: focusComposer}
 }
 
-// layoutReview sizes the open pane to the transcript's area.
-func (a *App) layoutReview(w, h int) {
-	if a.rv != nil {
-		a.rv.m.SetSize(w, h)
+// setSize sizes the open pane to the transcript's area.
+func (r *reviewPane) setSize(w, h int) {
+	if r.m != nil {
+		r.m.SetSize(w, h)
 	}
 }
 
-// reviewView draws the open pane in the transcript's area of h lines.
-func (a *App) reviewView(h int) string { return fitLines(a.rv.m.View(), h, a.width) }
+// view draws the open pane in the transcript's area of h lines.
+func (r *reviewPane) view(h, width int) string { return fitLines(r.m.View(), h, width) }
 
-func (a *App) reviewHints() string {
-	k := a.keys.ReviewPane
-	if a.rv.m.Editing() {
+func (r *reviewPane) hints() string {
+	k := r.keys.ReviewPane
+	if r.m.Editing() {
 		return "review comment: " + joinHints(hint(k.Confirm, "adds its chip to the composer"), hint(k.Newline, "newline"), hint(k.Cancel, "drops it"))
 	}
 	n := ""
-	if a.rv.comments > 0 {
-		n = " · " + plural(a.rv.comments, "comment") + " in the composer"
+	if r.comments > 0 {
+		n = " · " + plural(r.comments, "comment") + " in the composer"
 	}
 	return "review: " + joinHints(hint(k.Select, "select"), hint(k.Comment, "comment"), hint(k.Close, "close")) + n
 }
@@ -134,89 +135,41 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// insertAtCaret puts a chip at the composer's caret (never over a
-// selection) even while another pane has the keys, followed by a space
-// when what follows is not one.
-func (a *App) insertAtCaret(rec contextref.Record) {
-	d := a.ed.Draft()
-	d.SetCaret(d.Caret(), false)
-	focused := a.ed.Focused()
-	a.ed.Focus()
-	a.ed.InsertContext(rec, "")
-	d.InsertText(" ")
-	if !focused {
-		a.ed.Blur()
+// comment puts a confirmed review comment at the composer's caret (never
+// over a selection) even while the pane has the keys, followed by a space.
+func (r *reviewPane) comment(msg review.CommentMsg) (tea.Cmd, paneFx) {
+	r.ed.InsertAtCaret(msg.Record)
+	if r.m != nil {
+		r.comments++
 	}
+	return r.toast.show("review comment "+chips.SanitizeLine(msg.Record.Label)+" added to the composer", false), paneFx{composer: true}
 }
 
-// reviewComment puts a confirmed review comment at the composer's caret.
-func (a *App) reviewComment(msg review.CommentMsg) tea.Cmd {
-	a.insertAtCaret(msg.Record)
-	if a.rv != nil {
-		a.rv.comments++
-	}
-	return tea.Batch(a.afterComposer(), a.notify("review comment "+chips.SanitizeLine(msg.Record.Label)+" added to the composer", false))
-}
-
-// reviewMsg gives the open review pane its messages (git's results, a
-// paste, the wheel); once an agent diff is read, the comment editor opens
-// on the rows the user selected.
-func (a *App) reviewMsg(msg tea.Msg) tea.Cmd {
-	if a.rv == nil {
+// update gives the open pane its messages (git's results, a paste, the
+// wheel); once an agent diff is read, the comment editor opens on the rows
+// the user selected.
+func (r *reviewPane) update(msg tea.Msg) tea.Cmd {
+	if r.m == nil {
 		return nil
 	}
 	var cmd tea.Cmd
-	a.rv.m, cmd = a.rv.m.Update(msg)
-	if w := a.rv.want; w != nil && a.rv.m.Loaded() {
-		a.rv.want = nil
-		c, ok := a.rv.m.CommentOn("", w.StartLine, w.EndLine, w.OldStart, w.OldEnd)
+	r.m, cmd = r.m.Update(msg)
+	if w := r.want; w != nil && r.m.Loaded() {
+		r.want = nil
+		c, ok := r.m.CommentOn("", w.StartLine, w.EndLine, w.OldStart, w.OldEnd)
 		if !ok {
-			return tea.Batch(cmd, a.notify("those lines are not in the agent's diff: choose them with v", true))
+			return tea.Batch(cmd, r.toast.show("those lines are not in the agent's diff: choose them with v", true))
 		}
 		cmd = tea.Batch(cmd, c)
 	}
 	return cmd
 }
 
-// reviewKey gives the open review pane every key (quit and the overlays
-// come first); its toggle closes it unless the comment editor is open.
-func (a *App) reviewKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if a.rv == nil {
-		return nil, false
+// key gives the open pane every key (quit and the overlays come first);
+// its toggle closes it unless the comment editor is open.
+func (r *reviewPane) key(msg tea.KeyPressMsg) (tea.Cmd, paneFx) {
+	if key.Matches(msg, r.keys.Review) && !r.m.Editing() {
+		return r.close()
 	}
-	if key.Matches(msg, a.keys.Review) && !a.rv.m.Editing() {
-		a.closeReview()
-		return nil, true
-	}
-	return a.reviewMsg(msg), true
-}
-
-// MarkStale is the conversation's PrepareRecords (chat.Options; main
-// wires it): at send, each
-// review-comment record is replaced by a copy whose sourceStale says
-// whether the file's lines at its range still match its diff
-// (review.MarkStale; DESIGN.md 3.5). It reads files: chat runs it on its
-// store worker, never in Update. A file that cannot be read leaves the
-// record as it was.
-func MarkStale(projectDir string) func([]contextref.Record) []contextref.Record {
-	return func(recs []contextref.Record) []contextref.Record {
-		var out []contextref.Record
-		for i, r := range recs {
-			rc, ok := r.(*contextref.ReviewCommentRecord)
-			if !ok {
-				continue
-			}
-			if out == nil {
-				out = append([]contextref.Record(nil), recs...)
-			}
-			c := *rc
-			if err := review.MarkStale(projectDir, &c); err == nil {
-				out[i] = &c
-			}
-		}
-		if out == nil {
-			return recs
-		}
-		return out
-	}
+	return r.update(msg), paneFx{}
 }

@@ -73,14 +73,14 @@ func TestReviewCommandCommentReachesAgent(t *testing.T) {
 	h.typeText("look at ")
 	h.typeText("/review")
 	h.press("enter")
-	if h.app.rv != nil {
+	if h.app.rv.shown() {
 		t.Fatal("/review inside a sentence is a message, not the command")
 	}
 	h.pumpUntil("the echo", func() bool { return strings.Contains(h.replyShown(), "look at /review") })
 
 	h.typeText("/review")
 	h.press("enter")
-	h.pumpUntil("the pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("the pane", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	if !h.app.ed.Draft().IsEmpty() {
 		t.Fatalf("the command stays in the draft: %q", h.app.ed.Draft().Markdown())
 	}
@@ -162,18 +162,18 @@ func TestReviewKeyAndArguments(t *testing.T) {
 	h := e.open("")
 
 	h.press("alt+g")
-	h.pumpUntil("the pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("the pane", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	if scr := h.plain(); !strings.Contains(scr, "Working tree vs HEAD") || !strings.Contains(scr, "b.txt") || strings.Contains(scr, "a.txt") {
 		t.Fatalf("working tree:\n%s", scr)
 	}
 	h.press("alt+g")
-	if h.app.rv != nil {
+	if h.app.rv.shown() {
 		t.Fatal("alt+g in the pane closes it")
 	}
 
 	h.typeText("/review --staged")
 	h.press("enter")
-	h.pumpUntil("staged", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("staged", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	if c := h.app.rv.m.Comparison(); c.Kind != review.Staged || !strings.Contains(h.plain(), "+ staged") {
 		t.Fatalf("staged %v:\n%s", c, h.plain())
 	}
@@ -181,7 +181,7 @@ func TestReviewKeyAndArguments(t *testing.T) {
 
 	h.typeText("/review main")
 	h.press("enter")
-	h.pumpUntil("against main", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("against main", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	if scr := h.plain(); !strings.Contains(scr, "a.txt") || !strings.Contains(scr, "+ two") {
 		t.Fatalf("against main:\n%s", scr)
 	}
@@ -190,14 +190,14 @@ func TestReviewKeyAndArguments(t *testing.T) {
 	h.typeText("/review a b")
 	h.press("enter")
 	h.pumpUntil("the toast", func() bool { return strings.Contains(h.footer(), "one branch or commit") })
-	if h.app.rv != nil {
+	if h.app.rv.shown() {
 		t.Fatal("bad arguments open no pane")
 	}
 	// Outside a repository the pane says so.
 	e2 := newTestEnv(t)
 	h2 := e2.open("")
 	h2.press("alt+g")
-	h2.pumpUntil("the error", func() bool { return h2.app.rv != nil && h2.app.rv.m.Loaded() })
+	h2.pumpUntil("the error", func() bool { return h2.app.rv.shown() && h2.app.rv.m.Loaded() })
 	if !strings.Contains(strings.ToLower(h2.plain()), "git") {
 		t.Fatalf("outside a repository:\n%s", h2.plain())
 	}
@@ -212,7 +212,7 @@ func TestReviewPaneQuit(t *testing.T) {
 	e.writeFile("a.txt", []byte("two\n"))
 	h := e.open("")
 	h.press("alt+g")
-	h.pumpUntil("the pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("the pane", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	h.press("c")
 	h.typeText("q")
 	if !h.app.rv.m.Editing() {
@@ -236,7 +236,7 @@ func TestReviewPullRequest(t *testing.T) {
 	e.writeFile("a.txt", []byte("two\n"))
 	h := e.open("")
 	h.press("alt+g")
-	h.pumpUntil("the pull request", func() bool { return h.app.rv != nil && h.app.rv.m.PullRequest() != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("the pull request", func() bool { return h.app.rv.shown() && h.app.rv.m.PullRequest() != nil && h.app.rv.m.Loaded() })
 	if !strings.Contains(h.plain(), "#42 open") {
 		t.Fatalf("header:\n%s", h.plain())
 	}
@@ -257,7 +257,7 @@ func TestReviewPullRequest(t *testing.T) {
 func (h *harness) closeReview() {
 	h.t.Helper()
 	h.press("esc")
-	h.pumpUntil("the pane to close", func() bool { return h.app.rv == nil })
+	h.pumpUntil("the pane to close", func() bool { return !h.app.rv.shown() })
 }
 
 // agentEdit stores a reply with an edit tool call whose diff is the
@@ -301,7 +301,7 @@ func TestAgentDiffComment(t *testing.T) {
 	h := e.open(th.ID)
 	h.focusTranscriptItem(1)
 	h.press("v", "j", "c")
-	h.pumpUntil("the editor", func() bool { return h.app.rv != nil && h.app.rv.m.Editing() })
+	h.pumpUntil("the editor", func() bool { return h.app.rv.shown() && h.app.rv.m.Editing() })
 	scr := h.plain()
 	if !strings.Contains(scr, "Agent edit") || !strings.Contains(scr, "2 lines selected") && !strings.Contains(scr, "Comment") {
 		t.Fatalf("pane:\n%s", scr)
@@ -333,7 +333,7 @@ func TestReviewCommentStaleAtSend(t *testing.T) {
 	e.writeFile("app.go", []byte(appAfter))
 	h := e.open("")
 	h.press("alt+g")
-	h.pumpUntil("the pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("the pane", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	h.press("j", "j", "j", "j", "c")
 	h.typeText("hm")
 	h.press("enter")
@@ -358,7 +358,7 @@ func TestReviewKeysFromConfig(t *testing.T) {
 	opt.Config.Keys = map[string][]string{"review_comment": {"m"}}
 	h := e.openWith(opt)
 	h.press("alt+g")
-	h.pumpUntil("the pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("the pane", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	h.press("j", "c")
 	if h.app.rv.m.Editing() {
 		t.Fatal("c is no longer the comment key")

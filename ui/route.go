@@ -21,9 +21,7 @@ import (
 // every other message to its handler in the message table; the rest to
 // the components.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if cmd, ok := a.acpMsg(msg); ok { // the agent's terminals and sign-in (agentterm.go)
-		return a, cmd
-	}
+	a.panes.syncSocket() // the user's own terminals, for chipchat mcp (mcp.go)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		cmd := a.routeKey(msg)
@@ -39,7 +37,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, h(a, msg)
 	}
 	if review.Owns(msg) {
-		return a, a.reviewMsg(msg)
+		return a, a.rv.update(msg)
 	}
 	return a, a.toComponents(msg)
 }
@@ -76,7 +74,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m historyLoadedMsg) tea.Cmd { return a.hist.loaded(m) }))
 	add(on(func(a *App, m historyAddedMsg) tea.Cmd { return a.failed("history: ", m.err) }))
 	add(on(func(a *App, m historyImportedMsg) tea.Cmd { return tea.Batch(a.afterComposer(), a.hist.imported(m)) }))
-	add(on((*App).shellDone))
+	add(on(func(a *App, m shellDoneMsg) tea.Cmd { return a.captured(a.shell.done(m)) }))
 	// attachments, copy and paste (clipboard.go, pastefilter.go)
 	add(on(func(a *App, m completionMsg) tea.Cmd { return a.deliver(is[*pathPrompt], m) }))
 	add(on((*App).attached))
@@ -84,22 +82,26 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m copiedMsg) tea.Cmd { return a.clip.copied(m) }))
 	add(on(func(a *App, m pasteReadyMsg) tea.Cmd { return a.edited(a.clip.pasteReady(m)) }))
 	add(on(func(a *App, m systemReadMsg) tea.Cmd { return a.edited(a.clip.systemRead(m)) }))
-	add(on(func(a *App, m pastedFileMsg) tea.Cmd { return a.edited(a.clip.pastedFile(m, a.spaceBeforeChip)) }))
+	add(on(func(a *App, m pastedFileMsg) tea.Cmd { return a.edited(a.clip.pastedFile(m, a.ed.SpaceBeforeChip)) }))
 	add(on(func(a *App, m expandedMsg) tea.Cmd { return a.edited(a.clip.expanded(m)) }))
 	// the transcript's requests
 	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.nav.open(m.Record) }))
-	add(on((*App).page))
-	add(on((*App).runPager))
+	add(on(func(a *App, m transcript.PagerMsg) tea.Cmd { return page(a.opt.ExitFiles, m) }))
+	add(on(func(a *App, m pagerFileMsg) tea.Cmd { return runPager(a.opt.ExitFiles, &a.toast, m) }))
 	add(on(func(a *App, m pagerDoneMsg) tea.Cmd { return a.failed("pager: ", m.err) }))
 	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { a.chat.Fork(a.thread.ID, m.MessageID); return nil }))
 	add(on(func(a *App, m transcript.CopyMsg) tea.Cmd { return a.clip.copyMessage(m, a.tr.PopoverOpen()) }))
 	add(on(func(a *App, m transcript.QuoteMsg) tea.Cmd { return a.apply(a.conv.quote(m)) }))
-	add(on((*App).reviewAgentDiff))
+	add(on(func(a *App, m transcript.CommentDiffMsg) tea.Cmd { return a.act(a.rv.agentDiff(m)) }))
 	add(on(func(a *App, m threadRefOpenedMsg) tea.Cmd { return a.nav.refOpened(m) }))
 	// the terminal pane and the review pane
 	add(on(func(a *App, m terminal.UpdatedMsg) tea.Cmd { return a.toPane(m) }))
 	add(on(func(a *App, m terminal.ExitedMsg) tea.Cmd { return a.toPane(m) }))
-	add(on(func(a *App, m terminal.CaptureMsg) tea.Cmd { return a.captured(m.Record) }))
+	add(on(func(a *App, m terminal.CaptureMsg) tea.Cmd { return a.captured(m.Record, nil) }))
+	add(on(func(a *App, m terminal.AgentAddedMsg) tea.Cmd { return a.panes.added(m) }))
+	add(on(func(a *App, m terminal.AgentReleasedMsg) tea.Cmd { return a.act(a.panes.released(m)) }))
+	add(on(func(a *App, m authStarted) tea.Cmd { return a.act(a.panes.authStarted(m)) }))
+	add(on(func(a *App, m authExited) tea.Cmd { return a.act(a.panes.authExited(m)) }))
 	add(on(func(a *App, m terminal.CaptureFailedMsg) tea.Cmd {
 		return a.notify("nothing captured: "+m.Reason, true)
 	}))
@@ -107,8 +109,8 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m excerptNotedMsg) tea.Cmd {
 		return a.failed("excerpt time not saved (it will not expire): ", m.err)
 	}))
-	add(on((*App).reviewComment))
-	add(on(func(a *App, _ review.ClosedMsg) tea.Cmd { a.closeReview(); return nil }))
+	add(on(func(a *App, m review.CommentMsg) tea.Cmd { return a.act(a.rv.comment(m)) }))
+	add(on(func(a *App, _ review.ClosedMsg) tea.Cmd { return a.act(a.rv.close()) }))
 	// the composer's
 	add(on((*App).submitted))
 	add(on(func(a *App, m composer.NoticeMsg) tea.Cmd { return a.notify(m.Text, m.Err) }))
@@ -154,7 +156,7 @@ func (a *App) routeKey(msg tea.KeyPressMsg) tea.Cmd {
 	} else {
 		cmds = append(cmds, cmd)
 	}
-	steps := []func(tea.KeyPressMsg) (tea.Cmd, bool){a.reviewKey, a.terminalKey, a.shellKey, a.appKey, a.paneKey, a.historyKey}
+	steps := []func(tea.KeyPressMsg) (tea.Cmd, bool){a.areaKey, a.appKey, a.paneKey, a.historyKey}
 	for _, step := range steps {
 		if cmd, ok := step(msg); ok {
 			return tea.Batch(append(cmds, cmd)...)
@@ -202,8 +204,8 @@ func (a *App) routePaste(msg tea.PasteMsg) tea.Cmd {
 		return tea.Batch(cmd, c)
 	}
 	switch {
-	case a.rv != nil:
-		return a.reviewMsg(msg)
+	case a.rv.shown():
+		return a.rv.update(msg)
 	case a.focus == paneComposer:
 		return a.edited(a.clip.paste(msg.Content))
 	case a.focus == paneTerminal:
@@ -238,7 +240,7 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		a.setFocus(paneComposer)
 		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
 	case askAnswered:
-		if cmd, ok := a.signInChosen(r.Ask.ID, r.OptionID, r.Ask.SignIn); ok {
+		if cmd, ok := a.panes.signIn(r.Ask.ID, r.OptionID, r.Ask.SignIn); ok {
 			return cmd, false // a terminal method: its login runs first (agentterm.go)
 		}
 		a.conv.answer(r)
@@ -266,13 +268,13 @@ func (a *App) appKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	picker := a.ed.PickerOpen()
 	switch {
 	case key.Matches(msg, k.Review) && a.focus != paneTerminal && !picker:
-		return a.openReview(""), true
-	case key.Matches(msg, k.HidePane) && a.pane.Active() != nil:
-		return a.togglePane(), true
+		return a.act(a.rv.open("")), true
+	case key.Matches(msg, k.HidePane) && a.panes.pane.Active() != nil:
+		return a.act(a.panes.toggle()), true
 	case key.Matches(msg, k.HistorySearch) && a.focus == paneComposer && !picker:
 		return a.hist.openSearch(), true
 	case key.Matches(msg, k.Terminal) && !picker:
-		return a.showTerminal(), true
+		return a.act(a.panes.show()), true
 	case key.Matches(msg, k.Modes) && !picker:
 		return a.conv.openModes(chat.ScopeAll, ""), true
 	case (key.Matches(msg, k.Interrupt) || key.Matches(msg, k.Cut)) && a.focus == paneComposer && a.hasSelection():
@@ -362,9 +364,7 @@ func (a *App) toComposer(msg tea.Msg) tea.Cmd {
 
 // toPane hands a message to the terminal pane.
 func (a *App) toPane(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	a.pane, cmd = a.pane.Update(msg)
-	return cmd
+	return a.panes.update(msg)
 }
 
 // toComponents hands what is no one else's to the components (picker
@@ -375,9 +375,9 @@ func (a *App) toComponents(msg tea.Msg) tea.Cmd {
 	a.ed, cmd = a.ed.Update(msg)
 	cmds = append(cmds, cmd, a.afterComposer())
 	if _, ok := msg.(tea.MouseMsg); ok {
-		if a.rv != nil {
+		if a.rv.shown() {
 			if _, wheel := msg.(tea.MouseWheelMsg); wheel {
-				return tea.Batch(append(cmds, a.reviewMsg(msg))...)
+				return tea.Batch(append(cmds, a.rv.update(msg))...)
 			}
 		}
 		if a.focus == paneTerminal {

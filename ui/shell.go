@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/terminal"
@@ -24,6 +25,7 @@ import (
 // esc or ctrl+c while it runs kills its process group; what it printed
 // becomes the chip.
 
+// shellMode is ! shell mode's controller.
 type shellMode struct {
 	on      bool               // the composer takes a shell command
 	run     *terminal.Terminal // the command running, nil when none
@@ -31,6 +33,13 @@ type shellMode struct {
 	n       int                // numbers the shells' tabs
 	killed  bool
 	cmdline string
+
+	ed         *composer.Editor
+	panes      *panes // the commands run as tabs of the terminal pane
+	keys       *Keys
+	toast      *toastLine
+	dir        string // the project directory, where the commands run
+	scrollback int
 }
 
 type shellDoneMsg struct {
@@ -39,18 +48,17 @@ type shellDoneMsg struct {
 
 var shellPromptStyle = lipgloss.NewStyle().Foreground(lipgloss.Color("#f59e0b")).Bold(true)
 
-// shellGutter is the width of the "! " prompt in shell mode.
-func (a *App) shellGutter() int {
-	if a.shell.on {
+// gutter is the width of the "! " prompt in shell mode.
+func (s *shellMode) gutter() int {
+	if s.on {
 		return 2
 	}
 	return 0
 }
 
-// composerView is the composer, behind the "! " prompt in shell mode.
-func (a *App) composerView() string {
-	v := a.ed.View()
-	if !a.shell.on {
+// view is the composer's view v, behind the "! " prompt in shell mode.
+func (s *shellMode) view(v string) string {
+	if !s.on {
 		return v
 	}
 	lines := strings.Split(v, "\n")
@@ -64,108 +72,86 @@ func (a *App) composerView() string {
 	return strings.Join(lines, "\n")
 }
 
-// shellKey is the composer's keys of shell mode: "!" on an empty draft
-// enters it, esc or backspace on the empty line leaves it, esc or ctrl+c
-// kill a running command. ok false leaves the key to the others.
-func (a *App) shellKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if a.focus != paneComposer || a.ed.PickerOpen() {
-		return nil, false
-	}
-	k := a.keys
-	if a.shell.run != nil && key.Matches(msg, k.ShellKill) {
-		a.shell.killed = true
-		if pg := a.shell.run.Pgid(); pg > 0 {
+// key is the composer's keys of shell mode: "!" on an empty draft enters
+// it, esc or backspace on the empty line leaves it, esc or ctrl+c kill a
+// running command. ok false leaves the key to the others.
+func (s *shellMode) key(msg tea.KeyPressMsg) (tea.Cmd, paneFx, bool) {
+	k := s.keys
+	if s.run != nil && key.Matches(msg, k.ShellKill) {
+		s.killed = true
+		if pg := s.run.Pgid(); pg > 0 {
 			_ = syscall.Kill(-pg, syscall.SIGKILL)
 		}
-		return a.notify("killed: "+a.shell.cmdline, false), true
+		return s.toast.show("killed: "+s.cmdline, false), paneFx{}, true
 	}
-	empty := a.ed.Draft().IsEmpty()
+	empty := s.ed.Draft().IsEmpty()
 	switch {
-	case !a.shell.on && empty && msg.Text == "!" && a.shell.run == nil:
-		a.shell.on = true
-		a.layout()
-		return nil, true
-	case a.shell.on && (key.Matches(msg, k.ShellLeave) || empty && key.Matches(msg, k.Editor.DeleteBack)):
-		a.shell.on = false
-		a.layout()
-		return nil, true
+	case !s.on && empty && msg.Text == "!" && s.run == nil:
+		s.on = true
+		return nil, paneFx{layout: true}, true
+	case s.on && (key.Matches(msg, k.ShellLeave) || empty && key.Matches(msg, k.Editor.DeleteBack)):
+		s.on = false
+		return nil, paneFx{layout: true}, true
 	}
-	return nil, false
+	return nil, paneFx{}, false
 }
 
-// runShell is enter in shell mode: the line runs in a new terminal tab.
-func (a *App) runShell(line string) tea.Cmd {
+// start is enter in shell mode: the line runs in a new terminal tab.
+func (s *shellMode) start(line string) (tea.Cmd, paneFx) {
 	cmdline := strings.TrimSpace(line)
 	if cmdline == "" {
-		return nil
+		return nil, paneFx{}
 	}
-	if a.shell.run != nil {
-		return a.notify("a ! command is still running ("+a.keys.ShellKill.Help().Key+" kills it)", true)
+	if s.run != nil {
+		return s.toast.show("a ! command is still running ("+s.keys.ShellKill.Help().Key+" kills it)", true), paneFx{}
 	}
-	a.shell.on = false
-	a.ed.Reset()
-	a.shell.n++
-	id := "shell-" + strconv.Itoa(a.shell.n)
-	t := terminal.NewTerminal(id, "Shell "+strconv.Itoa(a.shell.n), 80, 24, a.opt.Config.Limits.Scrollback)
-	t.Do(func(s *terminal.Screen) {
-		a.shell.from = s.CursorLine()
-		_, _ = s.Write([]byte("$ " + strings.ReplaceAll(cmdline, "\n", "\r\n") + "\r\n"))
-	})
+	s.on = false
+	s.ed.Reset()
+	s.n++
+	id := "shell-" + strconv.Itoa(s.n)
 	sh := terminal.DefaultShell()
-	if len(a.pane.Shell) > 0 {
-		sh = a.pane.Shell[0]
+	if len(s.panes.pane.Shell) > 0 {
+		sh = s.panes.pane.Shell[0]
 	}
-	t.NoRestart = true
-	if err := t.Start(a.opt.Dir, sh, "-c", cmdline); err != nil {
-		return a.notify("! "+cmdline+": "+err.Error(), true)
+	t, from, err := terminal.StartShellCommand(id, "Shell "+strconv.Itoa(s.n), s.scrollback, s.dir, sh, cmdline)
+	if err != nil {
+		return s.toast.show("! "+cmdline+": "+err.Error(), true), paneFx{}
 	}
-	a.shell.run, a.shell.cmdline, a.shell.killed = t, cmdline, false
-	a.paneShown = true
-	wait := a.pane.Add(t)
-	a.pane.Show(id)
-	a.layout()
+	s.run, s.from, s.cmdline, s.killed = t, from, cmdline, false
+	s.panes.shown = true
+	wait := s.panes.pane.Add(t)
+	s.panes.pane.Show(id)
 	done := t.Done()
-	return tea.Batch(tea.Sequence(a.afterComposer(), wait), func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		<-done
 		return shellDoneMsg{id}
-	}, a.notify("running: "+cmdline, false))
+	}, s.toast.show("running: "+cmdline, false)), paneFx{layout: true, composer: true, after: wait}
 }
 
-// shellDone captures the finished command's lines into a chip at the
-// caret.
-func (a *App) shellDone(m shellDoneMsg) tea.Cmd {
-	t := a.shell.run
+// done captures the finished command's lines for a chip at the caret
+// (App.captured) and the toast that follows it.
+func (s *shellMode) done(m shellDoneMsg) (*contextref.TerminalRecord, func() tea.Cmd) {
+	t := s.run
 	if t == nil || t.ID != m.id {
-		return nil
+		return nil, nil
 	}
-	a.shell.run = nil
-	from := a.shell.from
-	var rec *contextref.TerminalRecord
-	var err error
-	lost := false
-	t.Do(func(s *terminal.Screen) {
-		lost = from < s.FirstLine()
-		to := s.CursorLine() - 1 // the line before "[process exited N]"
-		for to > from && strings.TrimSpace(s.Lines(to, to)[0]) == "" {
-			to--
-		}
-		rec, err = terminal.CaptureLines(s, t.ID, t.Label, from, to, strconv.Itoa(a.shell.n))
-	})
+	s.run = nil
+	rec, lost, err := terminal.CaptureCommand(t, s.from, strconv.Itoa(s.n))
 	if err != nil {
-		return a.notify("! "+a.shell.cmdline+": nothing captured: "+err.Error(), true)
+		return nil, func() tea.Cmd { return s.toast.show("! "+s.cmdline+": nothing captured: "+err.Error(), true) }
 	}
 	code := ""
 	if _, c := t.Exited(); c != 0 {
 		code = " (exit " + strconv.Itoa(c) + ")"
 	}
-	if a.shell.killed {
+	if s.killed {
 		code = " (killed)"
 	}
 	if lost {
 		code += " · its first lines were past the scrollback (limits.scrollback)"
 	}
-	cmd := a.captured(rec)
-	return tea.Batch(cmd, a.notify("! "+a.shell.cmdline+code+" → chip", false))
+	note := "! " + s.cmdline + code + " → chip"
+	return rec, func() tea.Cmd { return s.toast.show(note, false) }
 }
 
 // composerRows is how tall the composer may grow: limits.composer_rows,

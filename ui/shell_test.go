@@ -61,8 +61,8 @@ func TestShellCommandBecomesATerminalChip(t *testing.T) {
 	h.typeText("!echo hi; ls")
 	h.press("enter")
 	h.pumpUntil("the command", func() bool { return h.app.shell.run != nil || len(h.app.ed.Draft().Records()) == 1 })
-	if h.app.shell.on || !h.app.paneShown {
-		t.Fatalf("enter: shell mode %v, running %v, pane shown %v", h.app.shell.on, h.app.shell.run != nil, h.app.paneShown)
+	if h.app.shell.on || !h.app.panes.shown {
+		t.Fatalf("enter: shell mode %v, running %v, pane shown %v", h.app.shell.on, h.app.shell.run != nil, h.app.panes.shown)
 	}
 	rec := waitShellChip(t, h)
 	if !strings.HasPrefix(rec.Text, "$ echo hi; ls\nhi\n") || !strings.Contains(rec.Text, "marker.txt") {

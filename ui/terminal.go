@@ -1,152 +1,211 @@
 package ui
 
 import (
-	"unicode"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/terminal"
 )
 
-// showTerminal shows the terminal pane (starting Terminal 1 the first time)
-// and focuses it.
-func (a *App) showTerminal() tea.Cmd {
-	a.paneShown = true
-	a.layout()
-	a.setFocus(paneTerminal)
-	return a.pane.Open()
+// panes is the terminal pane's controller: the pane, whether it is shown
+// and where (below or beside the transcript), its keys, the agent's tabs
+// and sign-in logins in it (agentterm.go) and chipchat mcp's socket that
+// reads its terminals (mcp.go).
+type panes struct {
+	pane  *terminal.Pane
+	shown bool
+	right bool // split beside the transcript rather than below it
+
+	keys  *Keys
+	toast *toastLine
+	chat  *chat.Service
+
+	host       *terminal.AgentTerminals // the agent's terminals, nil when none
+	tabs       terminal.AgentTabs       // the agent's tabs and sign-in logins in the pane
+	authSeq    int                      // numbers the sign-in tabs
+	mcp        *mcpserver.Panes         // chipchat mcp's panes socket, nil when none
+	scrollback int
 }
 
-// terminalKey handles a key while the pane has focus: the pane's own app
-// keys, else the pane (copy mode, the shell); ok false when the pane has
-// no focus.
-func (a *App) terminalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if a.focus != paneTerminal {
-		return nil, false
+// focusTo is where a controller asks the App to put the focus.
+type focusTo int
+
+const (
+	focusKeep        focusTo = iota
+	focusComposer            // the composer takes the focus
+	focusTerminal            // the terminal pane takes it
+	focusOffTerminal         // the composer takes it if the terminal pane had it
+	focusAway                // the composer and the transcript lose it (the review pane has the keys)
+)
+
+// paneFx is what the App does after a controller acted: the focus, the
+// layout, the composer's autosave (before after, a command to run once the
+// composer's has), and opening the pane's first terminal (after the
+// layout gave it its size).
+type paneFx struct {
+	focus    focusTo
+	layout   bool
+	composer bool
+	after    tea.Cmd
+	open     bool
+}
+
+// act does what fx asks and returns cmd with what that started.
+func (a *App) act(cmd tea.Cmd, fx paneFx) tea.Cmd {
+	if fx.layout {
+		a.layout()
 	}
-	return a.terminalPaneKey(msg), true
-}
-
-func (a *App) terminalPaneKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := a.keys
 	switch {
-	case key.Matches(msg, k.Terminal) && !a.pane.InCopyMode():
+	case fx.focus == focusComposer, fx.focus == focusOffTerminal && a.focus == paneTerminal:
 		a.setFocus(paneComposer)
-		return nil
-	case key.Matches(msg, k.HidePane) && !a.pane.InCopyMode():
-		return a.togglePane()
-	case key.Matches(msg, k.CloseTerminal) && !a.pane.InCopyMode():
-		return a.closeTerminal()
-	case key.Matches(msg, k.NewTerminal):
-		return a.pane.NewTerminal()
-	case key.Matches(msg, k.NextTerminal):
-		a.pane.Next(1)
-		return nil
-	case key.Matches(msg, k.PrevTerminal):
-		a.pane.Next(-1)
-		return nil
-	case key.Matches(msg, k.ZoomTerminal):
-		if a.pane.Layout == terminal.LayoutZoomed {
-			a.pane.Layout = terminal.LayoutSplit
-		} else {
-			a.pane.Layout = terminal.LayoutZoomed
-		}
-		a.layout()
-		return nil
-	case key.Matches(msg, k.TerminalSide):
-		a.paneRight = !a.paneRight
-		a.pane.Layout = terminal.LayoutSplit
-		a.layout()
-		return nil
+	case fx.focus == focusTerminal:
+		a.setFocus(paneTerminal)
+	case fx.focus == focusAway:
+		a.ed.Blur()
+		a.tr.Blur()
 	}
-	var cmd tea.Cmd
-	a.pane, cmd = a.pane.Update(msg)
+	if fx.composer {
+		cmd = tea.Batch(tea.Sequence(a.afterComposer(), fx.after), cmd)
+	}
+	if fx.open {
+		cmd = tea.Batch(cmd, a.panes.pane.Open())
+	}
 	return cmd
 }
 
-// togglePane is alt+h: hide the pane (its shells keep running; focus goes
-// to the composer) or show it again.
-func (a *App) togglePane() tea.Cmd {
-	if a.paneShown {
-		a.paneShown = false
-		if a.focus == paneTerminal {
-			a.setFocus(paneComposer)
-		}
-		a.layout()
-		return a.notify("terminal pane hidden — "+a.keys.HidePane.Help().Key+" shows it", false)
+// areaKey gives a key to the review pane while it is open, else to the
+// terminal pane while it has the focus, else to ! shell mode; ok false
+// leaves it to the others.
+func (a *App) areaKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case a.rv.shown():
+		return a.act(a.rv.key(msg)), true
+	case a.focus == paneTerminal:
+		return a.act(a.panes.key(msg, a.shell.run)), true
+	case a.focus == paneComposer && !a.ed.PickerOpen():
+		cmd, fx, ok := a.shell.key(msg)
+		return a.act(cmd, fx), ok
 	}
-	return a.showTerminal()
+	return nil, false
 }
 
-// closeTerminal is alt+w: the shown terminal's shell ends and its tab
-// goes; the last one closes the pane.
-func (a *App) closeTerminal() tea.Cmd {
-	t := a.pane.Active()
-	if t == nil {
-		return nil
+// show shows the pane (starting Terminal 1 the first time) and focuses it.
+func (p *panes) show() (tea.Cmd, paneFx) {
+	p.shown = true
+	return nil, paneFx{layout: true, focus: focusTerminal, open: true}
+}
+
+// key handles a key while the pane has focus: the pane's own app keys,
+// else the pane (copy mode, the shell). busy is the tab a ! command runs
+// in (nil when none): it does not close.
+func (p *panes) key(msg tea.KeyPressMsg, busy *terminal.Terminal) (tea.Cmd, paneFx) {
+	k, copying := p.keys, p.pane.InCopyMode()
+	switch {
+	case key.Matches(msg, k.Terminal) && !copying:
+		return nil, paneFx{focus: focusComposer}
+	case key.Matches(msg, k.HidePane) && !copying:
+		return p.toggle()
+	case key.Matches(msg, k.CloseTerminal) && !copying:
+		return p.closeActive(busy)
+	case key.Matches(msg, k.NewTerminal):
+		return p.pane.NewTerminal(), paneFx{}
+	case key.Matches(msg, k.NextTerminal):
+		p.pane.Next(1)
+		return nil, paneFx{}
+	case key.Matches(msg, k.PrevTerminal):
+		p.pane.Next(-1)
+		return nil, paneFx{}
+	case key.Matches(msg, k.ZoomTerminal):
+		if p.pane.Layout == terminal.LayoutZoomed {
+			p.pane.Layout = terminal.LayoutSplit
+		} else {
+			p.pane.Layout = terminal.LayoutZoomed
+		}
+		return nil, paneFx{layout: true}
+	case key.Matches(msg, k.TerminalSide):
+		p.right = !p.right
+		p.pane.Layout = terminal.LayoutSplit
+		return nil, paneFx{layout: true}
 	}
-	if a.shell.run == t {
-		return a.notify("a ! command runs there: "+a.keys.ShellKill.Help().Key+" in the composer kills it", true)
+	return p.update(msg), paneFx{}
+}
+
+// update hands a message to the pane.
+func (p *panes) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	p.pane, cmd = p.pane.Update(msg)
+	return cmd
+}
+
+// toggle is alt+h: hide the pane (its shells keep running; focus goes to
+// the composer) or show it again.
+func (p *panes) toggle() (tea.Cmd, paneFx) {
+	if !p.shown {
+		return p.show()
+	}
+	p.shown = false
+	return p.toast.show("terminal pane hidden — "+p.keys.HidePane.Help().Key+" shows it", false), paneFx{layout: true, focus: focusOffTerminal}
+}
+
+// closeActive is alt+w: the shown terminal's shell ends and its tab goes;
+// the last one closes the pane.
+func (p *panes) closeActive(busy *terminal.Terminal) (tea.Cmd, paneFx) {
+	t := p.pane.Active()
+	if t == nil {
+		return nil, paneFx{}
+	}
+	if busy == t {
+		return p.toast.show("a ! command runs there: "+p.keys.ShellKill.Help().Key+" in the composer kills it", true), paneFx{}
 	}
 	label := t.Label
-	a.pane.CloseActive()
-	if a.pane.Active() == nil {
-		a.paneShown = false
-		a.setFocus(paneComposer)
+	p.pane.CloseActive()
+	fx := paneFx{layout: true}
+	if p.pane.Active() == nil {
+		p.shown = false
+		fx.focus = focusComposer
 	}
-	a.layout()
-	return a.notify("closed "+label, false)
+	return p.toast.show("closed "+label, false), fx
 }
 
-// captured puts a terminal excerpt's chip at the composer's caret, focuses
-// the composer and records when the excerpt was taken (for expiry).
-func (a *App) captured(rec *contextref.TerminalRecord) tea.Cmd {
-	a.setFocus(paneComposer)
-	d := a.ed.Draft()
-	d.SetCaret(d.Caret(), false) // at the caret: never over a selection
-	a.spaceBeforeChip()
-	a.ed.InsertContext(rec, "")
-	note := a.ws.NoteExcerpt(rec.ContextID)
-	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{note()} },
-		a.notify("captured "+rec.Label, false))
-}
-
-// spaceBeforeChip keeps a chip about to go in at the caret from gluing to
-// the word before it ("see [notes.txt]", not "see[notes.txt]", and a title
-// "see notes.txt"): a space goes in first unless the caret is at a line's
-// start or after white space.
-func (a *App) spaceBeforeChip() {
-	if !a.ed.Focused() {
-		return // InsertContext appends after a separating space
-	}
-	d := a.ed.Draft()
-	if _, _, sel := d.Selection(); sel {
-		return
-	}
-	c := d.Caret()
-	line := d.Line(c.Line)
-	if c.Col > 0 && c.Col <= len(line) && !unicode.IsSpace(line[c.Col-1]) {
-		d.InsertText(" ")
-	}
-}
-
-// paneArea splits the transcript's area between the transcript and the
-// terminal pane: the pane zoomed takes it all; split, it takes the bottom
-// half or the right half.
-func (a *App) paneArea(w, h int) (trW, trH, pw, ph int) {
-	if !a.paneShown {
+// split divides the transcript's area between the transcript and the
+// pane: the pane zoomed takes it all; split, it takes the bottom half or
+// the right half.
+func (p *panes) split(w, h int) (trW, trH, pw, ph int) {
+	if !p.shown {
 		return w, h, 0, 0
 	}
 	switch {
-	case a.pane.Layout == terminal.LayoutZoomed:
+	case p.pane.Layout == terminal.LayoutZoomed:
 		return 0, 0, w, h
-	case a.paneRight:
+	case p.right:
 		pw = w / 2
 		return w - pw - 1, h, pw, h
 	default:
 		ph = max(h/2, 3)
 		return w, max(h-ph, 1), w, ph
 	}
+}
+
+// captured puts a terminal excerpt's chip at the composer's caret, focuses
+// the composer and records when the excerpt was taken (for expiry); then
+// (when not nil) toasts after it, or alone when rec is nil (what went
+// wrong).
+func (a *App) captured(rec *contextref.TerminalRecord, then func() tea.Cmd) tea.Cmd {
+	if then == nil {
+		then = func() tea.Cmd { return nil }
+	}
+	if rec == nil {
+		return then()
+	}
+	a.setFocus(paneComposer)
+	d := a.ed.Draft()
+	d.SetCaret(d.Caret(), false) // at the caret: never over a selection
+	a.ed.SpaceBeforeChip()
+	a.ed.InsertContext(rec, "")
+	note := a.ws.NoteExcerpt(rec.ContextID)
+	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{note()} },
+		a.notify("captured "+rec.Label, false), then())
 }

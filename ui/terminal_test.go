@@ -92,15 +92,15 @@ func TestPaneKeysAreConfigurable(t *testing.T) {
 	opt.Config = c
 	h := e.openWith(opt)
 	defer h.app.Close()
-	if got := h.app.pane.CopyModeKeys; len(got) != 1 || got[0] != "ctrl+y" {
+	if got := h.app.panes.pane.CopyModeKeys; len(got) != 1 || got[0] != "ctrl+y" {
 		t.Fatalf("copy mode keys %v", got)
 	}
-	if got := h.app.pane.QuickCaptureKeys; len(got) != 1 || got[0] != "alt+c" {
+	if got := h.app.panes.pane.QuickCaptureKeys; len(got) != 1 || got[0] != "alt+c" {
 		t.Fatalf("quick capture keys %v", got)
 	}
-	h.app.pane.Shell = []string{"/bin/sh"}
+	h.app.panes.pane.Shell = []string{"/bin/sh"}
 	h.press("f6")
-	if h.app.focus != paneTerminal || !h.app.paneShown {
+	if h.app.focus != paneTerminal || !h.app.panes.shown {
 		t.Fatal("the rebound terminal key opens the pane")
 	}
 	h.press("f6")

@@ -28,44 +28,44 @@ var (
 // layout gives the transcript what the composer, shelf, header and footer
 // leave.
 func (a *App) layout() {
-	a.ed.SetWidth(a.width - a.shellGutter()) // the "! " prompt of shell mode (shell.go)
-	a.ed.SetMaxHeight(a.composerRows())      // never more than the screen leaves (shell.go)
+	a.ed.SetWidth(a.width - a.shell.gutter()) // the "! " prompt of shell mode (shell.go)
+	a.ed.SetMaxHeight(a.composerRows())       // never more than the screen leaves (shell.go)
 	h := a.height - 1 /* header */ - 1 /* rule */ - a.ed.Height() - 1 /* footer */ - len(a.conv.queueView(a.width))
 	if len(a.ed.Draft().Shelf()) > 0 {
 		h--
 	}
-	a.layoutReview(a.width, max(h, 1)) // the review pane takes the whole area
-	trW, trH, pw, ph := a.paneArea(a.width, max(h, 1))
+	a.rv.setSize(a.width, max(h, 1)) // the review pane takes the whole area
+	trW, trH, pw, ph := a.panes.split(a.width, max(h, 1))
 	if trW > 0 && trH > 0 {
 		a.tr.SetSize(trW, trH)
 	}
 	if pw > 0 && ph > 0 {
-		a.pane.SetSize(pw, ph)
+		a.panes.pane.SetSize(pw, ph)
 	}
 }
 
 // mainArea draws the transcript and the terminal pane in their area of
 // exactly h lines.
 func (a *App) mainArea(h int) string {
-	if a.rv != nil {
-		return a.reviewView(h)
+	if a.rv.shown() {
+		return a.rv.view(h, a.width)
 	}
-	trW, _, pw, ph := a.paneArea(a.width, h)
+	trW, _, pw, ph := a.panes.split(a.width, h)
 	switch {
 	case pw == 0:
 		return a.tr.View()
 	case trW == 0:
-		return fitLines(a.pane.View(), ph, pw)
-	case a.paneRight:
+		return fitLines(a.panes.pane.View(), ph, pw)
+	case a.panes.right:
 		left := strings.Split(fitLines(a.tr.View(), h, trW), "\n")
-		right := strings.Split(fitLines(a.pane.View(), h, pw), "\n")
+		right := strings.Split(fitLines(a.panes.pane.View(), h, pw), "\n")
 		sep := ruleStyle.Render("│")
 		for i := range left {
 			left[i] += strings.Repeat(" ", max(0, trW-ansi.StringWidth(left[i]))) + sep + right[i]
 		}
 		return strings.Join(left, "\n")
 	}
-	return a.tr.View() + "\n" + fitLines(a.pane.View(), ph, pw)
+	return a.tr.View() + "\n" + fitLines(a.panes.pane.View(), ph, pw)
 }
 
 // fitLines makes s exactly h lines, each at most w columns.
@@ -130,7 +130,7 @@ func (a *App) render() string {
 		b.WriteString(ruleStyle.Render(rule))
 	}
 	b.WriteByte('\n')
-	b.WriteString(a.composerView()) // behind the "! " prompt in shell mode (shell.go)
+	b.WriteString(a.shell.view(a.ed.View())) // behind the "! " prompt in shell mode (shell.go)
 	b.WriteByte('\n')
 	b.WriteString(a.footer())
 	return b.String()
@@ -245,8 +245,8 @@ func (a *App) footer() string {
 		hints = guardHint
 	case top != nil && top.Hints() != "": // the keys actually bound
 		hints = top.Hints()
-	case a.rv != nil:
-		hints = a.reviewHints()
+	case a.rv.shown():
+		hints = a.rv.hints()
 	case a.conv.commandHint(a.focus == paneComposer) != "":
 		hints = a.conv.commandHint(a.focus == paneComposer)
 	default:

@@ -1,4 +1,4 @@
-package ui
+package main
 
 import (
 	"net"
@@ -8,10 +8,6 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
-
-	tea "charm.land/bubbletea/v2"
-
-	"github.com/chipchat/chipchat/transcript"
 )
 
 // deadPID is the pid of a process that ran and ended.
@@ -55,7 +51,7 @@ func TestListenPanesRemovesStaleSockets(t *testing.T) {
 	if err := os.WriteFile(other, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	panes, err := ListenPanes()
+	panes, err := openPanes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,42 +74,43 @@ func TestRemoveStalePagerFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	RemoveStaleFiles()
+	removeStaleFiles()
 	if exists(dead) || !exists(live) || !exists(other) {
 		t.Fatalf("dead %v (want gone), live %v, other %v", exists(dead), exists(live), exists(other))
 	}
 }
 
 // SIGHUP removes the panes socket and the pager's file at once, then asks
-// the program to quit; a pager file already removed is not tracked.
+// the program to quit; a file forgotten (its owner removed it) is not
+// tracked.
 func TestSignalRemovesSocketAndPagerFiles(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-			t.Setenv("TMPDIR", t.TempDir())
-			panes, err := ListenPanes()
+			tmp := t.TempDir()
+			panes, err := openPanes()
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer panes.Close()
-			e := newTestEnv(t)
-			h := e.open("")
-			h.hold = func(m tea.Msg) bool { _, ok := m.(pagerFileMsg); return ok }
-			h.update(transcript.PagerMsg{Title: "reply", Text: "the reply"})
-			h.pumpUntil("the file for the pager", func() bool { return len(h.held) == 1 })
-			pager := h.held[0].(pagerFileMsg).path
-			if !exists(pager) || !exists(panes.Path()) {
-				t.Fatal("no files to remove")
+			pager := filepath.Join(tmp, "chipchat-pager-"+strconv.Itoa(os.Getpid())+"-1.txt")
+			forgotten := filepath.Join(tmp, "chipchat-pager-"+strconv.Itoa(os.Getpid())+"-2.txt")
+			for _, p := range []string{pager, forgotten} {
+				if err := os.WriteFile(p, []byte("the reply"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				exitFiles.Add(p)
 			}
+			exitFiles.Forget(forgotten)
 			quit := make(chan struct{})
-			stop := CatchSignals(func() { close(quit) })
+			stop := catchSignals(func() { close(quit) })
 			defer stop()
 			if err := syscall.Kill(os.Getpid(), sig); err != nil {
 				t.Fatal(err)
 			}
 			<-quit
-			if exists(pager) || exists(panes.Path()) {
-				t.Fatalf("after %v: pager file %v, socket %v", sig, exists(pager), exists(panes.Path()))
+			if exists(pager) || exists(panes.Path()) || !exists(forgotten) {
+				t.Fatalf("after %v: pager file %v, socket %v, forgotten file %v (want kept)", sig, exists(pager), exists(panes.Path()), exists(forgotten))
 			}
 		})
 	}

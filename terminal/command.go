@@ -1,0 +1,39 @@
+package terminal
+
+import (
+	"strings"
+
+	"github.com/chipchat/chipchat/contextref"
+)
+
+// StartShellCommand runs cmdline with shell -c in dir, visibly: a tab id
+// labelled label that does not restart, its screen starting with the
+// "$ cmdline" line. from is that line's number, for CaptureCommand.
+func StartShellCommand(id, label string, scrollback int, dir, shell, cmdline string) (t *Terminal, from int64, err error) {
+	t = NewTerminal(id, label, 80, 24, scrollback)
+	t.Do(func(s *Screen) {
+		from = s.CursorLine()
+		_, _ = s.Write([]byte("$ " + strings.ReplaceAll(cmdline, "\n", "\r\n") + "\r\n"))
+	})
+	t.NoRestart = true
+	if err := t.Start(dir, shell, "-c", cmdline); err != nil {
+		return nil, 0, err
+	}
+	return t, from, nil
+}
+
+// CaptureCommand cuts a finished StartShellCommand's lines, from its
+// "$ cmdline" line to its last line that is not blank before the pane's
+// "[process exited N]", into an excerpt (CaptureLines, numbered seq). lost
+// reports that its first lines were past the scrollback.
+func CaptureCommand(t *Terminal, from int64, seq string) (rec *contextref.TerminalRecord, lost bool, err error) {
+	t.Do(func(s *Screen) {
+		lost = from < s.FirstLine()
+		to := s.CursorLine() - 1 // the line before "[process exited N]"
+		for to > from && strings.TrimSpace(s.Lines(to, to)[0]) == "" {
+			to--
+		}
+		rec, err = CaptureLines(s, t.ID, t.Label, from, to, seq)
+	})
+	return rec, lost, err
+}
