@@ -324,7 +324,7 @@ func TestSlashAgentKeepsTheName(t *testing.T) {
 	opt := e.options("")
 	opt.Backend = b
 	h := e.openWith(opt)
-	t.Cleanup(h.app.pane.CloseAll)
+	t.Cleanup(h.app.panes.pane.CloseAll)
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the agent's commands", func() bool {
@@ -333,12 +333,12 @@ func TestSlashAgentKeepsTheName(t *testing.T) {
 	h.typeText("/review the last commit")
 	h.press("esc", "enter")
 	h.pumpUntil("the agent's /review", func() bool { return strings.Contains(h.replyShown(), "got: /review the last commit") })
-	if h.app.rv != nil {
+	if h.app.rv.shown() {
 		t.Fatal("chipchat's review pane opened for the agent's /review")
 	}
 	h.typeText("/chipchat:review")
 	h.press("esc", "enter")
-	h.pumpUntil("chipchat's review pane", func() bool { return h.app.rv != nil && h.app.rv.m.Loaded() })
+	h.pumpUntil("chipchat's review pane", func() bool { return h.app.rv.shown() && h.app.rv.m.Loaded() })
 	if prompts, _ := b.seen(); strings.HasPrefix(prompts[len(prompts)-1], "/chipchat:") {
 		t.Fatalf("/chipchat:review reached the agent: %q", prompts)
 	}
@@ -352,7 +352,7 @@ func TestSlashPickerKnowsTheAgentsLastCommands(t *testing.T) {
 	opt := e.options("")
 	opt.Backend = &acpLike{}
 	h := e.openWith(opt)
-	t.Cleanup(h.app.pane.CloseAll)
+	t.Cleanup(h.app.panes.pane.CloseAll)
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the agent's commands", func() bool {
@@ -361,7 +361,7 @@ func TestSlashPickerKnowsTheAgentsLastCommands(t *testing.T) {
 	opt2 := e.options("")
 	opt2.Backend = &acpLike{}
 	h2 := e.openWith(opt2)
-	t.Cleanup(h2.app.pane.CloseAll)
+	t.Cleanup(h2.app.panes.pane.CloseAll)
 	h2.pumpUntil("the known commands", func() bool { k, _ := h2.app.chat.KnownCommands(); return len(k) > 0 })
 	h2.typeText("/ini")
 	if it, ok := bottomPicker(h2.app).Selected(); !ok || it.Value != "a:init" {
