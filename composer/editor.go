@@ -267,9 +267,11 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 			e.picker.Move(-1)
 			return nil
 		case key.Matches(msg, k.PickerChoose):
-			if _, ok := e.picker.Selected(); !ok && e.pickKind == pickThread {
-				// Nothing to attach ("#123"): the key does what it does
-				// without a picker.
+			if _, ok := e.picker.Selected(); !ok && (e.pickKind == pickThread || !e.picker.loading) {
+				// Nothing to attach ("#123", "@nosuchfile", "$5": the
+				// picker shows no matches): the key does what it does
+				// without a picker, so enter sends the text as typed.
+				// While a file or skill list still loads, it waits.
 				e.closePicker()
 				break
 			}

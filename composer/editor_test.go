@@ -316,3 +316,56 @@ func TestEditorCommand(t *testing.T) {
 		t.Fatalf("a missing editor is reported: %+v", msg)
 	}
 }
+
+// Enter with an @ or $ picker showing "no matches" closes the picker and
+// sends the text as typed; while the list still loads it waits (issue 25
+// item 2).
+func TestPickerWithNoMatchesLetsEnterSend(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "main.go"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	skill := filepath.Join(root, ".agents", "skills", "deploy")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: ship-it\ndescription: Deploys\n---\nbody"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, text string }{
+		{"file", "look at @nosuchfile"},
+		{"skill", "echo $HOME costs $5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: root, Home: t.TempDir()})
+			e.SetWidth(60)
+			for _, r := range tc.text {
+				if _, cmd := e.Update(tea.KeyPressMsg{Code: r, Text: string(r)}); cmd != nil {
+					if msg := cmd(); msg != nil {
+						e.Update(msg) // the list, loaded off the UI goroutine
+					}
+				}
+			}
+			if !e.PickerOpen() || !strings.Contains(ansi.Strip(e.View()), "no matches") {
+				t.Fatalf("the picker shows no matches:\n%s", ansi.Strip(e.View()))
+			}
+			cmd := press(e, "enter")
+			if e.PickerOpen() {
+				t.Error("enter left the picker open")
+			}
+			if cmd == nil {
+				t.Fatal("enter did nothing")
+			}
+			sub, ok := cmd().(SubmitMsg)
+			if !ok || sub.Markdown != tc.text || len(sub.Records) != 0 {
+				t.Fatalf("sent %+v, want the text as typed %q", sub, tc.text)
+			}
+		})
+	}
+	// While the list loads, enter does not send a query half typed.
+	e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: root})
+	typeKeys(e, "@mai")
+	if cmd := press(e, "enter"); cmd != nil || !e.PickerOpen() {
+		t.Fatal("enter while the files load sent or closed the picker")
+	}
+}
