@@ -369,3 +369,84 @@ func TestPickerWithNoMatchesLetsEnterSend(t *testing.T) {
 		t.Fatal("enter while the files load sent or closed the picker")
 	}
 }
+
+// ctrl+u deletes to the start of the logical line, however it wraps, as
+// readline does; when it takes chips it says how many and that ctrl+z
+// brings them back, and ctrl+z does (issue 25 item 18).
+func TestCtrlUSaysWhichChipsItTook(t *testing.T) {
+	e := newTestEditor() // 40 columns: the second line wraps
+	typeKeys(e, "keep this line")
+	press(e, "shift+enter")
+	typeKeys(e, "a long second line that wraps past forty columns with ")
+	e.InsertContext(termRec("ctx_t"), "")
+	typeKeys(e, " and ")
+	e.InsertContext(fileRec("ctx_f"), "")
+	typeKeys(e, " end")
+	before := e.Draft().Markdown()
+	cmd := press(e, "ctrl+u")
+	if got := e.Draft().Markdown(); got != "keep this line\n" {
+		t.Fatalf("ctrl+u left %q, want the first line kept", got)
+	}
+	if cmd == nil {
+		t.Fatal("ctrl+u took 2 chips without a word")
+	}
+	n, ok := cmd().(NoticeMsg)
+	if !ok || n.Err || !strings.Contains(n.Text, "2 chips") || !strings.Contains(n.Text, "ctrl+z") {
+		t.Fatalf("notice %+v, want how many chips and ctrl+z", n)
+	}
+	press(e, "ctrl+z")
+	if got := e.Draft().Markdown(); got != before {
+		t.Fatalf("ctrl+z gave %q, want %q", got, before)
+	}
+	// Without chips it says nothing.
+	press(e, "ctrl+e")
+	typeKeys(e, "x")
+	press(e, "shift+enter")
+	typeKeys(e, "plain words")
+	if cmd := press(e, "ctrl+u"); cmd != nil {
+		t.Fatalf("ctrl+u without chips said %+v", cmd())
+	}
+}
+
+// Backspace next to a chip selects it first (SelectedChip says so, for the
+// hint bar) and deletes it on the second press (issue 25 item 18).
+func TestBackspaceSelectsAChipFirst(t *testing.T) {
+	e := newTestEditor()
+	typeKeys(e, "see ")
+	e.InsertContext(termRec("ctx_t"), "")
+	withChip := e.Draft().Markdown()
+	if _, ok := e.SelectedChip(); ok {
+		t.Fatal("a chip is selected before any key")
+	}
+	press(e, "backspace")
+	if got := e.Draft().Markdown(); got != withChip {
+		t.Fatalf("the first backspace deleted: %q", got)
+	}
+	c, ok := e.SelectedChip()
+	if !ok || c.ContextID != "ctx_t" {
+		t.Fatalf("the first backspace did not select the chip: %+v %v", c, ok)
+	}
+	press(e, "backspace")
+	if got := e.Draft().Markdown(); got != "see " {
+		t.Fatalf("the second backspace left %q", got)
+	}
+	if _, ok := e.SelectedChip(); ok {
+		t.Fatal("still selected after the delete")
+	}
+	// A move in between drops the selection: the next backspace selects again.
+	press(e, "ctrl+z", "end")
+	press(e, "backspace", "left", "right", "backspace")
+	if got := e.Draft().Markdown(); got != withChip {
+		t.Fatalf("backspace after a move deleted at once: %q", got)
+	}
+	if _, ok := e.SelectedChip(); !ok {
+		t.Fatal("backspace after a move did not select the chip")
+	}
+	// Text is deleted at once, as before.
+	press(e, "end")
+	typeKeys(e, "ab")
+	press(e, "backspace")
+	if got := e.Draft().Markdown(); got != withChip+"a" {
+		t.Fatalf("backspace on text: %q", got)
+	}
+}
