@@ -450,3 +450,41 @@ func TestBackspaceSelectsAChipFirst(t *testing.T) {
 		t.Fatalf("backspace on text: %q", got)
 	}
 }
+
+// Pasting a T3 Code link of a kind chipchat does not know makes an
+// unresolved chip that says its kind, written back byte for byte; a known
+// kind's link without its record stays prose (the app's clipboard lookup
+// decides those); a quote link still becomes its chip (issue 25 item 21).
+func TestPasteUnknownKindLinkBecomesAChip(t *testing.T) {
+	e := newTestEditor()
+	e.SetWidth(80)
+	text := "see [Sketch 2](t3-context://v1/whiteboard/ctx_w1) and [a.txt](t3-context://v1/file/ctx_f) ok"
+	e.Update(tea.PasteMsg{Content: text})
+	d := e.Draft()
+	if got := d.Markdown(); got != text {
+		t.Fatalf("Markdown %q, want the paste back byte for byte %q", got, text)
+	}
+	var kinds []string
+	for i := 0; i < d.LineCount(); i++ {
+		for _, atom := range d.Line(i) {
+			if c, ok := d.ChipAt(atom); ok {
+				kinds = append(kinds, c.Kind)
+			}
+		}
+	}
+	if len(kinds) != 1 || kinds[0] != "whiteboard" {
+		t.Fatalf("chips %v, want one whiteboard chip (the file link stays prose)", kinds)
+	}
+	view := ansi.Strip(e.View())
+	if !strings.Contains(view, "whiteboard: Sketch 2") || strings.Contains(view, "t3-context://v1/whiteboard") {
+		t.Fatalf("the chip does not say its kind, or the link shows raw:\n%s", view)
+	}
+	if !strings.Contains(view, "t3-context://v1/file/ctx_f") {
+		t.Fatalf("the known kind's link is no longer prose:\n%s", view)
+	}
+	// One undo step takes the whole paste.
+	press(e, "ctrl+z")
+	if got := e.Draft().Markdown(); got != "" {
+		t.Fatalf("undo left %q", got)
+	}
+}
