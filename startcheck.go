@@ -83,7 +83,7 @@ func checkAgent(spec string, cfg config.Config, fromConfig bool, cwd string) err
 
 func kindExample(scheme string) string {
 	if scheme == "acp" {
-		return "acp:'gemini --experimental-acp'"
+		return "acp:'gemini --acp'"
 	}
 	return "exec:'cat'"
 }
