@@ -99,7 +99,7 @@ func TestEndToEndHistoryAndShellChips(t *testing.T) {
 	s.waitFor("! shell mode")
 	s.text("echo hi")
 	s.keys("Enter")
-	s.waitForComposer("Shell 1 lines 0-1") // a terminal-excerpt chip at the caret
+	s.waitForComposer("Shell 1 lines 1-2") // a terminal-excerpt chip at the caret
 	s.text(" what does it say?")
 	s.keys("Enter")
 	s.waitFor("[Terminal: Shell 1 lines", `<context kind="terminal"`, "$ echo hi", "| hi")

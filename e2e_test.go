@@ -243,12 +243,12 @@ func TestEndToEndTerminalExcerpt(t *testing.T) {
 	s.keys("C-Space")
 	s.waitFor("copy mode: ")
 	s.keys("k", "k", "v", "k", "y")
-	s.waitFor("captured Terminal 1 lines 1-2")
+	s.waitFor("captured Terminal 1 lines 2-3")
 
 	// The chip is in the composer at the caret; send it.
 	s.text(" why?")
 	s.keys("Enter")
-	s.waitFor("[Terminal: Terminal 1 lines 1-2; ref=", `<context kind="terminal"`, "terminal: Terminal 1", "1 | alpha", "2 | beta", "</t3_context>")
+	s.waitFor("[Terminal: Terminal 1 lines 2-3; ref=", `<context kind="terminal"`, "terminal: Terminal 1", "2 | alpha", "3 | beta", "</t3_context>")
 
 	// Quitting ends the shell and everything it started: no orphans.
 	marker := fmt.Sprintf("%d", 4000000+os.Getpid()%1000000)

@@ -160,7 +160,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f flags
 	fs := newFlagSet(&f, io.Discard)
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "chipchat: %v (run \"chipchat --help\" for usage)\n", err)
+		fmt.Fprintf(stderr, "chipchat: %s (run \"chipchat --help\" for usage)\n", flagError(err, args))
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -224,12 +224,25 @@ func newBackend(spec string, cfg config.Config, dataDir, cwd string) (agent.Back
 
 // runApp opens the store and runs the terminal UI until the user quits.
 func runApp(f flags) error {
-	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
-		return errors.New("the app needs a terminal (standard input and output are not one); run \"chipchat --help\" for usage or \"chipchat codec\" for the codecs")
-	}
+	// What would fail later (a config error, an agent that cannot start)
+	// is said now, in one line, terminal or not.
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
+	}
+	cfg, err := config.Load(config.Path(), ui.CheckKeys)
+	if err != nil {
+		return err
+	}
+	spec, fromConfig := cfg.Agent, true
+	if f.agent != "" {
+		spec, fromConfig = f.agent, false
+	}
+	if err := checkAgent(spec, cfg, fromConfig, cwd); err != nil {
+		return err
+	}
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return errors.New("the app needs a terminal (standard input and output are not one); run \"chipchat --help\" for usage or \"chipchat codec\" for the codecs")
 	}
 	home, _ := os.UserHomeDir()
 	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: config.Path(), noColor: os.Getenv("NO_COLOR") != ""})

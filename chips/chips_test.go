@@ -683,3 +683,21 @@ func TestConcurrentUse(t *testing.T) {
 		<-done
 	}
 }
+
+// An unresolved chip of a kind chipchat does not know says its kind even
+// when compact ("? future: Later"), so a pasted T3 Code link of a new kind
+// says what it is (DESIGN.md 5; issue 25 item 21); a known kind's missing
+// record keeps "? <label>".
+func TestUnresolvedUnknownKindSaysItsKind(t *testing.T) {
+	reg := Default(NoColorTheme())
+	out := ansi.Strip(reg.Render(Compact, Chip{Kind: "future", ContextID: "ctx_u", Label: "Later"}, 0))
+	if !strings.Contains(out, UnresolvedGlyph) || !strings.Contains(out, "future: Later") {
+		t.Errorf("unknown kind compact: %q, want the kind and the label", out)
+	}
+	if out := ansi.Strip(reg.Render(Compact, Chip{Kind: "future", ContextID: "ctx_u"}, 0)); strings.Count(strings.ToLower(out), "future") != 1 {
+		t.Errorf("unknown kind without a label names it once: %q", out)
+	}
+	if out := ansi.Strip(reg.Render(Compact, Chip{Kind: "file", ContextID: "ctx_1", Label: "gone.txt"}, 0)); strings.Contains(out, "file:") {
+		t.Errorf("a known kind's missing record: %q", out)
+	}
+}

@@ -493,8 +493,9 @@ func (p *painter) payload(d *doc, r *contextref.UnknownRecord) {
 // ---- unresolved ----
 
 // unresolved draws the unresolved chip on surface s: "? <label>" in its own
-// style when compact; the kind, label and reason (and for an unknown
-// record its payload, when expanded) otherwise.
+// style when compact ("? <kind>: <label>" for a kind chipchat does not know,
+// so the chip says what it is); the kind, label and reason (and for an
+// unknown record its payload, when expanded) otherwise.
 func (p *painter) unresolved(s Surface, c Chip, why string, width int) string {
 	us := p.th.Unresolved
 	lbl := oneLine(c.Label)
@@ -502,6 +503,9 @@ func (p *painter) unresolved(s Surface, c Chip, why string, width int) string {
 		lbl = kindTitle(c.Kind)
 	}
 	if s == Compact {
+		if kind := oneLine(c.Kind); kind != "" && !contextref.IsKnownKind(c.Kind) && !strings.EqualFold(lbl, kind) && lbl != kindTitle(c.Kind) {
+			lbl = kind + ": " + lbl
+		}
 		return p.pill(us.Chip, us.Glyph, lbl, width, c.Selected, false)
 	}
 	d := &doc{th: p.th, width: width, full: s == Expanded}

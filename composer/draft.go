@@ -536,11 +536,14 @@ func (d *Draft) TypeRune(r rune) {
 // Plain text stays prose, even when it looks like a reference link (use
 // InsertMarkdown to bring links in as chips), except assistant quote links,
 // which need no record: each valid one becomes its chip (DESIGN.md 3.8,
-// "pasting reconstructs the chip from the text alone").
+// "pasting reconstructs the chip from the text alone"), and links of a kind
+// chipchat does not know (a newer T3 Code's): each becomes an unresolved
+// chip that says its kind, as an unknown kind renders (DESIGN.md 5), and
+// is written back byte for byte.
 func (d *Draft) InsertText(s string) {
 	rs := normalizeText(s)
-	if contextref.HasCitations(string(rs)) {
-		rs = d.citationAtoms(string(rs))
+	if text := string(rs); contextref.HasCitations(text) || hasUnknownKindLink(text) {
+		rs, _ = d.importLinks(text, nil, unknownKindOnly)
 	}
 	a, b, sel := d.Selection()
 	if len(rs) == 0 && !sel {
@@ -568,7 +571,30 @@ func (d *Draft) InsertMarkdown(text string, records []contextref.Record) {
 // The text is normalized (line breaks, control characters) before it is
 // scanned, so what is scanned is exactly what Markdown writes back.
 func (d *Draft) importMarkdown(text string, records []contextref.Record) ([]rune, []contextref.Record) {
-	text = string(normalizeText(text))
+	return d.importLinks(string(normalizeText(text)), records, nil)
+}
+
+// unknownKindOnly picks the reference links of kinds chipchat does not know.
+func unknownKindOnly(o contextref.Occurrence) bool { return !contextref.IsKnownKind(o.Kind) }
+
+// hasUnknownKindLink reports whether text holds a reference link of a kind
+// chipchat does not know.
+func hasUnknownKindLink(text string) bool {
+	if !contextref.HasReferences(text) {
+		return false
+	}
+	for _, o := range contextref.Scan(text) {
+		if unknownKindOnly(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// importLinks turns normalized text into atoms: assistant quote links and
+// the reference links pick accepts (nil: all) become chips, the rest is
+// prose; it returns the records of records the chips name.
+func (d *Draft) importLinks(text string, records []contextref.Record, pick func(contextref.Occurrence) bool) ([]rune, []contextref.Record) {
 	byID := map[string]contextref.Record{}
 	for _, r := range records {
 		byID[r.RecordBase().ContextID] = r
@@ -593,6 +619,9 @@ func (d *Draft) importMarkdown(text string, records []contextref.Record) ([]rune
 		}
 	}
 	for _, o := range contextref.Scan(text) {
+		if pick != nil && !pick(o) {
+			continue
+		}
 		start := o.Start
 		if o.Image && o.Kind != contextref.KindImage {
 			start++ // the '!' before a link of another kind is prose
@@ -612,19 +641,6 @@ func (d *Draft) importMarkdown(text string, records []contextref.Record) ([]rune
 	quotesUpTo(len(text) + 1)
 	atoms = append(atoms, []rune(text[last:])...)
 	return atoms, add
-}
-
-// citationAtoms turns normalized text into atoms with each valid assistant
-// quote link as its chip.
-func (d *Draft) citationAtoms(text string) []rune {
-	var atoms []rune
-	last := 0
-	for _, o := range contextref.ValidCitations(text) {
-		atoms = append(atoms, []rune(text[last:o.Start])...)
-		atoms = append(atoms, d.newCitationChip(o.Citation, text[o.Start:o.End]))
-		last = o.End
-	}
-	return append(atoms, []rune(text[last:])...)
 }
 
 // InsertCitation puts an assistant quote chip for c at the caret (replacing

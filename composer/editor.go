@@ -267,9 +267,11 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 			e.picker.Move(-1)
 			return nil
 		case key.Matches(msg, k.PickerChoose):
-			if _, ok := e.picker.Selected(); !ok && e.pickKind == pickThread {
-				// Nothing to attach ("#123"): the key does what it does
-				// without a picker.
+			if _, ok := e.picker.Selected(); !ok && (e.pickKind == pickThread || !e.picker.loading) {
+				// Nothing to attach ("#123", "@nosuchfile", "$5": the
+				// picker shows no matches): the key does what it does
+				// without a picker, so enter sends the text as typed.
+				// While a file or skill list still loads, it waits.
 				e.closePicker()
 				break
 			}
@@ -330,6 +332,16 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.SelectAll):
 		d.SelectAll()
 	case key.Matches(msg, k.DeleteBack):
+		if _, _, sel := d.Selection(); !sel {
+			if atom, ok := d.atomBefore(d.caret); ok && atom < 0 {
+				// A chip is selected first, deleted on the second
+				// press (SelectedChip tells the hint bar).
+				c := d.caret
+				d.SetCaret(d.left(c), false)
+				d.SetCaret(c, true)
+				break
+			}
+		}
 		d.DeleteBackward()
 	case key.Matches(msg, k.DeleteForward):
 		d.DeleteForward()
@@ -338,7 +350,22 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.DeleteWordFwd):
 		d.DeleteWordForward()
 	case key.Matches(msg, k.DeleteLineStart):
+		// As readline's: to the start of the logical line, however
+		// it wraps. Chips it takes are said, with the way back.
+		a, b, sel := d.Selection()
+		if !sel {
+			a, b = Pos{d.caret.Line, 0}, d.caret
+			if a == b {
+				a = d.left(b)
+			}
+		}
+		n := d.chipsBetween(a, b)
 		d.DeleteToLineStart()
+		e.afterEdit()
+		if n > 0 {
+			return notice(chipsRemovedNotice(n, k.Undo), false)
+		}
+		return nil
 	case key.Matches(msg, k.DeleteLineEnd):
 		d.DeleteToLineEnd()
 	case key.Matches(msg, k.Undo):
@@ -361,6 +388,53 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	e.afterEdit()
 	return nil
+}
+
+// SelectedChip is the chip selected alone, when one is: backspace next to
+// a chip selects it and the next backspace deletes it, so the hint bar
+// says so while this reports ok.
+func (e *Editor) SelectedChip() (Chip, bool) {
+	d := e.draft
+	a, b, ok := d.Selection()
+	if !ok || a.Line != b.Line || b.Col != a.Col+1 {
+		return Chip{}, false
+	}
+	return d.ChipAt(d.lines[a.Line].atoms[a.Col])
+}
+
+// chipsBetween counts the chip atoms from a to b (a before b).
+func (d *Draft) chipsBetween(a, b Pos) int {
+	n := 0
+	for l := a.Line; l <= b.Line && l < len(d.lines); l++ {
+		atoms := d.lines[l].atoms
+		from, to := 0, len(atoms)
+		if l == a.Line {
+			from = a.Col
+		}
+		if l == b.Line {
+			to = min(b.Col, len(atoms))
+		}
+		for _, atom := range atoms[from:to] {
+			if atom < 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// chipsRemovedNotice is what ctrl+u says when it took chips: how many and
+// the key that brings them back.
+func chipsRemovedNotice(n int, undo key.Binding) string {
+	what, them := strconv.Itoa(n)+" chips", "them"
+	if n == 1 {
+		what, them = "1 chip", "it"
+	}
+	back := "undo"
+	if keys := undo.Keys(); len(keys) > 0 {
+		back = keys[0]
+	}
+	return "deleted " + what + " with the line — " + back + " brings " + them + " back"
 }
 
 // afterEdit keeps the caret in view and the picker's query in step.

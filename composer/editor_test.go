@@ -316,3 +316,175 @@ func TestEditorCommand(t *testing.T) {
 		t.Fatalf("a missing editor is reported: %+v", msg)
 	}
 }
+
+// Enter with an @ or $ picker showing "no matches" closes the picker and
+// sends the text as typed; while the list still loads it waits (issue 25
+// item 2).
+func TestPickerWithNoMatchesLetsEnterSend(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "main.go"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	skill := filepath.Join(root, ".agents", "skills", "deploy")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: ship-it\ndescription: Deploys\n---\nbody"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, text string }{
+		{"file", "look at @nosuchfile"},
+		{"skill", "echo $HOME costs $5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: root, Home: t.TempDir()})
+			e.SetWidth(60)
+			for _, r := range tc.text {
+				if _, cmd := e.Update(tea.KeyPressMsg{Code: r, Text: string(r)}); cmd != nil {
+					if msg := cmd(); msg != nil {
+						e.Update(msg) // the list, loaded off the UI goroutine
+					}
+				}
+			}
+			if !e.PickerOpen() || !strings.Contains(ansi.Strip(e.View()), "no matches") {
+				t.Fatalf("the picker shows no matches:\n%s", ansi.Strip(e.View()))
+			}
+			cmd := press(e, "enter")
+			if e.PickerOpen() {
+				t.Error("enter left the picker open")
+			}
+			if cmd == nil {
+				t.Fatal("enter did nothing")
+			}
+			sub, ok := cmd().(SubmitMsg)
+			if !ok || sub.Markdown != tc.text || len(sub.Records) != 0 {
+				t.Fatalf("sent %+v, want the text as typed %q", sub, tc.text)
+			}
+		})
+	}
+	// While the list loads, enter does not send a query half typed.
+	e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: root})
+	typeKeys(e, "@mai")
+	if cmd := press(e, "enter"); cmd != nil || !e.PickerOpen() {
+		t.Fatal("enter while the files load sent or closed the picker")
+	}
+}
+
+// ctrl+u deletes to the start of the logical line, however it wraps, as
+// readline does; when it takes chips it says how many and that ctrl+z
+// brings them back, and ctrl+z does (issue 25 item 18).
+func TestCtrlUSaysWhichChipsItTook(t *testing.T) {
+	e := newTestEditor() // 40 columns: the second line wraps
+	typeKeys(e, "keep this line")
+	press(e, "shift+enter")
+	typeKeys(e, "a long second line that wraps past forty columns with ")
+	e.InsertContext(termRec("ctx_t"), "")
+	typeKeys(e, " and ")
+	e.InsertContext(fileRec("ctx_f"), "")
+	typeKeys(e, " end")
+	before := e.Draft().Markdown()
+	cmd := press(e, "ctrl+u")
+	if got := e.Draft().Markdown(); got != "keep this line\n" {
+		t.Fatalf("ctrl+u left %q, want the first line kept", got)
+	}
+	if cmd == nil {
+		t.Fatal("ctrl+u took 2 chips without a word")
+	}
+	n, ok := cmd().(NoticeMsg)
+	if !ok || n.Err || !strings.Contains(n.Text, "2 chips") || !strings.Contains(n.Text, "ctrl+z") {
+		t.Fatalf("notice %+v, want how many chips and ctrl+z", n)
+	}
+	press(e, "ctrl+z")
+	if got := e.Draft().Markdown(); got != before {
+		t.Fatalf("ctrl+z gave %q, want %q", got, before)
+	}
+	// Without chips it says nothing.
+	press(e, "ctrl+e")
+	typeKeys(e, "x")
+	press(e, "shift+enter")
+	typeKeys(e, "plain words")
+	if cmd := press(e, "ctrl+u"); cmd != nil {
+		t.Fatalf("ctrl+u without chips said %+v", cmd())
+	}
+}
+
+// Backspace next to a chip selects it first (SelectedChip says so, for the
+// hint bar) and deletes it on the second press (issue 25 item 18).
+func TestBackspaceSelectsAChipFirst(t *testing.T) {
+	e := newTestEditor()
+	typeKeys(e, "see ")
+	e.InsertContext(termRec("ctx_t"), "")
+	withChip := e.Draft().Markdown()
+	if _, ok := e.SelectedChip(); ok {
+		t.Fatal("a chip is selected before any key")
+	}
+	press(e, "backspace")
+	if got := e.Draft().Markdown(); got != withChip {
+		t.Fatalf("the first backspace deleted: %q", got)
+	}
+	c, ok := e.SelectedChip()
+	if !ok || c.ContextID != "ctx_t" {
+		t.Fatalf("the first backspace did not select the chip: %+v %v", c, ok)
+	}
+	press(e, "backspace")
+	if got := e.Draft().Markdown(); got != "see " {
+		t.Fatalf("the second backspace left %q", got)
+	}
+	if _, ok := e.SelectedChip(); ok {
+		t.Fatal("still selected after the delete")
+	}
+	// A move in between drops the selection: the next backspace selects again.
+	press(e, "ctrl+z", "end")
+	press(e, "backspace", "left", "right", "backspace")
+	if got := e.Draft().Markdown(); got != withChip {
+		t.Fatalf("backspace after a move deleted at once: %q", got)
+	}
+	if _, ok := e.SelectedChip(); !ok {
+		t.Fatal("backspace after a move did not select the chip")
+	}
+	// Text is deleted at once, as before.
+	press(e, "end")
+	typeKeys(e, "ab")
+	press(e, "backspace")
+	if got := e.Draft().Markdown(); got != withChip+"a" {
+		t.Fatalf("backspace on text: %q", got)
+	}
+}
+
+// Pasting a T3 Code link of a kind chipchat does not know makes an
+// unresolved chip that says its kind, written back byte for byte; a known
+// kind's link without its record stays prose (the app's clipboard lookup
+// decides those); a quote link still becomes its chip (issue 25 item 21).
+func TestPasteUnknownKindLinkBecomesAChip(t *testing.T) {
+	e := newTestEditor()
+	e.SetWidth(80)
+	text := "see [Sketch 2](t3-context://v1/whiteboard/ctx_w1) and [a.txt](t3-context://v1/file/ctx_f) ok"
+	e.Update(tea.PasteMsg{Content: text})
+	d := e.Draft()
+	if got := d.Markdown(); got != text {
+		t.Fatalf("Markdown %q, want the paste back byte for byte %q", got, text)
+	}
+	var kinds []string
+	for i := 0; i < d.LineCount(); i++ {
+		for _, atom := range d.Line(i) {
+			if c, ok := d.ChipAt(atom); ok {
+				kinds = append(kinds, c.Kind)
+			}
+		}
+	}
+	if len(kinds) != 1 || kinds[0] != "whiteboard" {
+		t.Fatalf("chips %v, want one whiteboard chip (the file link stays prose)", kinds)
+	}
+	view := ansi.Strip(e.View())
+	if !strings.Contains(view, "whiteboard: Sketch 2") || strings.Contains(view, "t3-context://v1/whiteboard") {
+		t.Fatalf("the chip does not say its kind, or the link shows raw:\n%s", view)
+	}
+	if !strings.Contains(view, "t3-context://v1/file/ctx_f") {
+		t.Fatalf("the known kind's link is no longer prose:\n%s", view)
+	}
+	// One undo step takes the whole paste.
+	press(e, "ctrl+z")
+	if got := e.Draft().Markdown(); got != "" {
+		t.Fatalf("undo left %q", got)
+	}
+}

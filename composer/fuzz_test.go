@@ -31,3 +31,29 @@ func FuzzMarkdownRoundTrip(f *testing.F) {
 		checkInvariants(t, d, "edit+undo")
 	})
 }
+
+// FuzzPasteText: a paste (InsertText) makes chips only of quote links and
+// of links of kinds chipchat does not know, and what it writes back pastes
+// to the same Markdown again.
+func FuzzPasteText(f *testing.F) {
+	f.Add("see [Sketch](t3-context://v1/whiteboard/w1) and [a](t3-context://v1/file/f)")
+	f.Add("![x](t3-context://v1/future/u)[y](t3-context://v1/element/e) [](t3-context://v1/z-9/q)")
+	f.Add("[Assistant quote](t3-citation://v1/e/t/m?text=[x](t3-context://v1/new/f)&start=0&end=3&prefix=&suffix=)")
+	f.Fuzz(func(t *testing.T, text string) {
+		d := NewDraft()
+		d.InsertText(text)
+		for i := 0; i < d.LineCount(); i++ {
+			for _, atom := range d.Line(i) {
+				if c, ok := d.ChipAt(atom); ok && c.Citation == nil && contextref.IsKnownKind(c.Kind) {
+					t.Fatalf("a paste made a %s chip without its record: %q", c.Kind, text)
+				}
+			}
+		}
+		md := d.Markdown()
+		again := NewDraft()
+		again.InsertText(md)
+		if again.Markdown() != md {
+			t.Fatalf("pasting the paste's Markdown again:\n%q\n%q", md, again.Markdown())
+		}
+	})
+}

@@ -175,7 +175,7 @@ func Load(path string, checkKeys func(map[string][]string) error) (Config, error
 	}
 	md, err := toml.Decode(string(b), &c)
 	if err != nil {
-		return Default(), fmt.Errorf("config %s: %w", path, err)
+		return Default(), tomlError(path, err)
 	}
 	if u := md.Undecoded(); len(u) > 0 {
 		var names []string
@@ -222,3 +222,24 @@ func Load(path string, checkKeys func(map[string][]string) error) (Config, error
 	}
 	return c, nil
 }
+
+// tomlError is a decoding error as "config FILE:LINE:COL: what is wrong"
+// when the parser says where (its ParseError), else "config FILE: …".
+func tomlError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) && pe.Position.Line > 0 {
+		msg := pe.Message
+		if msg == "" {
+			msg = strings.TrimPrefix(pe.Error(), "toml: ")
+		}
+		col := pe.Position.Col
+		if col < 1 {
+			col = 1
+		}
+		return fmt.Errorf("config %s:%d:%d: %s", path, pe.Position.Line, col, oneLine(msg))
+	}
+	return fmt.Errorf("config %s: %s", path, oneLine(strings.TrimPrefix(err.Error(), "toml: ")))
+}
+
+// oneLine is s on one line, its runs of white space one space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

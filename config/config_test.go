@@ -160,3 +160,23 @@ func TestConfigReplyBytes(t *testing.T) {
 		t.Errorf("reply_bytes = 100: err = %v, want it refused naming the setting", err)
 	}
 }
+
+// Invalid TOML is reported as "config FILE:LINE:COL: what is wrong", the
+// position where the parser stopped, in one line.
+func TestLoadConfigTOMLErrorHasLineAndColumn(t *testing.T) {
+	p := writeConfig(t, "agent = \"echo\"\n[limits]\ncomposer_rows = = 3\n")
+	_, err := Load(p, nil)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want := "config " + p + ":3:"
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want it to start with %q", err, want)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q is more than one line", err)
+	}
+	if strings.Contains(err.Error(), "toml: line") {
+		t.Errorf("error %q keeps the library's prefix", err)
+	}
+}

@@ -16,7 +16,10 @@ var ErrEmptyCapture = errors.New("terminal: nothing to capture")
 // CaptureLines makes a terminal record of absolute lines a..b (inclusive,
 // in either order) of s. The text is the lines' plain text with control
 // sequences stripped and trailing spaces trimmed, joined by "\n". Its label
-// is "<label> lines A-B" ("<label> line N" for one line). When the text is
+// is "<label> lines A-B" ("<label> line N" for one line), numbered from 1
+// as a user reads them: absolute line n is line n+1 in the label and in
+// the record's lineStart and lineEnd, so the agent's "N | line" prefixes
+// (contextref's projection) agree with the chip's label. When the text is
 // over contextref.MaxTerminalTextLen UTF-16 units, the first lines are cut:
 // lineStart moves to the first kept line, the label gets " (cut)" and the
 // text starts with a line "[cut: first K lines omitted]".
@@ -93,6 +96,7 @@ func makeRecord(id, label string, a int64, lines []string, nonce string) (*conte
 		}
 		text = strings.Join(lines, "\n")
 	}
+	a++ // numbered from 1
 	b := a + int64(len(lines)) - 1
 	var rl string
 	if a == b {

@@ -17,10 +17,10 @@ func TestCaptureAcrossScrollback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Text != "row 3\nrow 4\nrow 5" || rec.LineStart != 3 || rec.LineEnd != 5 {
+	if rec.Text != "row 3\nrow 4\nrow 5" || rec.LineStart != 4 || rec.LineEnd != 6 {
 		t.Fatalf("%+v", rec)
 	}
-	if rec.Label != "Terminal 1 lines 3-5" || rec.TerminalLabel != "Terminal 1" || rec.TerminalID != "term-1" {
+	if rec.Label != "Terminal 1 lines 4-6" || rec.TerminalLabel != "Terminal 1" || rec.TerminalID != "term-1" {
 		t.Fatalf("%+v", rec)
 	}
 	// more output scrolls; the numbers stay
@@ -32,7 +32,7 @@ func TestCaptureAcrossScrollback(t *testing.T) {
 		t.Fatalf("%+v", rec2)
 	}
 	one, _ := CaptureLines(s, "term-1", "Terminal 1", 7, 7, "3")
-	if one.Label != "Terminal 1 line 7" || one.Text != "row 7" {
+	if one.Label != "Terminal 1 line 8" || one.Text != "row 7" {
 		t.Fatalf("%+v", one)
 	}
 	// round-trip through the wire schema
@@ -74,7 +74,7 @@ func TestCaptureTruncation(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "[cut: first ") || !strings.HasSuffix(rec.Label, "(cut)") {
 		t.Fatalf("no note: %q %q", lines[0], rec.Label)
 	}
-	if rec.LineEnd != 999 || int64(len(lines)) != rec.LineEnd-rec.LineStart+1 {
+	if rec.LineEnd != 1000 || int64(len(lines)) != rec.LineEnd-rec.LineStart+1 {
 		t.Fatalf("range %d-%d lines %d", rec.LineStart, rec.LineEnd, len(lines))
 	}
 	if _, err := contextref.DecodeRecord(mustJSON(t, rec)); err != nil {
@@ -97,7 +97,7 @@ func TestQuickCaptureMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Text != "hi\nthere" || rec.LineStart != 1 || rec.LineEnd != 2 {
+	if rec.Text != "hi\nthere" || rec.LineStart != 2 || rec.LineEnd != 3 {
 		t.Fatalf("%+v", rec)
 	}
 }
@@ -109,7 +109,30 @@ func TestQuickCaptureHeuristic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Text != "a.txt\nb.txt" || rec.LineStart != 1 || rec.LineEnd != 2 {
+	if rec.Text != "a.txt\nb.txt" || rec.LineStart != 2 || rec.LineEnd != 3 {
 		t.Fatalf("%+v", rec)
+	}
+}
+
+// Lines are numbered from 1 where a user reads them: the screen's first
+// line is line 1 in the label and in lineStart, and the agent's "N | line"
+// prefixes (the projection) agree with the label (issue 25 item 11).
+func TestCaptureNumbersLinesFromOne(t *testing.T) {
+	s := NewScreen(20, 4, 100)
+	feed(s, "$ echo hi\r\nhi\r\n$ ")
+	rec, err := CaptureLines(s, "t", "Shell 1", 0, 1, "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Label != "Shell 1 lines 1-2" || rec.LineStart != 1 || rec.LineEnd != 2 {
+		t.Fatalf("label %q, lines %d-%d; want Shell 1 lines 1-2, 1-2", rec.Label, rec.LineStart, rec.LineEnd)
+	}
+	out := contextref.Project("see [x](t3-context://v1/terminal/"+rec.ContextID+")", []contextref.Record{rec})
+	if !strings.Contains(out, "1 | $ echo hi\n2 | hi") || strings.Contains(out, "0 | ") {
+		t.Fatalf("projection's numbers do not match the label:\n%s", out)
+	}
+	one, _ := CaptureLines(s, "t", "Shell 1", 0, 0, "m")
+	if one.Label != "Shell 1 line 1" {
+		t.Fatalf("label %q", one.Label)
 	}
 }

@@ -42,7 +42,8 @@
 // ScreenTop()+y, where ScreenTop counts the lines that ever left the top of
 // the screen. A line keeps its number while it moves into the scrollback,
 // so a record's lineStart/lineEnd stay valid while output scrolls, until
-// the line falls out of the scrollback (FirstLine). The alternate screen
+// the line falls out of the scrollback (FirstLine). A record numbers lines
+// from 1 (absolute line n is its line n+1), as its label does. The alternate screen
 // uses the same numbers for its rows and feeds no history.
 //
 // # Captures
@@ -85,6 +86,7 @@
 // signalled on a 1-slot channel and delivered by Wait() as UpdatedMsg, at
 // most one per FrameInterval (60 fps), so a flood never blocks the UI nor
 // queues messages. When the program exits, "[process exited N]" is written
+// ("[process killed (SIGKILL)]" when a signal ended it, see ExitNote)
 // and ExitedMsg{ID, Code} is sent; Start again restarts it. Close sends
 // SIGHUP (then SIGKILL) to the process group and kills every process left
 // in the pty's session (read from /proc on Linux), so nothing is orphaned.

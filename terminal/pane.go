@@ -474,8 +474,8 @@ func (p *Pane) title() string {
 	var parts []string
 	for i, t := range p.terms {
 		label := t.Label
-		if ex, code := t.Exited(); ex && !t.Running() {
-			label += " [exited " + strconv.Itoa(code) + "]"
+		if ex, _ := t.Exited(); ex && !t.Running() {
+			label += " [" + t.ExitNote() + "]"
 		}
 		if i == p.active {
 			label = "\x1b[7m " + label + " \x1b[m"
@@ -487,10 +487,11 @@ func (p *Pane) title() string {
 	s := strings.Join(parts, "│")
 	var extra string
 	if p.cp != nil {
-		extra = " COPY line " + strconv.FormatInt(p.cp.line, 10)
+		// numbered from 1, as the capture's label will be
+		extra = " COPY line " + strconv.FormatInt(p.cp.line+1, 10)
 		if p.cp.selecting {
 			lo, hi := min(p.cp.anchor, p.cp.line), max(p.cp.anchor, p.cp.line)
-			extra = " COPY lines " + strconv.FormatInt(lo, 10) + "-" + strconv.FormatInt(hi, 10)
+			extra = " COPY lines " + strconv.FormatInt(lo+1, 10) + "-" + strconv.FormatInt(hi+1, 10)
 		}
 		extra += " · v select · y capture · esc leave"
 	} else if p.viewOff > 0 {

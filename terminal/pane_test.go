@@ -66,7 +66,7 @@ func TestPaneCopyMode(t *testing.T) {
 		t.Fatal("view did not follow the copy cursor")
 	}
 	view := p.View()
-	if !strings.Contains(view, "lines 4-10") {
+	if !strings.Contains(view, "lines 5-11") {
 		t.Fatalf("title: %q", strings.SplitN(view, "\n", 2)[0])
 	}
 	msg := press(p, tea.KeyPressMsg{Code: 'y', Text: "y"})
@@ -74,7 +74,7 @@ func TestPaneCopyMode(t *testing.T) {
 	if !ok {
 		t.Fatalf("got %T %v", msg, msg)
 	}
-	if cm.Record.LineStart != 4 || cm.Record.LineEnd != 10 || !strings.HasPrefix(cm.Record.Text, "out 4\nout 5") || cm.Record.Label != "Terminal 1 lines 4-10" {
+	if cm.Record.LineStart != 5 || cm.Record.LineEnd != 11 || !strings.HasPrefix(cm.Record.Text, "out 4\nout 5") || cm.Record.Label != "Terminal 1 lines 5-11" {
 		t.Fatalf("%+v", cm.Record)
 	}
 	if p.InCopyMode() {
@@ -103,7 +103,7 @@ func TestPaneQuickCapture(t *testing.T) {
 	p.Focused = true
 	term.ingest([]byte("$ make\r\nok 1\r\nok 2\r\n$ "))
 	cm, ok := press(p, tea.KeyPressMsg{Code: 'o', Mod: tea.ModAlt}).(CaptureMsg)
-	if !ok || cm.Record.Text != "ok 1\nok 2" || cm.Record.Label != "Terminal 1 lines 1-2" {
+	if !ok || cm.Record.Text != "ok 1\nok 2" || cm.Record.Label != "Terminal 1 lines 2-3" {
 		t.Fatalf("%+v", cm)
 	}
 }

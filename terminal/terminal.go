@@ -21,7 +21,7 @@ const FrameInterval = time.Second / 60
 type UpdatedMsg struct{ ID string }
 
 // ExitedMsg says that terminal ID's process exited with Code (-1 when it
-// was killed by a signal).
+// was killed by a signal: Terminal.ExitNote names it).
 type ExitedMsg struct {
 	ID   string
 	Code int
@@ -53,6 +53,7 @@ type Terminal struct {
 	reported bool
 	gen      int
 	exitSig  string        // the signal that ended the program, when one did
+	exitNote string        // how it ended as a user reads it: "exited 3", "killed (SIGKILL)"
 	done     chan struct{} // closed when the current run's program exited
 
 	dirty     chan struct{}
@@ -134,21 +135,26 @@ func (t *Terminal) readLoop(ptmx *os.File, cmd *exec.Cmd, gen int, done chan str
 	}
 	werr := cmd.Wait()
 	code, sig := 0, ""
+	note := ""
 	if werr != nil {
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			code = ee.ExitCode()
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 				sig = ws.Signal().String()
+				note = signalNote(ws.Signal())
 			}
 		} else {
 			code = -1
 		}
 	}
+	if note == "" {
+		note = "exited " + strconv.Itoa(code)
+	}
 	t.mu.Lock()
 	if t.gen == gen {
-		t.running, t.exited, t.code, t.exitSig = false, true, code, sig
-		t.screen.Write([]byte("\r\n\x1b[0m[process exited " + strconv.Itoa(code) + "]"))
+		t.running, t.exited, t.code, t.exitSig, t.exitNote = false, true, code, sig, note
+		t.screen.Write([]byte("\r\n\x1b[0m[process " + note + "]"))
 	}
 	t.mu.Unlock()
 	ptmx.Close()
@@ -235,6 +241,29 @@ func (t *Terminal) Running() bool { t.mu.Lock(); defer t.mu.Unlock(); return t.r
 
 // Exited returns whether the process ended and its code.
 func (t *Terminal) Exited() (bool, int) { t.mu.Lock(); defer t.mu.Unlock(); return t.exited, t.code }
+
+// ExitNote is how the program ended, as a user reads it: "exited 3",
+// "killed (SIGKILL)", "terminated (SIGTERM)"; "" while it runs or before
+// it ran.
+func (t *Terminal) ExitNote() string { t.mu.Lock(); defer t.mu.Unlock(); return t.exitNote }
+
+// signalNames are the signals a program is commonly ended by, by name.
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGILL: "SIGILL",
+	syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+	syscall.SIGKILL: "SIGKILL", syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+}
+
+// signalNote is "killed (SIGKILL)": the signal's description and its
+// name ("signal 42" for one without a name).
+func signalNote(sig syscall.Signal) string {
+	name, ok := signalNames[sig]
+	if !ok {
+		return "signal " + strconv.Itoa(int(sig))
+	}
+	return sig.String() + " (" + name + ")"
+}
 
 // Pgid returns the process group of the shell (0 before Start).
 func (t *Terminal) Pgid() int { t.mu.Lock(); defer t.mu.Unlock(); return t.pgid }

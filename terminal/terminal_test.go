@@ -55,11 +55,11 @@ func TestShellCapture(t *testing.T) {
 			t.Fatal(err)
 		}
 		text, start, end = rec.Text, rec.LineStart, rec.LineEnd
-		if rec.Label != "Terminal 1 lines "+itoa(int(a))+"-"+itoa(int(a+2)) {
+		if rec.Label != "Terminal 1 lines "+itoa(int(a+1))+"-"+itoa(int(a+3)) {
 			t.Errorf("label %q", rec.Label)
 		}
 	})
-	if text != "known 05\nknown 06\nknown 07" || start != a || end != a+2 {
+	if text != "known 05\nknown 06\nknown 07" || start != a+1 || end != a+3 {
 		t.Fatalf("%q %d-%d", text, start, end)
 	}
 	// more output: the same absolute range keeps its text
@@ -145,4 +145,38 @@ func TestExitAndRestart(t *testing.T) {
 	}
 	defer term.Close()
 	waitFor(t, term, "again", func(s *Screen) bool { return findLine(s, "again") >= 0 })
+}
+
+// A program ended by a signal says so with the signal's name, on screen
+// and in the pane's tab, instead of "[process exited -1]" (issue 25 item
+// 12).
+func TestKilledProgramNamesTheSignal(t *testing.T) {
+	p := NewPane(t.TempDir())
+	p.SetSize(60, 8)
+	term := NewTerminal("t", "Shell 1", 60, 7, 0)
+	p.terms = []*Terminal{term}
+	if err := term.Start(t.TempDir(), "/bin/sh", "-c", "echo started; kill -KILL $$"); err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	for {
+		if _, ok := term.Wait()().(ExitedMsg); ok {
+			break
+		}
+	}
+	if got := term.ExitNote(); got != "killed (SIGKILL)" {
+		t.Errorf("ExitNote %q, want killed (SIGKILL)", got)
+	}
+	waitFor(t, term, "kill note", func(s *Screen) bool { return findLine(s, "[process killed (SIGKILL)]") >= 0 })
+	term.Do(func(s *Screen) {
+		if findLine(s, "exited -1") >= 0 {
+			t.Error("the screen still says exited -1")
+		}
+	})
+	if title := p.title(); !strings.Contains(title, "Shell 1 [killed (SIGKILL)]") {
+		t.Errorf("tab %q does not name the signal", title)
+	}
+	if got := signalNote(syscall.SIGTERM); got != "terminated (SIGTERM)" {
+		t.Errorf("SIGTERM: %q", got)
+	}
 }

@@ -70,7 +70,7 @@ func TestUserMessageChips(t *testing.T) {
 		"Look at [main.go](t3-context://v1/file/f1), [$go](t3-context://v1/skill/s1), [gone.txt](t3-context://v1/file/nope) and [later](t3-context://v1/future/x1).",
 		fileRec("f1", "main.go"), skillRec("s1", "$go"))})
 	v := plain(m)
-	for _, want := range []string{"You", "Look at", "main.go", "go]", "gone.txt", "later", "[? gone.txt]", "[? later]"} {
+	for _, want := range []string{"You", "Look at", "main.go", "go]", "gone.txt", "later", "[? gone.txt]", "[? future: later]"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
