@@ -531,6 +531,13 @@ func joinHints(hs ...string) string {
 	return strings.Join(out, " · ")
 }
 
+// chipSelected reports whether the composer has one chip selected (a
+// backspace next to it selected it; the next one deletes it).
+func (a *App) chipSelected() bool {
+	_, ok := a.ed.SelectedChip()
+	return ok
+}
+
 // paneHints is the hint bar of the focused pane, from the keys bound.
 func (a *App) paneHints() string {
 	k := &a.keys
@@ -551,6 +558,8 @@ func (a *App) paneHints() string {
 		return joinHints("running: "+a.shell.cmdline, hint(k.ShellKill, "kill"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
 	case a.shell.on:
 		return joinHints("! shell mode", hint(k.Editor.Submit, "run"), hint(k.ShellLeave, "leave"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
+	case a.focus == paneComposer && a.chipSelected():
+		return joinHints(hint(k.Editor.DeleteBack, "deletes the chip"), hint2(k.Editor.Left, k.Editor.Right, "keep it"), hint(k.Help, "keys"))
 	case a.conv.turnShown():
 		return joinHints(hint(k.Editor.Submit, "queue"), hint(k.Cancel, "cancel turn"), hint(k.Editor.Newline, "newline"),
 			hint(k.FocusNext, "transcript"), hint(k.Help, "keys"), hint(k.Quit, "quit"))

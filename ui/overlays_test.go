@@ -315,7 +315,7 @@ func TestShelfRemovalWithoutChipDoesNotAsk(t *testing.T) {
 	if n := len(h.app.ed.Draft().Shelf()); n != 2 {
 		t.Fatalf("shelf holds %d", n)
 	}
-	h.press("backspace") // the b.png chip goes; the image stays on the shelf
+	h.press("backspace", "backspace") // the b.png chip is selected, then goes; the image stays on the shelf
 	d := h.app.ed.Draft()
 	if len(d.Shelf()) != 2 {
 		t.Fatal("deleting an image chip took the image off the shelf")
@@ -348,7 +348,7 @@ func TestShelfOnlyDraftSendsNoEmptyMessage(t *testing.T) {
 	e.writeFile("a.png", tinyPNG)
 	h := e.open("")
 	h.attach("a.png")
-	h.press("backspace")
+	h.press("backspace", "backspace") // selects the chip, then deletes it
 	if md := h.app.ed.Draft().Markdown(); md != "" {
 		t.Fatalf("draft = %q", md)
 	}
