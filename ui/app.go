@@ -71,11 +71,9 @@ const (
 // I/O: the store, the asset store and the agent are reached through
 // commands.
 type App struct {
-	opt    Options
-	ws     *workspace.Workspace
+	opt    *Options // what the command line decided (and main wired)
 	chat   *chat.Service
-	keys   Keys // the key table's bindings (keys.go)
-	reg    *chips.Registry
+	keys   *Keys // the key table's bindings (keys.go)
 	ed     *composer.Editor
 	tr     *transcript.Model
 	thread workspace.Thread
@@ -93,19 +91,13 @@ type App struct {
 	stash *stash        // the prompt stash (stash.go)
 	nav   *nav          // the threads, thread chips, opening chips (overlays.go)
 
-	toast toastLine
-
-	ctrlCArmed bool
-	shelfSel   int
+	toast *toastLine
 
 	hist  *history   // the project's earlier prompts (history.go)
 	shell *shellMode // ! shell mode (shell.go)
 	panes *panes     // the terminal pane and the agent's tabs in it (terminal.go)
 
-	// the review pane (ui/review.go) and the # picker's thread list
-	// (ui/threadref.go)
-	rv      *reviewPane
-	threads *workspace.ThreadSource
+	rv *reviewPane // the review pane (ui/review.go)
 }
 
 // New builds the app for a thread whose messages and draft were loaded.
@@ -125,32 +117,33 @@ func New(opt Options) *App {
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
 	}
-	a := &App{opt: opt, ws: opt.Workspace, chat: opt.Chat, keys: keys, threads: threads,
-		reg: reg, ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
+	a := &App{opt: &opt, chat: opt.Chat, keys: &keys, toast: &toastLine{},
+		ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
 		ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
-	a.drafts = &drafts{ws: a.ws, ed: ed, chat: a.chat, thread: &a.thread, toast: &a.toast}
-	a.conv = &conversation{chat: a.chat, ws: a.ws, ed: ed, tr: a.tr, keys: &a.keys, ovs: a.ovs, toast: &a.toast, thread: &a.thread}
+	ws := opt.Workspace
+	a.drafts = &drafts{ws: ws, ed: ed, chat: a.chat, thread: &a.thread, toast: a.toast}
+	a.conv = &conversation{chat: a.chat, ws: ws, ed: ed, tr: a.tr, keys: a.keys, ovs: a.ovs, toast: a.toast, thread: &a.thread}
 	if a.opt.ExitFiles == nil {
 		a.opt.ExitFiles = noExitFiles{}
 	}
-	a.panes = &panes{pane: terminal.NewPane(opt.Dir), keys: &a.keys, toast: &a.toast, chat: opt.Chat,
+	a.panes = &panes{pane: terminal.NewPane(opt.Dir), keys: a.keys, toast: a.toast, chat: opt.Chat,
 		host: opt.AgentTerminals, mcp: opt.Panes, scrollback: opt.Config.Limits.Scrollback}
 	a.panes.pane.Scrollback = opt.Config.Limits.Scrollback
 	a.panes.pane.CopyModeKeys, a.panes.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
-	a.shell = &shellMode{ed: ed, panes: a.panes, keys: &a.keys, toast: &a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback}
-	a.rv = newReviewPane(opt.Review, opt.Dir, opt.NoColor, &a.keys, ed, a.tr, &a.toast)
+	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback}
+	a.rv = newReviewPane(opt.Review, opt.Dir, opt.NoColor, a.keys, ed, a.tr, a.toast)
 	if a.opt.Clipboard == nil {
 		a.opt.Clipboard = clipboard.Default()
 	}
 	if a.opt.Registry == nil {
 		a.opt.Registry = clipboard.DefaultRegistry()
 	}
-	a.hist = &history{ws: a.ws, ed: ed, keys: &a.keys, ovs: a.ovs, toast: &a.toast, reg: a.opt.Registry,
+	a.hist = &history{ws: ws, ed: ed, keys: a.keys, ovs: a.ovs, toast: a.toast, reg: a.opt.Registry,
 		entries: opt.History} // up works from the first frame (history.go)
-	a.clip = &clip{ws: a.ws, ed: ed, keys: &a.keys, toast: &a.toast, thread: &a.thread, cb: a.opt.Clipboard, reg: a.opt.Registry,
+	a.clip = &clip{ws: ws, ed: ed, keys: a.keys, toast: a.toast, thread: &a.thread, cb: a.opt.Clipboard, reg: a.opt.Registry,
 		limits: opt.Config.Limits, config: opt.Config.Path}
-	a.nav = &nav{ws: a.ws, chat: a.chat, drafts: a.drafts, ovs: a.ovs, keys: &a.keys, toast: &a.toast, thread: &a.thread, dir: opt.Dir}
-	a.stash = &stash{ws: a.ws, ed: ed, keys: &a.keys, ovs: a.ovs, toast: &a.toast, reg: a.opt.Registry}
+	a.nav = &nav{ws: ws, chat: a.chat, drafts: a.drafts, ovs: a.ovs, keys: a.keys, toast: a.toast, thread: &a.thread, dir: opt.Dir, threads: threads}
+	a.stash = &stash{ws: ws, ed: ed, keys: a.keys, ovs: a.ovs, toast: a.toast, reg: a.opt.Registry}
 	a.loadThread(opt.Opened)
 	a.opt.Opened = workspace.Opened{} // the transcript has them; a long thread's slice is not kept twice
 	return a
@@ -160,7 +153,7 @@ func New(opt Options) *App {
 func (a *App) loadThread(o workspace.Opened) {
 	t, d := o.Thread, o.Draft
 	a.thread = t
-	a.threads.SetCurrent(t.ID)
+	a.nav.threads.SetCurrent(t.ID)
 	a.ovs.Remove(is[*quotePrompt]) // a quote of the thread being left
 	a.tr.SetMessages(toTranscript(o, a.conv.plainReplies()))
 	a.chat.Adopt(t.ID, o.Messages)
@@ -329,17 +322,17 @@ func (a *App) interrupt() tea.Cmd {
 		a.ed.SetDraft(a.ed.Draft()) // an open picker goes with the text it was for
 		return tea.Batch(a.afterComposer(), a.notify("draft cleared — ctrl+z brings it back", false))
 	}
-	if a.ctrlCArmed {
+	if a.conv.ctrlCArmed {
 		return a.quit()
 	}
-	a.ctrlCArmed = true
+	a.conv.ctrlCArmed = true
 	return a.notify("press ctrl+c again to quit", false)
 }
 
 // refreshThread re-reads the thread (its title comes from the first
 // message).
 func (a *App) refreshThread() tea.Cmd {
-	read := a.ws.Thread(a.thread.ID)
+	read := a.opt.Workspace.Thread(a.thread.ID)
 	return func() tea.Msg {
 		th, err := read()
 		if err != nil {

@@ -47,6 +47,9 @@ type conversation struct {
 	// it opens again once the draft no longer starts with one, or at a
 	// bare "/".
 	dismissed bool
+	// ctrlCArmed: ctrl+c on an empty composer said "again to quit"; the
+	// next ctrl+c quits, any other key disarms it.
+	ctrlCArmed bool
 }
 
 // effect is what the app does after the conversation changed something

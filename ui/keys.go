@@ -540,7 +540,7 @@ func (a *App) chipSelected() bool {
 
 // paneHints is the hint bar of the focused pane, from the keys bound.
 func (a *App) paneHints() string {
-	k := &a.keys
+	k := a.keys
 	switch {
 	case a.focus == paneTranscript:
 		return joinHints(hint2(k.Transcript.Up, k.Transcript.Down, "messages"), hint2(k.Transcript.PrevChip, k.Transcript.NextChip, "chips"), hint(k.Transcript.Details, "details"),

@@ -74,7 +74,7 @@ func TestOverlayStackOrder(t *testing.T) {
 	if h.app.OverlayScope() != ScopeHelp {
 		t.Fatalf("F1: overlay %q", h.app.OverlayScope())
 	}
-	k := &h.app.keys
+	k := h.app.keys
 	first := newAskBox(k, pendingAsk{ID: 1, SignIn: nil, Permission: nil})
 	second := newAskBox(k, pendingAsk{ID: 2})
 	h.app.ovs.PushUnder(first, is[*askBox])

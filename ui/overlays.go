@@ -31,7 +31,7 @@ func (a *App) openHelp() {
 	lines = append(lines, a.keys.HelpByScope()...)
 	lines = append(lines, habitsHelp...)
 	lines = append(append(lines, ""), commandHelp()...) // the slash-command table (commands.go)
-	a.ovs.Push(&helpView{k: &a.keys, lines: lines})
+	a.ovs.Push(&helpView{k: a.keys, lines: lines})
 }
 
 // habitsHelp is what F1 says of history, ! and /, and where skills come
@@ -135,7 +135,7 @@ type completionMsg struct {
 }
 
 func (a *App) openAttach() {
-	a.ovs.Push(&pathPrompt{k: &a.keys, dir: a.opt.Dir, home: a.opt.Home})
+	a.ovs.Push(&pathPrompt{k: a.keys, dir: a.opt.Dir, home: a.opt.Home})
 }
 
 func (p *pathPrompt) Scope() Scope { return ScopeAttach }
@@ -288,6 +288,8 @@ type nav struct {
 	toast  *toastLine
 	thread *workspace.Thread // the open thread (the App's)
 	dir    string            // the project directory
+	// threads is the # picker's thread list; it marks the open thread.
+	threads *workspace.ThreadSource
 }
 
 type threadSwitcher struct {
@@ -567,27 +569,27 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 		a.setFocus(paneComposer)
 		return nil
 	}
-	a.shelfSel = max(0, min(a.shelfSel, len(shelf)-1))
+	a.clip.shelfSel = max(0, min(a.clip.shelfSel, len(shelf)-1))
 	k := a.keys
 	switch {
 	case key.Matches(msg, k.ShelfLeft):
-		a.shelfSel = max(0, a.shelfSel-1)
+		a.clip.shelfSel = max(0, a.clip.shelfSel-1)
 	case key.Matches(msg, k.ShelfRight):
-		a.shelfSel = min(len(shelf)-1, a.shelfSel+1)
+		a.clip.shelfSel = min(len(shelf)-1, a.clip.shelfSel+1)
 	case key.Matches(msg, k.ShelfRemove):
-		id := shelf[a.shelfSel]
+		id := shelf[a.clip.shelfSel]
 		d := a.ed.Draft()
 		name := id
 		if r, ok := d.Record(id); ok {
 			name = r.(*contextref.ImageRecord).Name
 		}
 		if n := d.References(id); n > 0 {
-			askConfirm(a.ovs, &a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true})
+			askConfirm(a.ovs, a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true})
 			return nil
 		}
 		return a.removeImage(removeImage{id, false})
 	case key.Matches(msg, k.ShelfOpen):
-		if r, ok := a.ed.Draft().Record(shelf[a.shelfSel]); ok {
+		if r, ok := a.ed.Draft().Record(shelf[a.clip.shelfSel]); ok {
 			return a.nav.open(r)
 		}
 	case key.Matches(msg, k.Cancel):

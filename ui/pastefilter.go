@@ -39,7 +39,7 @@ type largePastedMsg struct {
 //	pf.SetSend(p.Send)
 func (a *App) NewPasteFilter(in *os.File) (*paste.Filter, func(tea.Model, tea.Msg) tea.Msg) {
 	c := a.clip
-	pf := paste.NewFilter(in, paste.Options{Limit: a.ws.PasteLimit(), Store: c.pasteStore()})
+	pf := paste.NewFilter(in, paste.Options{Limit: a.opt.Workspace.PasteLimit(), Store: c.pasteStore()})
 	return pf, func(m tea.Model, msg tea.Msg) tea.Msg { return c.filterPaste(pf.Translate(m, msg)) }
 }
 

@@ -87,7 +87,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	// the transcript's requests
 	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.nav.open(m.Record) }))
 	add(on(func(a *App, m transcript.PagerMsg) tea.Cmd { return page(a.opt.ExitFiles, m) }))
-	add(on(func(a *App, m pagerFileMsg) tea.Cmd { return runPager(a.opt.ExitFiles, &a.toast, m) }))
+	add(on(func(a *App, m pagerFileMsg) tea.Cmd { return runPager(a.opt.ExitFiles, a.toast, m) }))
 	add(on(func(a *App, m pagerDoneMsg) tea.Cmd { return a.failed("pager: ", m.err) }))
 	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { a.chat.Fork(a.thread.ID, m.MessageID); return nil }))
 	add(on(func(a *App, m transcript.CopyMsg) tea.Cmd { return a.clip.copyMessage(m, a.tr.PopoverOpen()) }))
@@ -141,7 +141,7 @@ func (a *App) deliver(match func(Overlay) bool, msg tea.Msg) tea.Cmd {
 // pane, the composer.
 func (a *App) routeKey(msg tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(msg, a.keys.Interrupt) {
-		a.ctrlCArmed = false
+		a.conv.ctrlCArmed = false
 	}
 	if key.Matches(msg, a.keys.Quit) {
 		return a.quit() // from anywhere, popups included: quit saves everything
@@ -178,7 +178,7 @@ func (a *App) elsewhere(msg tea.KeyPressMsg) tea.Cmd {
 	a.keys.Editor = a.ed.Keys
 	var there []string
 	for _, d := range KeyDefs() {
-		if !key.Matches(msg, *d.Binding(&a.keys)) {
+		if !key.Matches(msg, *d.Binding(a.keys)) {
 			continue
 		}
 		if d.ActsIn(ScopeComposer) || d.ActsIn(ScopeShell) || d.ActsIn(ScopePicker) {

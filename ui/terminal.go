@@ -205,7 +205,7 @@ func (a *App) captured(rec *contextref.TerminalRecord, then func() tea.Cmd) tea.
 	d.SetCaret(d.Caret(), false) // at the caret: never over a selection
 	a.ed.SpaceBeforeChip()
 	a.ed.InsertContext(rec, "")
-	note := a.ws.NoteExcerpt(rec.ContextID)
+	note := a.opt.Workspace.NoteExcerpt(rec.ContextID)
 	return tea.Batch(a.afterComposer(), func() tea.Msg { return excerptNotedMsg{note()} },
 		a.notify("captured "+rec.Label, false), then())
 }

@@ -23,7 +23,7 @@ func TestThreadChipReachesAgent(t *testing.T) {
 	if !h.app.ed.PickerOpen() {
 		t.Fatal("no picker")
 	}
-	items, err := threadItems(h.app.threads)()
+	items, err := threadItems(h.app.nav.threads)()
 	if err != nil || len(items) != 1 || items[0].ThreadID != other.ID || items[0].EnvironmentID != e.st.EnvironmentID() {
 		t.Fatalf("the list holds the other thread only: %+v %v", items, err)
 	}

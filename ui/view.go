@@ -203,7 +203,7 @@ func (a *App) shelfView() string {
 		if n := d.References(id); n == 0 {
 			item += " · no chip"
 		}
-		if a.focus == paneShelf && i == a.shelfSel {
+		if a.focus == paneShelf && i == a.clip.shelfSel {
 			item = focusStyle.Render(item)
 		}
 		parts = append(parts, item)
