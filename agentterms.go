@@ -21,7 +21,7 @@ import (
 //   - Output reads the tab's screen and scrollback under the terminal's
 //     lock: the text as the user sees it (colours and cursor motion already
 //     applied), wrapped rows joined, trailing blank rows and the pane's
-//     "[process exited N]" line left out, at most the agent's
+//     "[process exited N]" (or "[process killed (SIGNAL)]") line left out, at most the agent's
 //     outputByteLimit bytes from the end, cut at a character boundary and
 //     reported truncated — as it is when the scrollback dropped lines.
 //   - Wait waits for the process's end (terminal.Terminal.Done) or ctx;
@@ -92,7 +92,7 @@ func screenText(s *terminal.Screen, limit int, exited bool) (string, bool) {
 	for last >= first && strings.TrimSpace(text(last)) == "" {
 		last--
 	}
-	if exited && last >= first && strings.HasPrefix(text(last), "[process exited ") {
+	if exited && last >= first && (strings.HasPrefix(text(last), "[process exited ") || strings.HasPrefix(text(last), "[process killed ")) {
 		last--
 		for last >= first && strings.TrimSpace(text(last)) == "" && !s.LineWrapped(last) {
 			last--

@@ -31,6 +31,7 @@ import (
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/ui"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -130,8 +131,8 @@ func printUsage(w io.Writer) {
 	fs := newFlagSet(&f, w)
 	fmt.Fprint(w, usageHead)
 	fs.PrintDefaults()
-	appKeys, edKeys := ui.DefaultAppKeys(), composer.DefaultKeyMap()
-	fmt.Fprintf(w, usageTail, config.Path(), "  "+strings.Join(ui.KeyHelp(&appKeys, &edKeys), "\n  ")+"\n")
+	appKeys, edKeys := keymap.DefaultAppKeys(), composer.DefaultKeyMap()
+	fmt.Fprintf(w, usageTail, config.Path(), "  "+strings.Join(keymap.KeyHelp(&appKeys, &edKeys), "\n  ")+"\n")
 }
 
 // run is the whole command line; it returns the process exit code.
@@ -230,7 +231,7 @@ func runApp(f flags) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := config.Load(config.Path(), ui.CheckKeys)
+	cfg, err := config.Load(config.Path(), keymap.CheckKeys)
 	if err != nil {
 		return err
 	}
@@ -292,7 +293,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 			cleanup()
 		}
 	}()
-	cfg, err := config.Load(env.configPath, ui.CheckKeys)
+	cfg, err := config.Load(env.configPath, keymap.CheckKeys)
 	if err != nil {
 		return nil, nil, err
 	}

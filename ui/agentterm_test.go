@@ -10,6 +10,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/terminal"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // openWithTerms opens the app with an agent-terminal host.
@@ -155,7 +156,7 @@ func TestSignInTerminalMethod(t *testing.T) {
 	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == ScopeAsk })
+	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == keymap.ScopeAsk })
 	h.press("enter")
 	h.pumpUntil("the login's tab", func() bool { return paneHas(h, "signin-1") && h.focus() == paneTerminal })
 	tab := paneTab(h, "signin-1")

@@ -19,6 +19,7 @@ import (
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -73,7 +74,7 @@ const (
 type App struct {
 	opt    *Options // what the command line decided (and main wired)
 	chat   *chat.Service
-	keys   *Keys // the key table's bindings (keys.go)
+	keys   *keymap.Keys // the key table's bindings (keys.go)
 	ed     *composer.Editor
 	tr     *transcript.Model
 	thread workspace.Thread
@@ -107,7 +108,7 @@ func New(opt Options) *App {
 		th = chips.NoColorTheme()
 	}
 	reg := chips.Default(th)
-	keys := DefaultKeys()
+	keys := keymap.Default()
 	_ = keys.Apply(opt.Config.Keys) // checked by LoadConfig before
 	edKeys, appKeys := keys.Editor, keys.AppKeys
 	threads := opt.Workspace.ThreadSource()
@@ -258,7 +259,7 @@ func (a *App) Toast() string { return a.toast.text }
 
 // OverlayScope is the key scope of the overlay on top ("" when none is
 // open): what the keys act on now.
-func (a *App) OverlayScope() Scope {
+func (a *App) OverlayScope() keymap.Scope {
 	if top := a.ovs.Top(); top != nil {
 		return top.Scope()
 	}

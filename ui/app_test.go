@@ -13,6 +13,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -376,7 +377,7 @@ func TestHelpOverlayF1AndQuestionMark(t *testing.T) {
 	}
 	// With the transcript focused, ? opens the keymap whatever the draft.
 	h.press("tab", "?")
-	if h.app.OverlayScope() != ScopeHelp {
+	if h.app.OverlayScope() != keymap.ScopeHelp {
 		t.Error("? with the transcript focused does not show the keymap")
 	}
 	h.press("esc", "tab")
@@ -402,10 +403,9 @@ func TestHelpListsEveryBindingAndScrolls(t *testing.T) {
 		h.press("pgdown")
 	}
 	all := seen.String()
-	appKeys, edKeys := DefaultAppKeys(), composer.DefaultKeyMap()
-	for _, nb := range bindings(&appKeys, &edKeys) {
-		if !strings.Contains(all, nb.name) || !strings.Contains(all, nb.b.Help().Desc) {
-			t.Errorf("the help never shows %s (%s)", nb.name, nb.b.Help().Desc)
+	for _, d := range keymap.KeyDefs() {
+		if !strings.Contains(all, d.Name) || !strings.Contains(all, d.Help) {
+			t.Errorf("the help never shows %s (%s)", d.Name, d.Help)
 		}
 	}
 	if !strings.Contains(all, "In the transcript:") || !strings.Contains(all, "In the image shelf") {
@@ -425,10 +425,9 @@ func TestHelpDescriptionsNotCutAt100Columns(t *testing.T) {
 		h.press("pgdown")
 	}
 	all := strings.Join(strings.Fields(seen.String()), " ")
-	appKeys, edKeys := DefaultAppKeys(), composer.DefaultKeyMap()
-	for _, nb := range bindings(&appKeys, &edKeys) {
-		if !strings.Contains(all, nb.b.Help().Desc) {
-			t.Errorf("at %d columns the help cuts %s: %q", testWidth, nb.name, nb.b.Help().Desc)
+	for _, d := range keymap.KeyDefs() {
+		if !strings.Contains(all, d.Help) {
+			t.Errorf("at %d columns the help cuts %s: %q", testWidth, d.Name, d.Help)
 		}
 	}
 }
@@ -508,7 +507,7 @@ func TestCtrlQQuitsWithPopupOpen(t *testing.T) {
 			h := e.open("")
 			h.press(open)
 			h.popupLoaded()
-			if h.app.OverlayScope() == Scope("") {
+			if h.app.OverlayScope() == keymap.Scope("") {
 				t.Fatalf("%s opened no popup", open)
 			}
 			h.press("ctrl+q")

@@ -5,13 +5,14 @@ import (
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/ui/askbox"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // askBox is the prompt for the agent's open question (package askbox) on
 // the overlay stack: keys are ignored for a moment after it appears
 // (guardKeys), esc rejects, ctrl+c cancels the turn.
 type askBox struct {
-	k *Keys
+	k *keymap.Keys
 	*askbox.Box
 }
 
@@ -26,16 +27,16 @@ func newPermissionAsk(e chat.PermissionAsked) pendingAsk {
 	return pendingAsk{ID: e.ID, ThreadID: e.ThreadID, Permission: &e}
 }
 
-func newAskBox(k *Keys, p pendingAsk) *askBox {
+func newAskBox(k *keymap.Keys, p pendingAsk) *askBox {
 	return &askBox{k: k, Box: askbox.New(askbox.Keys{Interrupt: k.Interrupt, Cancel: k.Cancel, Up: k.AskUp, Down: k.AskDown,
 		PageUp: k.AskPageUp, PageDown: k.AskPageDown, Choose: k.AskChoose}, p)}
 }
 
-func (b *askBox) guardKeys()   {}
-func (b *askBox) Scope() Scope { return ScopeAsk }
+func (b *askBox) guardKeys()          {}
+func (b *askBox) Scope() keymap.Scope { return keymap.ScopeAsk }
 
 func (b *askBox) Hints() string {
-	return "the agent waits: 1-9 or " + joinHints(hint(b.k.AskChoose, "choose"), hint(b.k.Cancel, "dismiss"))
+	return "the agent waits: 1-9 or " + keymap.Join(keymap.Hint(b.k.AskChoose, "choose"), keymap.Hint(b.k.Cancel, "dismiss"))
 }
 
 // guardHint is the hint bar while the question ignores keys.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // askingBackend asks a permission before it answers, listing the options
@@ -45,7 +46,7 @@ func (h *harness) askAndAnswer(t *testing.T, diff bool, keys ...string) (reply s
 	threadID := h2.app.thread.ID
 	h2.typeText("go")
 	h2.press("enter")
-	h2.pumpUntil("the question", func() bool { return h2.app.OverlayScope() == ScopeAsk })
+	h2.pumpUntil("the question", func() bool { return h2.app.OverlayScope() == keymap.ScopeAsk })
 	scr := h2.plain()
 	if !strings.Contains(scr, "1. Always Allow") || !strings.Contains(scr, "2. Allow") || !strings.Contains(scr, "3. Reject") ||
 		strings.Contains(h2.app.View().Content, "\x1b[2J") {
@@ -62,7 +63,7 @@ func (h *harness) askAndAnswer(t *testing.T, diff bool, keys ...string) (reply s
 		msgs := h.e.messages(threadID)
 		return len(msgs) == 2 && msgs[1].Status.Final()
 	})
-	if h2.app.OverlayScope() != Scope("") {
+	if h2.app.OverlayScope() != keymap.Scope("") {
 		t.Fatal("the prompt closes once answered")
 	}
 	reply = h.e.messages(threadID)[1].Text
@@ -223,7 +224,7 @@ func (e *testEnv) askOptions(n, body int) (*harness, string) {
 	h := e.openWith(opt)
 	h.typeText("go")
 	h.press("enter")
-	h.pumpUntil("the question", func() bool { return h.app.OverlayScope() == ScopeAsk })
+	h.pumpUntil("the question", func() bool { return h.app.OverlayScope() == keymap.ScopeAsk })
 	return h, h.app.thread.ID
 }
 
@@ -291,7 +292,7 @@ func TestPermissionZeroOptions(t *testing.T) {
 		t.Fatalf("the prompt says there is nothing to pick and what esc does:\n%s", scr)
 	}
 	h.press("down", "up", "enter")
-	if h.app.OverlayScope() != ScopeAsk {
+	if h.app.OverlayScope() != keymap.ScopeAsk {
 		t.Fatal("enter with nothing to pick keeps the prompt open")
 	}
 	h.press("esc")

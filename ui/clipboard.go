@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -62,7 +63,7 @@ type expandedMsg struct {
 type clip struct {
 	ws       *workspace.Workspace
 	ed       *composer.Editor
-	keys     *Keys
+	keys     *keymap.Keys
 	toast    *toastLine
 	thread   *workspace.Thread // the open thread (the App's)
 	cb       *clipboard.Clipboard

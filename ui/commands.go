@@ -10,6 +10,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/slash"
 )
 
@@ -130,7 +131,7 @@ func (c *conversation) cannotServe(cmd chat.SlashCommand) string {
 // main area, above the composer: its query is the draft's first word, so
 // typing goes on to the composer (syncCommandPicker follows the draft).
 type commandPicker struct {
-	k    *Keys
+	k    *keymap.Keys
 	pick *composer.KeyMap // the composer's picker keys, as the config binds them
 	p    *composer.Picker
 }
@@ -144,7 +145,7 @@ type (
 )
 
 func (c *commandPicker) placement() placement { return atBottom }
-func (c *commandPicker) Scope() Scope         { return ScopePicker }
+func (c *commandPicker) Scope() keymap.Scope  { return keymap.ScopePicker }
 func (c *commandPicker) Hints() string {
 	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
 }

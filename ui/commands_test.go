@@ -10,6 +10,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // acpLike is a fake ACP backend: each turn reports the agent's commands,
@@ -213,7 +214,7 @@ func TestSlashChipchatCommands(t *testing.T) {
 	first := h.app.thread.ID
 	h.typeText("/help")
 	h.press("enter") // picks /help: at once, no send
-	if h.app.OverlayScope() != ScopeHelp {
+	if h.app.OverlayScope() != keymap.ScopeHelp {
 		t.Fatalf("/help did not open the help (overlay %v)", h.app.OverlayScope())
 	}
 	if s := strings.Join(top[*helpView](h.app).lines, "\n"); !strings.Contains(s, "Slash commands") || !strings.Contains(s, "/compact") {

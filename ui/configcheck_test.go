@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // Limits out of range and key names no key has are refused at start with
@@ -46,7 +46,7 @@ func TestConfigRefusals(t *testing.T) {
 		{"[keys]\nsend = [\"enter\", \"alt+a\", \"ctrl+space\"]\n", nil},
 	} {
 		p := writeConfig(t, tc.text)
-		_, err := config.Load(p, CheckKeys)
+		_, err := config.Load(p, keymap.CheckKeys)
 		if tc.want == nil {
 			if err != nil {
 				t.Errorf("%q refused: %v", tc.text, err)
@@ -66,31 +66,5 @@ func TestConfigRefusals(t *testing.T) {
 				t.Errorf("%q: error %q lacks %q", tc.text, msg, w)
 			}
 		}
-	}
-}
-
-// Every default key passes the check, so a key copied from --help into
-// the config is accepted.
-func TestDefaultKeysAreValidNames(t *testing.T) {
-	app, ed := DefaultAppKeys(), composer.DefaultKeyMap()
-	for _, nb := range bindings(&app, &ed) {
-		for _, k := range nb.b.Keys() {
-			if err := checkKeyName(k); err != nil {
-				t.Errorf("%s: default key %q: %v", nb.name, k, err)
-			}
-		}
-	}
-}
-
-// No default key of an action that acts where text is typed is a bare
-// printable key: the refusal above never refuses a default.
-func TestDefaultKeysPassValidation(t *testing.T) {
-	c := config.Default()
-	c.Keys = map[string][]string{}
-	for _, d := range KeyDefs() {
-		c.Keys[d.Name] = d.Keys
-	}
-	if err := config.Validate(c); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -36,7 +37,7 @@ type conversation struct {
 	ws     *workspace.Workspace
 	ed     *composer.Editor
 	tr     *transcript.Model
-	keys   *Keys
+	keys   *keymap.Keys
 	ovs    *overlayStack
 	toast  *toastLine
 	thread *workspace.Thread // the app's open thread

@@ -5,7 +5,8 @@
 // agent's mode and model; the transcript or a pane — terminal, review —
 // and overlays in the main area; the queue of messages waiting behind a
 // turn; the image shelf; the composer; the hint bar), focus between panes,
-// the key table and the config file, overlays (help, attach, threads,
+// the key table (package ui/keymap; the config file is package config),
+// overlays (help, attach, threads,
 // stash, confirmations, the agent's questions, pickers), toasts, copy and
 // paste through package clipboard, the draft's autosave timer, and drawing
 // what package chat reports. The project's storage — threads, drafts and
@@ -31,8 +32,8 @@
 // and keeps the panes socket's list of terminals current. Attachments
 // over the backend's limit are refused before sending.
 //
-// The habits of Claude Code and Codex users (issue 15): keys.go is the one
-// key table (name, scopes, default keys, help) behind every key struct,
+// The habits of Claude Code and Codex users (issue 15): ui/keymap is the
+// one key table (name, scopes, default keys, help) behind every key struct,
 // the config's [keys], F1 and the hint bar; history.go steps through and
 // searches the project's prompt history (workspace.History); shell.go
 // is ! shell mode, whose commands run as terminal-pane tabs and come back
@@ -46,7 +47,7 @@
 // sign-in), the `/` and modes pickers and the quote prompt are values on
 // one stack. Each implements Overlay: Update takes a message and returns
 // the overlay to keep (nil: closed), a command and a typed result the app
-// acts on (overlayResult, route.go); View draws it at a size; Scope names
+// acts on (overlayResult, route.go); View draws it at a size; keymap.Scope names
 // its keys. None holds the app. An agent's question goes on top of what is
 // open (after questions already waiting), and keys are ignored for
 // [ui] question_guard (300 ms) after it comes on top.

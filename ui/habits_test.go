@@ -8,6 +8,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // Rough edges of issue 15 that live in the app, each driven as the user
@@ -72,7 +73,7 @@ func TestForkTitleAndTheListMarksTheOpenThread(t *testing.T) {
 // 11: the thread list closes with the rebound threads key, and its own
 // keys are the table's.
 func TestThreadListUsesItsTableKeys(t *testing.T) {
-	c, err := config.Load(writeConfig(t, "[keys]\nthreads = [\"f4\"]\nthreads_rename = [\"f2\"]\n"), CheckKeys)
+	c, err := config.Load(writeConfig(t, "[keys]\nthreads = [\"f4\"]\nthreads_rename = [\"f2\"]\n"), keymap.CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestThreadListUsesItsTableKeys(t *testing.T) {
 	opt.Config = c
 	h := e.openWith(opt)
 	h.press("ctrl+l")
-	if h.app.OverlayScope() == ScopeThreads {
+	if h.app.OverlayScope() == keymap.ScopeThreads {
 		t.Fatal("ctrl+l still opens the list after threads = f4")
 	}
 	h.press("f4")
@@ -95,14 +96,14 @@ func TestThreadListUsesItsTableKeys(t *testing.T) {
 		t.Fatal("the rebound rename key does not rename")
 	}
 	h.press("esc", "f4")
-	if h.app.OverlayScope() != Scope("") {
+	if h.app.OverlayScope() != keymap.Scope("") {
 		t.Fatal("the rebound threads key does not close the list")
 	}
 }
 
 // 11: transcript keys can be rebound.
 func TestTranscriptKeysRebind(t *testing.T) {
-	c, err := config.Load(writeConfig(t, "[keys]\ncopy = [\"c\"]\n"), CheckKeys)
+	c, err := config.Load(writeConfig(t, "[keys]\ncopy = [\"c\"]\n"), keymap.CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -30,7 +31,7 @@ import (
 type history struct {
 	ws    *workspace.Workspace
 	ed    *composer.Editor
-	keys  *Keys
+	keys  *keymap.Keys
 	ovs   *overlayStack
 	toast *toastLine
 	reg   *clipboard.Registry
@@ -205,7 +206,7 @@ func (h *history) imported(m historyImportedMsg) tea.Cmd {
 
 type historySearch struct {
 	composer.FilterList
-	k       *Keys
+	k       *keymap.Keys
 	entries []workspace.HistoryEntry
 }
 
@@ -231,11 +232,11 @@ func (s *historySearch) set(entries []workspace.HistoryEntry) {
 	s.Picker.SetQuery(s.Field.String())
 }
 
-func (s *historySearch) Scope() Scope { return ScopeHistory }
+func (s *historySearch) Scope() keymap.Scope { return keymap.ScopeHistory }
 
 func (s *historySearch) Hints() string {
 	k := s.k
-	return joinHints("type words to search", hint(k.HistoryChoose, "use"), hint2(k.ListPrev, k.ListNext, "move"), hint(k.HistoryClose, "close"))
+	return keymap.Join("type words to search", keymap.Hint(k.HistoryChoose, "use"), keymap.Hint2(k.ListPrev, k.ListNext, "move"), keymap.Hint(k.HistoryClose, "close"))
 }
 
 func (s *historySearch) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
@@ -255,7 +256,7 @@ func (s *historySearch) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		}
 		return nil, nil, historyChosen{i}
 	default:
-		s.FilterList.Key(k.listKeys(), msg)
+		s.FilterList.Key(k.ListKeys(), msg)
 	}
 	return s, nil, nil
 }
@@ -278,5 +279,5 @@ func (s *historySearch) View(width, height int) []string {
 	k := s.k
 	lines := strings.Split(s.Picker.View(width, max(3, height-2)), "\n")
 	lines = append(lines, s.Field.View("search: ", width))
-	return append(lines, chips.Truncate(joinHints(hint(k.HistoryChoose, "use"), hint(k.ListNext, "next"), hint(k.HistoryClose, "close")), width))
+	return append(lines, chips.Truncate(keymap.Join(keymap.Hint(k.HistoryChoose, "use"), keymap.Hint(k.ListNext, "next"), keymap.Hint(k.HistoryClose, "close")), width))
 }

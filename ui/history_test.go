@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // sendWithChip types a prompt, attaches a file at its end and sends it.
@@ -109,7 +110,7 @@ func TestHistorySearchCtrlR(t *testing.T) {
 		})
 	}
 	h.press("ctrl+r")
-	if h.app.OverlayScope() != ScopeHistory {
+	if h.app.OverlayScope() != keymap.ScopeHistory {
 		t.Fatal("ctrl+r does not open the history search")
 	}
 	h.typeText("flaky")
@@ -124,7 +125,7 @@ func TestHistorySearchCtrlR(t *testing.T) {
 	h.press("ctrl+l")
 	h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app) != nil && top[*threadSwitcher](h.app).threads != nil })
 	h.press("ctrl+r")
-	if h.app.OverlayScope() != ScopeThreads || top[*threadSwitcher](h.app).rename == "" {
+	if h.app.OverlayScope() != keymap.ScopeThreads || top[*threadSwitcher](h.app).rename == "" {
 		t.Fatal("ctrl+r in the thread list does not rename")
 	}
 }

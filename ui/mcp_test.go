@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/mcpserver"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // [[mcp_servers]] is read (stdio and http) and checked.
@@ -34,7 +35,7 @@ name = "docs"
 url = "https://example.com/mcp"
 headers = { Authorization = "Bearer x" }
 `)
-	cfg, err := config.Load(path, CheckKeys)
+	cfg, err := config.Load(path, keymap.CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ headers = { Authorization = "Bearer x" }
 		{`[[mcp_servers]]` + "\n" + `name = "a"` + "\n" + `command = "x"` + "\n" + `colour = "red"`, "unknown setting"},
 	} {
 		write(bad.toml)
-		if _, err := config.Load(path, CheckKeys); err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), path) {
+		if _, err := config.Load(path, keymap.CheckKeys); err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%q: error %v, want %q and the file's name", bad.toml, err, bad.want)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // Modes and config options (issue 12 item 3): one picker — alt+m, /mode,
@@ -72,7 +73,7 @@ type modesPicker struct {
 type modeChosen struct{ c chat.ModeChoice }
 
 func (m *modesPicker) placement() placement { return atBottom }
-func (m *modesPicker) Scope() Scope         { return ScopePicker }
+func (m *modesPicker) Scope() keymap.Scope  { return keymap.ScopePicker }
 func (m *modesPicker) Hints() string {
 	return "type to filter · ↑↓ choose · enter switch · esc close"
 }

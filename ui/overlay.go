@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // Overlay is one thing open over the app: a popup (help, attach, the
@@ -24,8 +25,8 @@ type Overlay interface {
 	View(width, height int) []string
 	// Hints is the hint bar while it is on top ("": the pane's).
 	Hints() string
-	// Scope is where its keys act (the key table, F1).
-	Scope() Scope
+	// keymap.Scope is where its keys act (the key table, F1).
+	Scope() keymap.Scope
 }
 
 // passKey is the result of an overlay that leaves a key to what is below

@@ -8,6 +8,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // An agent's question that arrives while the user types goes on top, and
@@ -25,7 +26,7 @@ func TestQuestionGuardIgnoresKeysTypedBeforeItWasSeen(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("go")
 	h.press("enter")
-	h.pumpUntil("the question", func() bool { return h.app.OverlayScope() == ScopeAsk })
+	h.pumpUntil("the question", func() bool { return h.app.OverlayScope() == keymap.ScopeAsk })
 	if f := h.footer(); !strings.Contains(f, "its keys work in a moment") {
 		t.Fatalf("the hint bar says the question's keys wait: %q", f)
 	}
@@ -33,7 +34,7 @@ func TestQuestionGuardIgnoresKeysTypedBeforeItWasSeen(t *testing.T) {
 	h.press("enter") // typed for the composer, 0 ms after the prompt appeared
 	clock.Advance(config.DefaultQuestionGuard - time.Millisecond)
 	h.press("enter", "3")
-	if h.app.OverlayScope() != ScopeAsk {
+	if h.app.OverlayScope() != keymap.ScopeAsk {
 		t.Fatalf("a key inside the guard answered the question (overlay %q)", h.app.OverlayScope())
 	}
 	if !h.app.ed.Draft().IsEmpty() {
@@ -71,7 +72,7 @@ func TestOverlayStackOrder(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
 	h.press("f1")
-	if h.app.OverlayScope() != ScopeHelp {
+	if h.app.OverlayScope() != keymap.ScopeHelp {
 		t.Fatalf("F1: overlay %q", h.app.OverlayScope())
 	}
 	k := h.app.keys
@@ -87,7 +88,7 @@ func TestOverlayStackOrder(t *testing.T) {
 		t.Fatal("closing a question shows the next one")
 	}
 	h.app.conv.closeAsk(2)
-	if h.app.OverlayScope() != ScopeHelp {
+	if h.app.OverlayScope() != keymap.ScopeHelp {
 		t.Fatalf("with the questions gone the help is on top again: %q", h.app.OverlayScope())
 	}
 	h.press("esc")

@@ -14,13 +14,14 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
 // ---- help: the whole keymap ----
 
 type helpView struct {
-	k     *Keys
+	k     *keymap.Keys
 	lines []string
 	top   int
 }
@@ -46,11 +47,11 @@ var habitsHelp = []string{
 	"  ~/.claude/skills, ~/.codex/skills and ~/.agents/skills (each skill a directory with a SKILL.md).",
 }
 
-func (h *helpView) Scope() Scope { return ScopeHelp }
+func (h *helpView) Scope() keymap.Scope { return keymap.ScopeHelp }
 
 func (h *helpView) Hints() string {
 	k := h.k
-	return joinHints(hint2(k.HelpUp, k.HelpDown, "scroll"), hint(k.HelpPageDown, "page"), hint(k.HelpClose, "close"))
+	return keymap.Join(keymap.Hint2(k.HelpUp, k.HelpDown, "scroll"), keymap.Hint(k.HelpPageDown, "page"), keymap.Hint(k.HelpClose, "close"))
 }
 
 func (h *helpView) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
@@ -118,7 +119,7 @@ func wrapHanging(l string, width int) []string {
 // ---- attach: a path prompt with completion ----
 
 type pathPrompt struct {
-	k         *Keys
+	k         *keymap.Keys
 	dir, home string // a relative path is the project's; ~ is home
 	input     composer.Field
 	matches   []string
@@ -138,11 +139,11 @@ func (a *App) openAttach() {
 	a.ovs.Push(&pathPrompt{k: a.keys, dir: a.opt.Dir, home: a.opt.Home})
 }
 
-func (p *pathPrompt) Scope() Scope { return ScopeAttach }
+func (p *pathPrompt) Scope() keymap.Scope { return keymap.ScopeAttach }
 
 func (p *pathPrompt) Hints() string {
 	k := p.k
-	return joinHints(hint(k.AttachComplete, "complete"), hint(k.AttachChoose, "attach"), hint(k.FieldClear, "clear"), hint(k.AttachCancel, "cancel"))
+	return keymap.Join(keymap.Hint(k.AttachComplete, "complete"), keymap.Hint(k.AttachChoose, "attach"), keymap.Hint(k.FieldClear, "clear"), keymap.Hint(k.AttachCancel, "cancel"))
 }
 
 func (p *pathPrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
@@ -178,7 +179,7 @@ func (p *pathPrompt) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 		input, dir, home := p.input.String(), p.dir, p.home
 		return p, func() tea.Msg { return completionMsg{input, workspace.CompletePath(input, dir, home)} }, nil
 	default:
-		p.input.Key(k.fieldKeys(), msg)
+		p.input.Key(k.FieldKeys(), msg)
 	}
 	p.matches, p.err = nil, ""
 	return p, nil, nil
@@ -284,7 +285,7 @@ type nav struct {
 	chat   *chat.Service
 	drafts *drafts
 	ovs    *overlayStack
-	keys   *Keys
+	keys   *keymap.Keys
 	toast  *toastLine
 	thread *workspace.Thread // the open thread (the App's)
 	dir    string            // the project directory
@@ -294,7 +295,7 @@ type nav struct {
 
 type threadSwitcher struct {
 	composer.FilterList
-	k        *Keys
+	k        *keymap.Keys
 	threads  []workspace.Thread
 	current  string // the open thread, marked in the list
 	renaming composer.Field
@@ -384,14 +385,14 @@ func (s *threadSwitcher) title(id string) string {
 	return ""
 }
 
-func (s *threadSwitcher) Scope() Scope { return ScopeThreads }
+func (s *threadSwitcher) Scope() keymap.Scope { return keymap.ScopeThreads }
 
 func (s *threadSwitcher) Hints() string {
 	k := s.k
 	if s.rename != "" {
-		return joinHints(hint(k.RenameSave, "save"), hint(k.RenameCancel, "cancel"), hint(k.FieldClear, "clear"), hint(k.FieldDeleteWord, "delete word"))
+		return keymap.Join(keymap.Hint(k.RenameSave, "save"), keymap.Hint(k.RenameCancel, "cancel"), keymap.Hint(k.FieldClear, "clear"), keymap.Hint(k.FieldDeleteWord, "delete word"))
 	}
-	return joinHints(hint(k.ThreadsOpen, "open"), hint(k.ThreadsRename, "rename"), hint(k.ThreadsDelete, "delete"), hint(k.ThreadsClose, "close"))
+	return keymap.Join(keymap.Hint(k.ThreadsOpen, "open"), keymap.Hint(k.ThreadsRename, "rename"), keymap.Hint(k.ThreadsDelete, "delete"), keymap.Hint(k.ThreadsClose, "close"))
 }
 
 func (s *threadSwitcher) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
@@ -417,7 +418,7 @@ func (s *threadSwitcher) renameKey(msg tea.KeyPressMsg) any {
 		s.rename = ""
 		return threadRename{id, title}
 	default:
-		s.renaming.Key(k.fieldKeys(), msg)
+		s.renaming.Key(k.FieldKeys(), msg)
 	}
 	return nil
 }
@@ -442,7 +443,7 @@ func (s *threadSwitcher) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 			return s, nil, threadDelete{item.Value, s.title(item.Value)}
 		}
 	default:
-		s.FilterList.Key(k.listKeys(), msg)
+		s.FilterList.Key(k.ListKeys(), msg)
 	}
 	return s, nil, nil
 }
@@ -476,13 +477,13 @@ func (s *threadSwitcher) View(width, height int) []string {
 	lines := strings.Split(s.Picker.View(width, max(3, height-3)), "\n")
 	if s.rename != "" {
 		lines = append(lines, s.renaming.View("New title: ", width))
-		return append(lines, chips.Truncate(joinHints(hint(k.RenameSave, "save"), hint(k.RenameCancel, "cancel"), hint(k.FieldClear, "clear")), width))
+		return append(lines, chips.Truncate(keymap.Join(keymap.Hint(k.RenameSave, "save"), keymap.Hint(k.RenameCancel, "cancel"), keymap.Hint(k.FieldClear, "clear")), width))
 	}
 	if q := s.Field.String(); q != "" {
 		lines = append(lines, s.Field.View("filter: ", width))
 	}
-	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.ThreadsOpen, "open"), hint(k.ThreadsRename, "rename"),
-		hint(k.ThreadsDelete, "delete"), hint(k.ThreadsClose, "close")), width))
+	return append(lines, chips.Truncate(keymap.Join("type to filter", keymap.Hint(k.ThreadsOpen, "open"), keymap.Hint(k.ThreadsRename, "rename"),
+		keymap.Hint(k.ThreadsDelete, "delete"), keymap.Hint(k.ThreadsClose, "close")), width))
 }
 
 // switchThread saves the draft of this thread and opens another.
@@ -531,20 +532,20 @@ type threadTitleMsg struct{ t workspace.Thread }
 // confirmBox is a yes/no question; yes is the result the app acts on when
 // the answer is yes.
 type confirmBox struct {
-	k    *Keys
+	k    *keymap.Keys
 	text string
 	yes  any
 }
 
 // askConfirm asks text; yes is acted on (overlayResult) once confirmed.
-func askConfirm(ovs *overlayStack, k *Keys, text string, yes any) {
+func askConfirm(ovs *overlayStack, k *keymap.Keys, text string, yes any) {
 	ovs.Push(&confirmBox{k: k, text: text, yes: yes})
 }
 
-func (c *confirmBox) Scope() Scope { return ScopeConfirm }
+func (c *confirmBox) Scope() keymap.Scope { return keymap.ScopeConfirm }
 
 func (c *confirmBox) Hints() string {
-	return joinHints(hint(c.k.ConfirmYes, "yes"), hint(c.k.ConfirmNo, "no"))
+	return keymap.Join(keymap.Hint(c.k.ConfirmYes, "yes"), keymap.Hint(c.k.ConfirmNo, "no"))
 }
 
 func (c *confirmBox) View(width, _ int) []string { return []string{chips.Truncate(c.text, width)} }
@@ -613,15 +614,4 @@ func (a *App) removeImage(r removeImage) tea.Cmd {
 		a.setFocus(paneComposer)
 	}
 	return a.afterComposer()
-}
-
-// fieldKeys are the table's field_* rows, for a composer.Field.
-func (k *Keys) fieldKeys() *composer.FieldKeys {
-	return &composer.FieldKeys{Left: k.FieldLeft, Right: k.FieldRight, Start: k.FieldStart, End: k.FieldEnd,
-		DeleteBack: k.FieldDeleteBack, DeleteFwd: k.FieldDeleteFwd, DeleteWord: k.FieldDeleteWord, Clear: k.FieldClear, KillEnd: k.FieldKillEnd}
-}
-
-// listKeys are a composer.FilterList's keys.
-func (k *Keys) listKeys() *composer.ListKeys {
-	return &composer.ListKeys{FieldKeys: *k.fieldKeys(), Next: k.ListNext, Prev: k.ListPrev}
 }

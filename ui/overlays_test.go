@@ -15,6 +15,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // attach runs ctrl+o, types path, presses enter and waits for the result.
@@ -23,7 +24,7 @@ func (h *harness) attach(path string) {
 	h.press("ctrl+o")
 	h.typeText(path)
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() != ScopeAttach || top[*pathPrompt](h.app).err != "" })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() != keymap.ScopeAttach || top[*pathPrompt](h.app).err != "" })
 }
 
 // onlyRecord is the draft's single record of type T.
@@ -60,7 +61,7 @@ func TestAttachTextFileGivesFileChip(t *testing.T) {
 		t.Errorf("the prompt does not echo the path:\n%s", h.plain())
 	}
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == Scope("") })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == keymap.Scope("") })
 
 	f := onlyRecord[*contextref.FileRecord](t, h)
 	if f.Name != "notes.txt" || f.MimeType != "text/plain" || f.SizeBytes != 18 || f.Kind != contextref.KindFile {
@@ -143,7 +144,7 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 	h.press("ctrl+u")
 	h.typeText("shot-b.png")
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == Scope("") })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == keymap.Scope("") })
 	img := onlyRecord[*contextref.ImageRecord](t, h)
 	if img.Name != "shot-b.png" || img.MimeType != "image/png" || img.SizeBytes != int64(len(tinyPNG)) {
 		t.Errorf("image record = %+v", img)
@@ -197,14 +198,14 @@ func TestAttachErrorsStayInPrompt(t *testing.T) {
 		{"sub", "directory"},
 	} {
 		h.attach(tc.path)
-		if h.app.OverlayScope() != ScopeAttach {
+		if h.app.OverlayScope() != keymap.ScopeAttach {
 			t.Fatalf("%s: the prompt closed on an error", tc.path)
 		}
 		if !strings.Contains(h.plain(), tc.want) || !h.app.toast.err {
 			t.Errorf("%s: the error is not shown (toast %q):\n%s", tc.path, h.app.Toast(), h.plain())
 		}
 		h.press("esc")
-		if h.app.OverlayScope() != Scope("") {
+		if h.app.OverlayScope() != keymap.Scope("") {
 			t.Fatal("esc did not close the prompt")
 		}
 	}
@@ -260,7 +261,7 @@ func TestShelfRemovalAsksWhileAChipShowsTheImage(t *testing.T) {
 	}
 
 	h.press("x")
-	if h.app.OverlayScope() != ScopeConfirm {
+	if h.app.OverlayScope() != keymap.ScopeConfirm {
 		t.Fatal("removing a referenced image did not ask")
 	}
 	if scr := h.plain(); !strings.Contains(scr, "Remove shot.png and the 1 chip(s)") {
@@ -276,7 +277,7 @@ func TestShelfRemovalAsksWhileAChipShowsTheImage(t *testing.T) {
 	}
 
 	h.press("delete")
-	if h.app.OverlayScope() != ScopeConfirm {
+	if h.app.OverlayScope() != keymap.ScopeConfirm {
 		t.Fatal("delete did not ask")
 	}
 	h.press("y")
@@ -325,7 +326,7 @@ func TestShelfRemovalWithoutChipDoesNotAsk(t *testing.T) {
 	}
 	h.press("tab", "tab", "right")
 	h.press("x")
-	if h.app.OverlayScope() == ScopeConfirm {
+	if h.app.OverlayScope() == keymap.ScopeConfirm {
 		t.Fatal("removing an image no chip shows asked")
 	}
 	d = h.app.ed.Draft()
@@ -492,7 +493,7 @@ func twoThreads(e *testEnv) (alpha, beta store.Thread) {
 // load nothing).
 func (h *harness) popupLoaded() {
 	h.t.Helper()
-	if h.app.OverlayScope() == ScopeThreads {
+	if h.app.OverlayScope() == keymap.ScopeThreads {
 		h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app).threads != nil })
 	}
 }
@@ -570,7 +571,7 @@ func TestThreadSwitcherFiltersAndSwitches(t *testing.T) {
 	// esc closes the list without switching.
 	h.openSwitcher()
 	h.press("esc")
-	if h.app.OverlayScope() != Scope("") || h.app.thread.ID != beta.ID {
+	if h.app.OverlayScope() != keymap.Scope("") || h.app.thread.ID != beta.ID {
 		t.Error("esc did not just close the list")
 	}
 }
@@ -650,7 +651,7 @@ func TestThreadSwitcherRenames(t *testing.T) {
 	}
 	// esc leaves rename without renaming.
 	h.press("ctrl+r", "x", "esc")
-	if h.app.OverlayScope() != ScopeThreads || top[*threadSwitcher](h.app).rename != "" {
+	if h.app.OverlayScope() != keymap.ScopeThreads || top[*threadSwitcher](h.app).rename != "" {
 		t.Error("esc in the rename field closed the list or kept renaming")
 	}
 }
@@ -662,14 +663,14 @@ func TestThreadSwitcherDeletesAfterAsking(t *testing.T) {
 	h.openSwitcher()
 	h.typeText("alpha")
 	h.press("ctrl+d")
-	if h.app.OverlayScope() != ScopeConfirm || !strings.Contains(h.plain(), `Delete the thread "Alpha notes"`) {
+	if h.app.OverlayScope() != keymap.ScopeConfirm || !strings.Contains(h.plain(), `Delete the thread "Alpha notes"`) {
 		t.Fatalf("ctrl+d did not ask:\n%s", h.plain())
 	}
 	// Update does no I/O: a deletion would be a command, and n returns none.
 	if _, cmd := h.app.Update(keyPress("n")); cmd != nil {
 		t.Fatal("n answered with a command")
 	}
-	if h.app.OverlayScope() != ScopeThreads {
+	if h.app.OverlayScope() != keymap.ScopeThreads {
 		t.Fatal("n did not return to the list")
 	}
 	if _, err := e.st.Thread(alpha.ID); err != nil {
@@ -780,7 +781,7 @@ func TestHostileFileNameNeverReachesScreen(t *testing.T) {
 	h.pumpUntil("the completion", func() bool { return top[*pathPrompt](h.app).input.String() == name })
 	checkNoControls(t, "completed prompt", h.view())
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == Scope("") })
+	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == keymap.Scope("") })
 	if img := onlyRecord[*contextref.ImageRecord](t, h); img.Name != name {
 		t.Errorf("record name = %q", img.Name)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // Assistant quotes (DESIGN.md 3.8): q on a selection of a reply's text in
@@ -23,7 +24,7 @@ import (
 // quotePrompt is the comment being written for a quote: a one-line field
 // with the table's field_* keys.
 type quotePrompt struct {
-	k *Keys
+	k *keymap.Keys
 	c *contextref.Citation
 	f composer.Field
 }
@@ -36,7 +37,7 @@ type (
 )
 
 func (p *quotePrompt) placement() placement { return onFooter }
-func (p *quotePrompt) Scope() Scope         { return ScopeQuote }
+func (p *quotePrompt) Scope() keymap.Scope  { return keymap.ScopeQuote }
 func (p *quotePrompt) Hints() string        { return "" }
 
 func (p *quotePrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
@@ -50,7 +51,7 @@ func (p *quotePrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		case key.Matches(msg, p.k.QuoteInsert):
 			return nil, nil, quoteInsert{p.c.WithComment(p.f.String())}
 		}
-		if p.f.Key(p.k.fieldKeys(), msg) {
+		if p.f.Key(p.k.FieldKeys(), msg) {
 			p.bound()
 		}
 	}
@@ -61,7 +62,7 @@ func (p *quotePrompt) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 // view.
 func (p *quotePrompt) View(width, _ int) []string {
 	head := " Comment on “" + chips.Truncate(chips.SanitizeLine(contextref.CitationChipLabel(p.c)), 24) + "”: "
-	tail := "  " + joinHints(hint(p.k.QuoteInsert, "quote"), hint(p.k.QuoteDrop, "drop"))
+	tail := "  " + keymap.Join(keymap.Hint(p.k.QuoteInsert, "quote"), keymap.Hint(p.k.QuoteDrop, "drop"))
 	w := max(width-ansi.StringWidth(tail), ansi.StringWidth(head)+4)
 	return []string{chips.Truncate(p.f.View(head, w)+tail, width)}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // The review pane (package review, DESIGN.md section 11) takes the
@@ -34,14 +35,14 @@ type reviewPane struct {
 	comments int
 
 	opt   review.Options // Options.Review with the project and the look
-	keys  *Keys
+	keys  *keymap.Keys
 	ed    *composer.Editor
 	tr    *transcript.Model
 	toast *toastLine
 }
 
 // newReviewPane is the controller; opt is Options.Review.
-func newReviewPane(opt review.Options, dir string, noColor bool, keys *Keys, ed *composer.Editor, tr *transcript.Model, toast *toastLine) *reviewPane {
+func newReviewPane(opt review.Options, dir string, noColor bool, keys *keymap.Keys, ed *composer.Editor, tr *transcript.Model, toast *toastLine) *reviewPane {
 	opt.ProjectDir = dir
 	if noColor {
 		th := review.NoColorTheme()
@@ -119,13 +120,13 @@ func (r *reviewPane) view(h, width int) string { return fitLines(r.m.View(), h, 
 func (r *reviewPane) hints() string {
 	k := r.keys.ReviewPane
 	if r.m.Editing() {
-		return "review comment: " + joinHints(hint(k.Confirm, "adds its chip to the composer"), hint(k.Newline, "newline"), hint(k.Cancel, "drops it"))
+		return "review comment: " + keymap.Join(keymap.Hint(k.Confirm, "adds its chip to the composer"), keymap.Hint(k.Newline, "newline"), keymap.Hint(k.Cancel, "drops it"))
 	}
 	n := ""
 	if r.comments > 0 {
 		n = " · " + plural(r.comments, "comment") + " in the composer"
 	}
-	return "review: " + joinHints(hint(k.Select, "select"), hint(k.Comment, "comment"), hint(k.Close, "close")) + n
+	return "review: " + keymap.Join(keymap.Hint(k.Select, "select"), keymap.Hint(k.Comment, "comment"), keymap.Hint(k.Close, "close")) + n
 }
 
 func plural(n int, what string) string {

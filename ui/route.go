@@ -14,6 +14,7 @@ import (
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // Update routes a message (ui/doc.go, "Routing"): keys and pastes through
@@ -177,15 +178,15 @@ func (a *App) elsewhere(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	a.keys.Editor = a.ed.Keys
 	var there []string
-	for _, d := range KeyDefs() {
+	for _, d := range keymap.KeyDefs() {
 		if !key.Matches(msg, *d.Binding(a.keys)) {
 			continue
 		}
-		if d.ActsIn(ScopeComposer) || d.ActsIn(ScopeShell) || d.ActsIn(ScopePicker) {
+		if d.ActsIn(keymap.ScopeComposer) || d.ActsIn(keymap.ScopeShell) || d.ActsIn(keymap.ScopePicker) {
 			return nil // the composer's own
 		}
 		for _, s := range d.Scopes {
-			if p := ScopePlace(s); !slices.Contains(there, p) {
+			if p := keymap.ScopePlace(s); !slices.Contains(there, p) {
 				there = append(there, p)
 			}
 		}

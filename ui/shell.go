@@ -13,6 +13,7 @@ import (
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/terminal"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // ! shell chips (issue 15): "!" typed into an empty draft switches the
@@ -36,7 +37,7 @@ type shellMode struct {
 
 	ed         *composer.Editor
 	panes      *panes // the commands run as tabs of the terminal pane
-	keys       *Keys
+	keys       *keymap.Keys
 	toast      *toastLine
 	dir        string // the project directory, where the commands run
 	scrollback int

@@ -8,6 +8,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // A sign-in method that waits (for a browser) says so in the reply, and esc
@@ -18,7 +19,7 @@ func TestSignInWaitingEscStops(t *testing.T) {
 	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == ScopeAsk })
+	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == keymap.ScopeAsk })
 	h.press("enter")
 	h.pumpUntil("the waiting notice", func() bool { return strings.Contains(h.plain(), "esc stops it") })
 	if h.app.conv.phase() != chat.Streaming {
@@ -44,7 +45,7 @@ func TestAgentFailureShowsStderrTail(t *testing.T) {
 	h := openFake(t, b)
 	h.typeText("hello")
 	h.press("enter")
-	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == ScopeAsk })
+	h.pumpUntil("the sign-in prompt", func() bool { return h.app.OverlayScope() == keymap.ScopeAsk })
 	h.press("enter")
 	h.pumpUntil("the failure toast", func() bool { return h.app.toast.err && strings.Contains(h.app.Toast(), "IS_SANDBOX=1") })
 	if !strings.Contains(h.app.Toast(), "alt+r retries") {

@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -39,7 +40,7 @@ type stashDroppedMsg struct{ err error }
 type stash struct {
 	ws    *workspace.Workspace
 	ed    *composer.Editor
-	keys  *Keys
+	keys  *keymap.Keys
 	ovs   *overlayStack
 	toast *toastLine
 	reg   *clipboard.Registry
@@ -48,7 +49,7 @@ type stash struct {
 type stashList struct {
 	composer.FilterList
 	entries []workspace.StashEntry
-	keys    *Keys
+	keys    *keymap.Keys
 }
 
 // push stores the draft in the stash (cleared once stored: stashed).
@@ -127,11 +128,11 @@ func (s *stashList) entry(id string) (workspace.StashEntry, bool) {
 	return workspace.StashEntry{}, false
 }
 
-func (s *stashList) Scope() Scope { return ScopeStash }
+func (s *stashList) Scope() keymap.Scope { return keymap.ScopeStash }
 
 func (s *stashList) Hints() string {
 	k := s.keys
-	return joinHints(hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close"))
+	return keymap.Join(keymap.Hint(k.StashRestore, "restore"), keymap.Hint(k.StashDelete, "delete"), keymap.Hint(k.StashClose, "close"))
 }
 
 func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
@@ -153,7 +154,7 @@ func (s *stashList) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 				return s, nil, stashDrop{e}
 			}
 		default:
-			s.FilterList.Key(k.listKeys(), msg)
+			s.FilterList.Key(k.ListKeys(), msg)
 		}
 	}
 	return s, nil, nil
@@ -171,7 +172,7 @@ func (s *stashList) View(width, height int) []string {
 	if q := s.Field.String(); q != "" {
 		lines = append(lines, s.Field.View("filter: ", width))
 	}
-	return append(lines, chips.Truncate(joinHints("type to filter", hint(k.StashRestore, "restore"), hint(k.StashDelete, "delete"), hint(k.StashClose, "close")), width))
+	return append(lines, chips.Truncate(keymap.Join("type to filter", keymap.Hint(k.StashRestore, "restore"), keymap.Hint(k.StashDelete, "delete"), keymap.Hint(k.StashClose, "close")), width))
 }
 
 // restore imports an entry at the caret, then drops it from the stash.

@@ -8,6 +8,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/terminal"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // panes is the terminal pane's controller: the pane, whether it is shown
@@ -19,7 +20,7 @@ type panes struct {
 	shown bool
 	right bool // split beside the transcript rather than below it
 
-	keys  *Keys
+	keys  *keymap.Keys
 	toast *toastLine
 	chat  *chat.Service
 

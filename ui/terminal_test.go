@@ -9,6 +9,7 @@ import (
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/terminal"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 func excerpt(id string) *contextref.TerminalRecord {
@@ -24,10 +25,10 @@ func TestExcerptAgeConfig(t *testing.T) {
 		t.Fatalf("\"0\" means never: %v", got)
 	}
 	path := writeConfig(t, "[limits]\nexcerpt_max_age = \"soon\"\n")
-	if _, err := config.Load(path, CheckKeys); err == nil || !strings.Contains(err.Error(), "excerpt_max_age") {
+	if _, err := config.Load(path, keymap.CheckKeys); err == nil || !strings.Contains(err.Error(), "excerpt_max_age") {
 		t.Fatalf("a bad duration names the setting: %v", err)
 	}
-	c, err := config.Load(writeConfig(t, "[limits]\nexcerpt_max_age = \"90m\"\nscrollback = 500\n"), CheckKeys)
+	c, err := config.Load(writeConfig(t, "[limits]\nexcerpt_max_age = \"90m\"\nscrollback = 500\n"), keymap.CheckKeys)
 	if err != nil || c.Limits.ExcerptAge() != 90*time.Minute || c.Limits.Scrollback != 500 {
 		t.Fatalf("got %+v, %v", c.Limits, err)
 	}
@@ -71,19 +72,19 @@ func TestCapturedExcerptGoesToTheCaretAndExpires(t *testing.T) {
 }
 
 func TestOneKeyCannotDoTwoAppThings(t *testing.T) {
-	app, ed := DefaultAppKeys(), composer.DefaultKeyMap()
-	err := ApplyKeys(map[string][]string{"attach": {"ctrl+t"}}, &app, &ed)
+	app, ed := keymap.DefaultAppKeys(), composer.DefaultKeyMap()
+	err := keymap.ApplyKeys(map[string][]string{"attach": {"ctrl+t"}}, &app, &ed)
 	if err == nil || !strings.Contains(err.Error(), "ctrl+t") || !strings.Contains(err.Error(), "terminal") {
 		t.Fatalf("want a conflict naming the key and both actions, got %v", err)
 	}
-	app, ed = DefaultAppKeys(), composer.DefaultKeyMap()
-	if err := ApplyKeys(map[string][]string{"picker_next": {"ctrl+n"}}, &app, &ed); err != nil {
+	app, ed = keymap.DefaultAppKeys(), composer.DefaultKeyMap()
+	if err := keymap.ApplyKeys(map[string][]string{"picker_next": {"ctrl+n"}}, &app, &ed); err != nil {
 		t.Fatalf("composer keys may share keys with the app: %v", err)
 	}
 }
 
 func TestPaneKeysAreConfigurable(t *testing.T) {
-	c, err := config.Load(writeConfig(t, "[keys]\ncopy_mode = [\"ctrl+y\"]\nquick_capture = [\"alt+c\"]\nterminal = [\"f6\"]\n"), CheckKeys)
+	c, err := config.Load(writeConfig(t, "[keys]\ncopy_mode = [\"ctrl+y\"]\nquick_capture = [\"alt+c\"]\nterminal = [\"f6\"]\n"), keymap.CheckKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

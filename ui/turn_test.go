@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/ui/keymap"
 )
 
 // flakyBackend fails its first turn, then answers.
@@ -135,7 +136,7 @@ func TestSlashForkChoosesInTheTranscript(t *testing.T) {
 }
 
 func TestConfigOpenAIKey(t *testing.T) {
-	c, err := config.Load(writeConfig(t, "agent = \"openai:http://localhost:1/v1#m\"\nopenai_api_key = \"sk-from-config\"\n"), CheckKeys)
+	c, err := config.Load(writeConfig(t, "agent = \"openai:http://localhost:1/v1#m\"\nopenai_api_key = \"sk-from-config\"\n"), keymap.CheckKeys)
 	if err != nil || c.OpenAIAPIKey != "sk-from-config" {
 		t.Fatalf("%+v %v", c, err)
 	}

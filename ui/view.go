@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 
 	tea "charm.land/bubbletea/v2"
@@ -252,5 +253,5 @@ func (a *App) footer() string {
 	default:
 		hints = a.paneHints() // the keys actually bound (keys.go)
 	}
-	return hintStyle.Render(fitHints(hints, hint(a.keys.Help, "keys"), a.width))
+	return hintStyle.Render(keymap.Fit(hints, keymap.Hint(a.keys.Help, "keys"), a.width))
 }

@@ -1,4 +1,4 @@
-package ui
+package keymap
 
 import (
 	"slices"
@@ -426,8 +426,8 @@ func bindKeys(help string, keys []string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
 }
 
-// DefaultKeys is every binding at its default.
-func DefaultKeys() Keys {
+// Default is every binding at its default.
+func Default() Keys {
 	// Start from the packages' own maps, so a binding a package adds
 	// before it has a row still works (TestKeyTable asks for the row).
 	k := Keys{Editor: composer.DefaultKeyMap(), Transcript: transcript.DefaultKeyMap()}
@@ -438,7 +438,7 @@ func DefaultKeys() Keys {
 }
 
 // DefaultAppKeys is the app's default keymap.
-func DefaultAppKeys() AppKeys { return DefaultKeys().AppKeys }
+func DefaultAppKeys() AppKeys { return Default().AppKeys }
 
 // KeyDefs is the key table, for --help and tests.
 // Binding is the row's binding in k (as the config bound it).
@@ -479,19 +479,19 @@ func keyDef(name string) (KeyDef, bool) {
 	return KeyDef{}, false
 }
 
-// hint is "KEY what" for the hint bar, with the key the binding shows; ""
+// Hint is "KEY what" for the hint bar, with the key the binding shows; ""
 // when the binding is off.
-func hint(b key.Binding, what string) string {
+func Hint(b key.Binding, what string) string {
 	if !b.Enabled() || len(b.Keys()) == 0 {
 		return ""
 	}
 	return keyGlyph(b.Help().Key) + " " + what
 }
 
-// hint2 is "KK what" for a pair such as up and down ("↑↓ messages").
-func hint2(a, b key.Binding, what string) string {
+// Hint2 is "KK what" for a pair such as up and down ("↑↓ messages").
+func Hint2(a, b key.Binding, what string) string {
 	if !a.Enabled() || !b.Enabled() || len(a.Keys()) == 0 || len(b.Keys()) == 0 {
-		return joinHints(hint(a, what), hint(b, what))
+		return Join(Hint(a, what), Hint(b, what))
 	}
 	ka, kb := keyGlyph(a.Help().Key), keyGlyph(b.Help().Key)
 	sep := ""
@@ -520,8 +520,8 @@ func keyGlyph(k string) string {
 	return k
 }
 
-// joinHints joins the hints that are not empty with " · ".
-func joinHints(hs ...string) string {
+// Join joins the hints that are not empty with " · ".
+func Join(hs ...string) string {
 	var out []string
 	for _, h := range hs {
 		if h != "" {
@@ -531,48 +531,10 @@ func joinHints(hs ...string) string {
 	return strings.Join(out, " · ")
 }
 
-// chipSelected reports whether the composer has one chip selected (a
-// backspace next to it selected it; the next one deletes it).
-func (a *App) chipSelected() bool {
-	_, ok := a.ed.SelectedChip()
-	return ok
-}
-
-// paneHints is the hint bar of the focused pane, from the keys bound.
-func (a *App) paneHints() string {
-	k := a.keys
-	switch {
-	case a.focus == paneTranscript:
-		return joinHints(hint2(k.Transcript.Up, k.Transcript.Down, "messages"), hint2(k.Transcript.PrevChip, k.Transcript.NextChip, "chips"), hint(k.Transcript.Details, "details"),
-			hint(k.Transcript.Open, "open"), hint(k.Transcript.Copy, "copy"), hint(k.Cancel, "back"), hint(k.FocusNext, "next pane"),
-			hint(k.Help, "keys"), hint(k.Quit, "quit"))
-	case a.focus == paneShelf:
-		return joinHints(hint2(k.ShelfLeft, k.ShelfRight, "choose"), hint(k.ShelfRemove, "remove"), hint(k.ShelfOpen, "open"), hint(k.Cancel, "back"))
-	case a.focus == paneTerminal && a.panes.pane.InCopyMode():
-		return "copy mode: ↑↓/jk move · v select lines · y capture · esc leave"
-	case a.focus == paneTerminal:
-		return joinHints("keys go to the shell", hint(k.Terminal, "composer"), hint(k.CopyMode, "copy mode"), hint(k.QuickCapture, "capture last output"),
-			hint(k.NewTerminal, "new"), hint(k.CloseTerminal, "close"), hint(k.HidePane, "hide"), hint(k.ZoomTerminal, "zoom"), hint(k.TerminalSide, "side"),
-			hint(k.Help, "keys"))
-	case a.shell.run != nil:
-		return joinHints("running: "+a.shell.cmdline, hint(k.ShellKill, "kill"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
-	case a.shell.on:
-		return joinHints("! shell mode", hint(k.Editor.Submit, "run"), hint(k.ShellLeave, "leave"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
-	case a.focus == paneComposer && a.chipSelected():
-		return joinHints(hint(k.Editor.DeleteBack, "deletes the chip"), hint2(k.Editor.Left, k.Editor.Right, "keep it"), hint(k.Help, "keys"))
-	case a.conv.turnShown():
-		return joinHints(hint(k.Editor.Submit, "queue"), hint(k.Cancel, "cancel turn"), hint(k.Editor.Newline, "newline"),
-			hint(k.FocusNext, "transcript"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
-	}
-	return joinHints(hint(k.Editor.Submit, "send"), hint(k.Editor.Newline, "newline"), "@ file", "$ skill", "/ command", "! shell",
-		hint(k.Editor.Up, "history"), hint(k.HistorySearch, "search"), hint(k.Attach, "attach"), hint(k.Terminal, "terminal"),
-		hint(k.FocusNext, "transcript"), hint(k.NewThread, "new"), hint(k.Threads, "threads"), hint(k.Help, "keys"), hint(k.Quit, "quit"))
-}
-
-// fitHints fits " · "-joined hints into width, dropping hints from the
+// Fit fits " · "-joined hints into width, dropping hints from the
 // middle before the help hint: "F1 keys" (and what follows it) always
 // shows, however narrow the screen.
-func fitHints(hints, help string, width int) string {
+func Fit(hints, help string, width int) string {
 	items := strings.Split(hints, " · ")
 	line := " " + hints
 	if ansi.StringWidth(line) <= width {
@@ -605,4 +567,15 @@ func fitHints(hints, help string, width int) string {
 		return " " + strings.Join(items[at:], " · ")
 	}
 	return " " + strings.Join(head, " · ") + tail
+}
+
+// FieldKeys are the table's field_* rows, for a composer.Field.
+func (k *Keys) FieldKeys() *composer.FieldKeys {
+	return &composer.FieldKeys{Left: k.FieldLeft, Right: k.FieldRight, Start: k.FieldStart, End: k.FieldEnd,
+		DeleteBack: k.FieldDeleteBack, DeleteFwd: k.FieldDeleteFwd, DeleteWord: k.FieldDeleteWord, Clear: k.FieldClear, KillEnd: k.FieldKillEnd}
+}
+
+// ListKeys are a composer.FilterList's keys.
+func (k *Keys) ListKeys() *composer.ListKeys {
+	return &composer.ListKeys{FieldKeys: *k.FieldKeys(), Next: k.ListNext, Prev: k.ListPrev}
 }

@@ -1,4 +1,4 @@
-package ui
+package keymap
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func FuzzKeysApply(f *testing.F) {
 		if n2 != "" {
 			over[n2] = append(over[n2], k2)
 		}
-		k := DefaultKeys()
+		k := Default()
 		if err := k.Apply(over); err != nil {
 			return
 		}

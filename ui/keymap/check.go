@@ -1,4 +1,4 @@
-package ui
+package keymap
 
 import (
 	"fmt"
@@ -119,6 +119,6 @@ func CheckKeys(keys map[string][]string) error {
 			}
 		}
 	}
-	k := DefaultKeys()
+	k := Default()
 	return k.Apply(keys)
 }

@@ -1,4 +1,4 @@
-package ui
+package keymap
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ func bindings(app *AppKeys, ed *composer.KeyMap) []namedBinding {
 // ApplyKeys rebinds app and composer keys from the config's [keys] table
 // (Keys.Apply over the other defaults).
 func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap) error {
-	k := DefaultKeys()
+	k := Default()
 	k.AppKeys, k.Editor = *app, *ed
 	err := k.Apply(overrides)
 	*app, *ed = k.AppKeys, k.Editor
@@ -218,7 +218,7 @@ func inStruct[T any](b *key.Binding, s *T) bool {
 
 // KeyHelp lists every binding as "name  keys  what it does", for --help.
 func KeyHelp(app *AppKeys, ed *composer.KeyMap) []string {
-	k := DefaultKeys()
+	k := Default()
 	k.AppKeys, k.Editor = *app, *ed
 	return k.HelpLines()
 }
