@@ -14,8 +14,8 @@ import (
 // routing over services, so its size and the App's are bounded. A change
 // that needs more moves the behaviour to the package that owns it (or a
 // controller of its own), not into the App. The App's budgets are met;
-// the line ceilings are where the reshape stands (measured 6,053 and
-// 6,418) and only go down, to issue 21's 4,500 and 5,500.
+// the line ceilings are where the reshape stands (measured 5,107 and
+// 6,451) and only go down, to issue 21's 4,500 and 5,500.
 const (
 	maxUILines      = 6100 // package ui, non-test lines (issue 21: 4,500)
 	maxUITreeLines  = 6450 // ui and the packages under it (issue 21: 5,500)
