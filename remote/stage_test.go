@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -20,18 +19,6 @@ func (f *fakeClock) now() time.Time { return f.t }
 func sum(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
-}
-
-// fileID is what changes when a file is written or replaced: its inode
-// and its change time.
-func fileID(t *testing.T, path string) [3]int64 {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := fi.Sys().(*syscall.Stat_t)
-	return [3]int64{int64(st.Ino), st.Ctim.Sec, st.Ctim.Nsec}
 }
 
 func TestStageUploadsOnceAndVerifies(t *testing.T) {
