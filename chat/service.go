@@ -178,33 +178,6 @@ func (s *Service) AgentName() string { return s.opt.Backend.Name() }
 // Close. It does I/O.
 func (s *Service) CloseBackend() error { return agent.Close(s.opt.Backend) }
 
-// CheckAttachments refuses, before anything is stored or sent, records
-// whose image or file chips are over the backend's limits
-// (Capabilities.MaxAttachment). It reads only the records' sizes: no I/O.
-func (s *Service) CheckAttachments(recs []contextref.Record) error {
-	if s.caps.MaxAttachment <= 0 {
-		return nil
-	}
-	var atts []agent.Attachment
-	for _, r := range recs {
-		var ar *contextref.AttachmentRecord
-		switch x := r.(type) {
-		case *contextref.ImageRecord:
-			ar = &x.AttachmentRecord
-		case *contextref.FileRecord:
-			ar = &x.AttachmentRecord
-		default:
-			continue
-		}
-		atts = append(atts, agent.Attachment{ContextID: ar.ContextID, AttachmentID: ar.AttachmentID, Name: ar.Name,
-			MimeType: ar.MimeType, Size: ar.SizeBytes})
-	}
-	if len(atts) == 0 {
-		return nil
-	}
-	return s.caps.CheckAttachments(atts)
-}
-
 func (s *Service) worker() {
 	for {
 		select {
