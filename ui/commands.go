@@ -39,6 +39,7 @@ type (
 	slashHelp   struct{}
 	slashQuit   struct{}
 	slashCannot struct{ why string } // chipchat cannot serve it with this backend
+	slashNone   struct{ name string } // no command of that name: refused once, enter again sends it
 	slashTyped  struct{}             // an agent's command was written into the draft
 )
 
@@ -79,6 +80,15 @@ func (c *conversation) slash(text string, withChips bool) (any, bool) {
 		return nil, false
 	}
 	cmd, ours := chat.LookupSlash(name) // "/chipchat:<name>" is always chipchat's
+	if !ours && !c.info().AgentServes(name) && c.commandsKnown() {
+		// a typo costs no turn: refused once, sent as text on a second enter
+		if c.unknown == text {
+			c.unknown = ""
+			return nil, false
+		}
+		c.unknown = text
+		return slashNone{name}, true
+	}
 	if !ours || !strings.HasPrefix(name, chat.OwnPrefix) && c.info().AgentServes(name) {
 		return nil, false // the agent's command keeps its name
 	}
@@ -88,6 +98,14 @@ func (c *conversation) slash(text string, withChips bool) (any, bool) {
 		return slashCannot{c.cannotServe(cmd)}, true
 	}
 	return slashAction(name, args), true
+}
+
+// commandsKnown reports whether the agent's command list is known: from
+// the start for a backend whose agent has none (echo, exec, openai), once
+// the agent told it (this run or the last, kept in the store) for an ACP
+// agent; before that an unknown /word is sent as typed.
+func (c *conversation) commandsKnown() bool {
+	return !c.chat.Capabilities().Commands || len(c.info().Commands) > 0
 }
 
 // runSlash does what a slash command asked.
@@ -113,6 +131,8 @@ func (a *App) runSlash(res any) tea.Cmd {
 		cmd = a.quit()
 	case slashCannot:
 		cmd = a.notify(r.why, true)
+	case slashNone:
+		return a.notify("no command /"+chips.SanitizeLine(r.name)+" — enter again sends it as text", false)
 	}
 	return tea.Batch(a.afterComposer(), cmd)
 }

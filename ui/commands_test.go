@@ -369,3 +369,37 @@ func TestSlashPickerKnowsTheAgentsLastCommands(t *testing.T) {
 		t.Fatalf("before the agent's first turn /ini selects %+v (want the agent's /init)", it)
 	}
 }
+
+// An unknown /word costs no turn once the agent's commands are known (the
+// echo backend has none, known from the start): enter refuses it with a
+// toast and keeps the draft; enter again sends it as text. Before an ACP
+// agent has told its commands, it is sent at once.
+func TestUnknownSlashCommandRefusedOnce(t *testing.T) {
+	e := newTestEnv(t)
+	h := e.open("")
+	threadID := h.app.thread.ID
+	h.typeText("/xyz please")
+	h.press("esc", "enter")
+	h.pumpUntil("the refusal", func() bool { return h.app.Toast() != "" })
+	if got := h.app.Toast(); got != "no command /xyz — enter again sends it as text" {
+		t.Fatalf("toast %q", got)
+	}
+	if got := h.app.ed.Draft().Markdown(); got != "/xyz please" {
+		t.Fatalf("the draft after the refusal %q", got)
+	}
+	if n := len(e.messages(threadID)); n != 0 {
+		t.Fatalf("the refused command was stored: %d messages", n)
+	}
+	h.press("enter")
+	h.pumpUntil("the text sent", func() bool { return len(e.messages(threadID)) == 2 })
+	if m := e.messages(threadID)[0]; m.Text != "/xyz please" {
+		t.Fatalf("sent %q", m.Text)
+	}
+
+	// an ACP agent before its first turn: its commands are not known yet
+	b := &acpLike{}
+	h2 := openFake(t, b)
+	h2.typeText("/xyz")
+	h2.press("esc", "enter")
+	h2.pumpUntil("sent to the agent", func() bool { p, _ := b.seen(); return len(p) == 1 && p[0] == "/xyz" })
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +52,9 @@ type conversation struct {
 	// ctrlCArmed: ctrl+c on an empty composer said "again to quit"; the
 	// next ctrl+c quits, any other key disarms it.
 	ctrlCArmed bool
+	// unknown: the /word text just refused as no command; enter on the
+	// same text again sends it.
+	unknown string
 }
 
 // effect is what the app does after the conversation changed something
@@ -352,8 +356,16 @@ func (a *App) quit() tea.Cmd {
 
 // finishQuit saves the draft and exits.
 func (a *App) finishQuit() tea.Cmd {
-	pane := a.panes.pane
-	return a.drafts.saveAndQuit(pane.CloseAll) // a failed save stops the quit once (autosave.go)
+	// The terminals as they are now: the command ends their processes off
+	// the UI goroutine and leaves the pane itself alone (Update may still
+	// read it); App.Close clears the pane.
+	terms := slices.Clone(a.panes.pane.Terminals())
+	closeAll := func() {
+		for _, t := range terms {
+			t.Close()
+		}
+	}
+	return a.drafts.saveAndQuit(closeAll) // a failed save stops the quit once (autosave.go)
 }
 
 // queueView is the queue under the transcript: one line per queued
