@@ -38,9 +38,9 @@ type (
 	}
 	slashHelp   struct{}
 	slashQuit   struct{}
-	slashCannot struct{ why string } // chipchat cannot serve it with this backend
+	slashCannot struct{ why string }  // chipchat cannot serve it with this backend
 	slashNone   struct{ name string } // no command of that name: refused once, enter again sends it
-	slashTyped  struct{}             // an agent's command was written into the draft
+	slashTyped  struct{}              // an agent's command was written into the draft
 )
 
 // slashAction is what chipchat's command name asks, with args.
