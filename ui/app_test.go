@@ -29,7 +29,7 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 
 	h.typeText("hello world")
 	h.press("enter")
-	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting })
+	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	if got := h.app.ed.Draft().Markdown(); got != "" {
 		t.Errorf("composer after send = %q, want it cleared", got)
 	}
@@ -92,7 +92,7 @@ func TestSendWhileTurnRunsQueues(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("first")
 	h.press("enter")
-	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting })
+	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	if f := h.footer(); !strings.Contains(f, "esc cancel turn") {
 		t.Errorf("footer while replying = %q", f)
 	}
@@ -216,7 +216,7 @@ func TestCtrlCCancelsRunningTurn(t *testing.T) {
 	h := e.openWith(opt)
 	h.typeText("x")
 	h.press("enter")
-	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting })
+	h.pumpUntil("the turn to start", func() bool { return h.app.conv.phase() >= chat.Starting && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	h.press("ctrl+c")
 	h.pumpUntil("the turn to end", func() bool { return !h.app.conv.turnShown() })
 	h.pumpUntil("the reply saved interrupted", func() bool {
@@ -287,7 +287,7 @@ func TestCtrlQKeepsReplyTextNotYetDrawn(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("hi")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() == chat.Streaming })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() == chat.Streaming && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	h.press("ctrl+q")
 	h.pumpUntil("quit", h.sawQuit)
 	msgs := e.messages(threadID)
@@ -755,7 +755,7 @@ func TestCtrlNWhileTurnRunsKeepsTheTurnInItsThread(t *testing.T) {
 	first := h.app.thread.ID
 	h.typeText("long one")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	h.press("ctrl+n")
 	h.pumpUntil("the new thread", func() bool { return h.app.thread.ID != first })
 	if h.app.conv.turnShown() {

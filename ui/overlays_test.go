@@ -733,7 +733,7 @@ func TestSwitchWhileTurnRunsAndBack(t *testing.T) {
 	h := e.openWith(opt)
 	h.typeText("long one")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	h.openSwitcher()
 	h.typeText("alpha")
 	h.press("enter")

@@ -111,7 +111,7 @@ func TestCloseSavesRunningTurnAndDraft(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("question")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() >= chat.Starting && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	h.typeText("half")
 	h.app.Close()
 	msgs := e.messages(threadID)

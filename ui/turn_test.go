@@ -153,7 +153,7 @@ func TestAltUpTakesTheQueuedMessageBack(t *testing.T) {
 	threadID := h.app.thread.ID
 	h.typeText("first")
 	h.press("enter")
-	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() == chat.Streaming })
+	h.pumpUntil("the turn", func() bool { return h.app.conv.phase() == chat.Streaming && h.app.ed.Draft().IsEmpty() }) // the composer cleared: the app heard the send
 	h.typeText("second ")
 	h.press("@")
 	h.typeText("notes")
