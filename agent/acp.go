@@ -771,13 +771,6 @@ func (p *acpProc) kill() {
 	}
 	p.stdout.Close()
 	p.lines.stop()
-	// The connection notices the end and logs it: wait (bounded) so that
-	// nothing of this process is written after kill returns (the log file
-	// included).
-	select {
-	case <-p.conn.Done():
-	case <-time.After(acpKillGrace):
-	}
 }
 
 // wrapErr describes a failed request. When the agent died it is an *Error

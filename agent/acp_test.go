@@ -76,7 +76,15 @@ func runAsAgent(env string, agent func()) {
 func newSelfACP(t *testing.T, helper string, opts ACPOptions) *ACP {
 	t.Helper()
 	if opts.LogPath == "" {
-		opts.LogPath = filepath.Join(t.TempDir(), "chipchat.log")
+		// Not t.TempDir: the SDK may log the connection's end a moment
+		// after Close returns, and t.TempDir's cleanup fails the test on a
+		// file created meanwhile.
+		dir, err := os.MkdirTemp("", "chipchat-acp-log-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.RemoveAll(dir) })
+		opts.LogPath = filepath.Join(dir, "chipchat.log")
 	}
 	a, err := NewACP("exec "+acpShellQuote(os.Args[0])+" -test.run='^"+helper+"$'", opts)
 	if err != nil {
