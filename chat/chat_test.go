@@ -119,22 +119,7 @@ func fastTempDir(t *testing.T) string {
 // at once).
 func until[T Event](e *env, ok func(T) bool) T {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	for {
-		for i := e.cursor; i < len(e.events); i++ {
-			if v, is := e.events[i].(T); is && (ok == nil || ok(v)) {
-				e.cursor = i + 1
-				return v
-			}
-		}
-		evs := e.s.Wait(ctx)
-		if evs == nil {
-			var zero T
-			e.t.Fatalf("no %T event; saw %v", zero, e.events[e.cursor:])
-		}
-		e.events = append(e.events, evs...)
-	}
+	return untilWithin(e, 2*time.Second, ok)
 }
 
 func (e *env) turn() *fakeTurn {

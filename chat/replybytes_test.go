@@ -104,7 +104,8 @@ func TestACPFloodReachesTheReply(t *testing.T) {
 	t.Logf("%d notifications through ACP, chat and the store: wall %v, CPU %v", n, wall.Round(time.Millisecond), cpu.Round(time.Millisecond))
 }
 
-// untilWithin is until with a longer bound, for a turn that streams a lot.
+// untilWithin is until with its own bound (a turn that streams a lot gets
+// a longer one).
 func untilWithin[T Event](e *env, d time.Duration, ok func(T) bool) T {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -119,7 +120,7 @@ func untilWithin[T Event](e *env, d time.Duration, ok func(T) bool) T {
 		evs := e.s.Wait(ctx)
 		if evs == nil {
 			var zero T
-			e.t.Fatalf("no %T event within %v", zero, d)
+			e.t.Fatalf("no %T event within %v; saw %v", zero, d, e.events[e.cursor:])
 		}
 		e.events = append(e.events, evs...)
 	}
