@@ -20,6 +20,7 @@ import (
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -87,7 +88,7 @@ type App struct {
 
 	drafts *drafts // when the draft goes to disk (autosave.go)
 
-	ovs   *overlayStack // the open overlays, the top one last (overlay.go)
+	ovs   *overlay.Stack // the open overlays, the top one last (overlay.go)
 	clip  *clip         // copy and paste (clipboard.go)
 	stash *stash        // the prompt stash (stash.go)
 	nav   *nav          // the threads, thread chips, opening chips (overlays.go)
@@ -120,7 +121,7 @@ func New(opt Options) *App {
 	}
 	a := &App{opt: &opt, chat: opt.Chat, keys: &keys, toast: &toastLine{},
 		ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
-		ovs: newOverlayStack(opt.Clock, opt.Config.UI.QuestionGuard())}
+		ovs: overlay.NewStack(clockNow(opt.Clock), opt.Config.UI.QuestionGuard())}
 	ws := opt.Workspace
 	a.drafts = &drafts{ws: ws, ed: ed, chat: a.chat, thread: &a.thread, toast: a.toast}
 	a.conv = &conversation{chat: a.chat, ws: ws, ed: ed, tr: a.tr, keys: a.keys, ovs: a.ovs, toast: a.toast, thread: &a.thread}
@@ -155,7 +156,7 @@ func (a *App) loadThread(o workspace.Opened) {
 	t, d := o.Thread, o.Draft
 	a.thread = t
 	a.nav.threads.SetCurrent(t.ID)
-	a.ovs.Remove(is[*quotePrompt]) // a quote of the thread being left
+	a.ovs.Remove(overlay.Is[*overlay.Quote]) // a quote of the thread being left
 	a.tr.SetMessages(toTranscript(o, a.conv.plainReplies()))
 	a.chat.Adopt(t.ID, o.Messages)
 	d = a.drafts.loaded(t.ID, d) // its revision; a draft whose save failed comes back
@@ -235,10 +236,6 @@ type excerptNotedMsg struct{ err error }
 type threadOpenedMsg struct {
 	open workspace.Opened
 	err  error
-}
-type threadsListedMsg struct {
-	threads []workspace.Thread
-	err     error
 }
 type threadChangedMsg struct {
 	err    error
@@ -347,4 +344,12 @@ func (a *App) refreshThread() tea.Cmd {
 func (a *App) hasSelection() bool {
 	_, _, ok := a.ed.Draft().Selection()
 	return ok
+}
+
+// clockNow is c's Now (nil: the real clock's).
+func clockNow(c chat.Clock) func() time.Time {
+	if c == nil {
+		return nil
+	}
+	return c.Now
 }

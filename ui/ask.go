@@ -6,6 +6,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/ui/askbox"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // askBox is the prompt for the agent's open question (package askbox) on
@@ -32,7 +33,7 @@ func newAskBox(k *keymap.Keys, p pendingAsk) *askBox {
 		PageUp: k.AskPageUp, PageDown: k.AskPageDown, Choose: k.AskChoose}, p)}
 }
 
-func (b *askBox) guardKeys()          {}
+func (b *askBox) GuardKeys()          {}
 func (b *askBox) Scope() keymap.Scope { return keymap.ScopeAsk }
 
 func (b *askBox) Hints() string {
@@ -42,7 +43,7 @@ func (b *askBox) Hints() string {
 // guardHint is the hint bar while the question ignores keys.
 const guardHint = "the agent asks — read it; its keys work in a moment"
 
-func (b *askBox) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+func (b *askBox) Update(m tea.Msg) (overlay.Overlay, tea.Cmd, any) {
 	if msg, ok := m.(tea.KeyPressMsg); ok {
 		if res, done := b.Key(msg); done {
 			return nil, nil, res

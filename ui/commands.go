@@ -11,6 +11,7 @@ import (
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/ui/slash"
 )
 
@@ -164,7 +165,7 @@ type (
 	commandDismissed struct{ pass bool }
 )
 
-func (c *commandPicker) placement() placement { return atBottom }
+func (c *commandPicker) Placement() overlay.Placement { return overlay.AtBottom }
 func (c *commandPicker) Scope() keymap.Scope  { return keymap.ScopePicker }
 func (c *commandPicker) Hints() string {
 	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
@@ -173,15 +174,15 @@ func (c *commandPicker) View(width, height int) []string {
 	return strings.Split(c.p.View(width, min(c.p.Len()+2, 12, height)), "\n")
 }
 
-func (c *commandPicker) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
+func (c *commandPicker) Update(m tea.Msg) (overlay.Overlay, tea.Cmd, any) {
 	msg, ok := m.(tea.KeyPressMsg)
 	if !ok {
-		return c, nil, passKey{} // a paste is the composer's
+		return c, nil, overlay.PassKey{} // a paste is the composer's
 	}
 	k := c.pick
 	switch {
 	case key.Matches(msg, c.k.Interrupt):
-		return nil, nil, passKey{} // ctrl+c cancels the turn (or clears the draft) from anywhere
+		return nil, nil, overlay.PassKey{} // ctrl+c cancels the turn (or clears the draft) from anywhere
 	case key.Matches(msg, k.PickerClose):
 		return nil, nil, commandDismissed{}
 	case key.Matches(msg, k.PickerPrev):
@@ -195,7 +196,7 @@ func (c *commandPicker) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 		}
 		return nil, nil, commandChosen{it.Value}
 	default:
-		return c, nil, passKey{}
+		return c, nil, overlay.PassKey{}
 	}
 	return c, nil, nil
 }
@@ -203,7 +204,7 @@ func (c *commandPicker) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 // syncCommandPicker opens, updates or closes the command picker after the
 // draft or caret changed; composing says the composer has the keys.
 func (c *conversation) syncCommandPicker(composing bool) {
-	open, isOpen := overlayOf[*commandPicker](c.ovs)
+	open, isOpen := overlay.Of[*commandPicker](c.ovs)
 	if c.ovs.Len() > 0 && !isOpen {
 		return // another overlay is open (the modes picker among them)
 	}
@@ -212,7 +213,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 		if !ok {
 			c.dismissed = false
 		}
-		c.ovs.Remove(is[*commandPicker])
+		c.ovs.Remove(overlay.Is[*commandPicker])
 		return
 	}
 	if q == "" {
@@ -232,7 +233,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 // refreshCommandItems re-reads the items of an open command picker (the
 // agent's commands changed).
 func (c *conversation) refreshCommandItems() {
-	if p, ok := overlayOf[*commandPicker](c.ovs); ok {
+	if p, ok := overlay.Of[*commandPicker](c.ovs); ok {
 		p.p.SetItems(c.commandItems())
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/chipchat/chipchat/ui/overlay"
 	"reflect"
 	"testing"
 )
@@ -36,10 +37,10 @@ func TestControllersHoldNoApp(t *testing.T) {
 	}
 	for _, ty := range []reflect.Type{reflect.TypeFor[panes](), reflect.TypeFor[shellMode](), reflect.TypeFor[reviewPane](),
 		reflect.TypeFor[conversation](), reflect.TypeFor[drafts](), reflect.TypeFor[clip](), reflect.TypeFor[stash](),
-		reflect.TypeFor[nav](), reflect.TypeFor[history](), reflect.TypeFor[overlayStack](), reflect.TypeFor[toastLine](),
-		reflect.TypeFor[helpView](), reflect.TypeFor[pathPrompt](), reflect.TypeFor[threadSwitcher](), reflect.TypeFor[confirmBox](),
-		reflect.TypeFor[stashList](), reflect.TypeFor[historySearch](), reflect.TypeFor[askBox](), reflect.TypeFor[modesPicker](),
-		reflect.TypeFor[commandPicker](), reflect.TypeFor[quotePrompt]()} {
+		reflect.TypeFor[nav](), reflect.TypeFor[history](), reflect.TypeFor[overlay.Stack](), reflect.TypeFor[toastLine](),
+		reflect.TypeFor[overlay.Help](), reflect.TypeFor[overlay.Attach](), reflect.TypeFor[overlay.Threads](), reflect.TypeFor[overlay.Confirm](),
+		reflect.TypeFor[overlay.Stash](), reflect.TypeFor[overlay.HistorySearch](), reflect.TypeFor[askBox](), reflect.TypeFor[overlay.Modes](),
+		reflect.TypeFor[commandPicker](), reflect.TypeFor[overlay.Quote]()} {
 		if holds(ty, map[reflect.Type]bool{}) {
 			t.Errorf("%v holds a *App", ty)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -39,7 +40,7 @@ type conversation struct {
 	ed     *composer.Editor
 	tr     *transcript.Model
 	keys   *keymap.Keys
-	ovs    *overlayStack
+	ovs    *overlay.Stack
 	toast  *toastLine
 	thread *workspace.Thread // the app's open thread
 
@@ -416,12 +417,12 @@ func (c *conversation) sendNextQueued() tea.Cmd {
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
 func (c *conversation) showAsk(p pendingAsk) {
-	c.ovs.PushUnder(newAskBox(c.keys, p), is[*askBox])
+	c.ovs.PushUnder(newAskBox(c.keys, p), overlay.Is[*askBox])
 }
 
 // closeAsk closes the prompt of a question the agent no longer asks.
 func (c *conversation) closeAsk(id int64) {
-	c.ovs.Remove(func(o Overlay) bool { b, ok := o.(*askBox); return ok && b.Ask().ID == id })
+	c.ovs.Remove(func(o overlay.Overlay) bool { b, ok := o.(*askBox); return ok && b.Ask().ID == id })
 }
 
 // answer gives the agent the user's answer (a sign-in's terminal method

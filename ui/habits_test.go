@@ -9,6 +9,7 @@ import (
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // Rough edges of issue 15 that live in the app, each driven as the user
@@ -22,8 +23,8 @@ func TestRenameFieldEditingKeys(t *testing.T) {
 	h.openSwitcher()
 	h.typeText("alpha")
 	h.press("ctrl+r")
-	if top[*threadSwitcher](h.app).rename == "" || top[*threadSwitcher](h.app).renaming.String() != "Alpha notes" {
-		t.Fatalf("rename field = %q", top[*threadSwitcher](h.app).renaming.String())
+	if renamingID(h.app) == "" || renamingTitle(h.app) != "Alpha notes" {
+		t.Fatalf("rename field = %q", renamingTitle(h.app))
 	}
 	h.press("ctrl+w") // "Alpha "
 	h.typeText("plans")
@@ -31,7 +32,7 @@ func TestRenameFieldEditingKeys(t *testing.T) {
 	h.typeText("My ")
 	h.press("ctrl+e")
 	h.typeText("!")
-	if got := top[*threadSwitcher](h.app).renaming.String(); got != "My Alpha plans!" {
+	if got := renamingTitle(h.app); got != "My Alpha plans!" {
 		t.Fatalf("after ctrl+w, ctrl+a, ctrl+e: %q", got)
 	}
 	if !strings.Contains(h.plain(), "New title: My Alpha plans!") {
@@ -87,12 +88,14 @@ func TestThreadListUsesItsTableKeys(t *testing.T) {
 		t.Fatal("ctrl+l still opens the list after threads = f4")
 	}
 	h.press("f4")
-	h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app) != nil && top[*threadSwitcher](h.app).threads != nil })
+	h.pumpUntil("the thread list", func() bool {
+		return top[*overlay.Threads](h.app) != nil && top[*overlay.Threads](h.app).Listed() != nil
+	})
 	if f := h.footer(); !strings.Contains(f, "F2 rename") || strings.Contains(f, "ctrl+r rename") {
 		t.Errorf("the hint bar does not show the bound keys: %q", f)
 	}
 	h.press("f2")
-	if top[*threadSwitcher](h.app).rename == "" {
+	if renamingID(h.app) == "" {
 		t.Fatal("the rebound rename key does not rename")
 	}
 	h.press("esc", "f4")

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/chipchat/chipchat/ui/overlay"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -622,8 +623,8 @@ func imageRec(id, name string) *contextref.ImageRecord {
 }
 
 // top is the topmost open overlay of type T (nil when none is open).
-func top[T Overlay](a *App) T {
-	o, _ := overlayOf[T](a.ovs)
+func top[T overlay.Overlay](a *App) T {
+	o, _ := overlay.Of[T](a.ovs)
 	return o
 }
 
@@ -632,8 +633,8 @@ func bottomPicker(a *App) *composer.Picker {
 	switch o := a.ovs.Top().(type) {
 	case *commandPicker:
 		return o.p
-	case *modesPicker:
-		return o.p
+	case *overlay.Modes:
+		return o.Picker()
 	}
 	return nil
 }
@@ -642,4 +643,22 @@ func bottomPicker(a *App) *composer.Picker {
 func (h *harness) queued() int {
 	q, _ := h.app.conv.queue()
 	return len(q)
+}
+
+// renamingID and renamingTitle are the thread list's rename in progress
+// ("": none, or no list open).
+func renamingID(a *App) string {
+	if l := top[*overlay.Threads](a); l != nil {
+		id, _ := l.Renaming()
+		return id
+	}
+	return ""
+}
+
+func renamingTitle(a *App) string {
+	if l := top[*overlay.Threads](a); l != nil {
+		_, title := l.Renaming()
+		return title
+	}
+	return ""
 }

@@ -1,17 +1,16 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -32,7 +31,7 @@ type history struct {
 	ws    *workspace.Workspace
 	ed    *composer.Editor
 	keys  *keymap.Keys
-	ovs   *overlayStack
+	ovs   *overlay.Stack
 	toast *toastLine
 	reg   *clipboard.Registry
 
@@ -88,8 +87,8 @@ func (h *history) loaded(msg historyLoadedMsg) tea.Cmd {
 	if msg.err == nil && !h.on {
 		h.entries = msg.entries
 	}
-	if s, ok := overlayOf[*historySearch](h.ovs); ok {
-		s.set(h.entries)
+	if s, ok := overlay.Of[*overlay.HistorySearch](h.ovs); ok {
+		s.Set(h.entries)
 	}
 	return nil
 }
@@ -204,67 +203,15 @@ func (h *history) imported(m historyImportedMsg) tea.Cmd {
 
 // ---- ctrl+r: the history search ----
 
-type historySearch struct {
-	composer.FilterList
-	k       *keymap.Keys
-	entries []workspace.HistoryEntry
-}
-
-// historyChosen is the entry the search chose (an index of its entries).
-type historyChosen struct{ i int }
-
 func (h *history) openSearch() tea.Cmd {
-	s := &historySearch{FilterList: composer.NewFilterList("history"), k: h.keys}
-	s.set(h.entries)
-	h.ovs.Push(s)
+	h.ovs.Push(overlay.NewHistorySearch(h.keys, h.entries))
 	return h.load()
-}
-
-func (s *historySearch) set(entries []workspace.HistoryEntry) {
-	s.entries = entries
-	items := make([]composer.PickerItem, len(entries))
-	for i, e := range entries {
-		title := contextref.Replace(e.Markdown, func(o contextref.Occurrence) string { return "[" + o.Label + "]" })
-		items[i] = composer.PickerItem{Title: chips.SanitizeLine(strings.Join(strings.Fields(title), " ")),
-			Detail: e.Created.Format("2006-01-02 15:04"), Value: strconv.Itoa(i)}
-	}
-	s.Picker.SetItems(items)
-	s.Picker.SetQuery(s.Field.String())
-}
-
-func (s *historySearch) Scope() keymap.Scope { return keymap.ScopeHistory }
-
-func (s *historySearch) Hints() string {
-	k := s.k
-	return keymap.Join("type words to search", keymap.Hint(k.HistoryChoose, "use"), keymap.Hint2(k.ListPrev, k.ListNext, "move"), keymap.Hint(k.HistoryClose, "close"))
-}
-
-func (s *historySearch) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
-	msg, ok := m.(tea.KeyPressMsg)
-	if !ok {
-		return s, nil, nil
-	}
-	k := s.k
-	switch {
-	case key.Matches(msg, k.HistoryClose) || key.Matches(msg, k.HistorySearch):
-		return nil, nil, nil
-	case key.Matches(msg, k.HistoryChoose):
-		item, ok := s.Picker.Selected()
-		i, err := strconv.Atoi(item.Value)
-		if !ok || err != nil || i >= len(s.entries) {
-			return nil, nil, nil
-		}
-		return nil, nil, historyChosen{i}
-	default:
-		s.FilterList.Key(k.ListKeys(), msg)
-	}
-	return s, nil, nil
 }
 
 // use puts the entry the search chose in the composer, as if
 // stepped to it: down goes on to newer prompts and then back to the draft
 // the user had typed. The draft changes.
-func (h *history) use(c historyChosen) tea.Cmd {
+func (h *history) use(c overlay.HistoryChosen) tea.Cmd {
 	if d := h.ed.Draft(); !h.on || d.Version() != h.shown {
 		h.typed = nil
 		if !d.IsEmpty() {
@@ -272,12 +219,6 @@ func (h *history) use(c historyChosen) tea.Cmd {
 		}
 	}
 	h.on = true
-	return h.recall(c.i)
+	return h.recall(c.Index)
 }
 
-func (s *historySearch) View(width, height int) []string {
-	k := s.k
-	lines := strings.Split(s.Picker.View(width, max(3, height-2)), "\n")
-	lines = append(lines, s.Field.View("search: ", width))
-	return append(lines, chips.Truncate(keymap.Join(keymap.Hint(k.HistoryChoose, "use"), keymap.Hint(k.ListNext, "next"), keymap.Hint(k.HistoryClose, "close")), width))
-}

@@ -1,16 +1,12 @@
 package ui
 
 import (
-	"strconv"
-	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
-	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // Modes and config options (issue 12 item 3): one picker — alt+m, /mode,
@@ -20,20 +16,6 @@ import (
 // chat.Service.Choose; the header shows the current mode and model
 // (agentStatus). /mode and /model with an argument switch at once when it
 // names a choice, else they open the picker filtered by it.
-
-// modeItems are the picker's rows for choices.
-func modeItems(cs []chat.ModeChoice) []composer.PickerItem {
-	items := make([]composer.PickerItem, len(cs))
-	for i, c := range cs {
-		title, detail := "  "+c.Label, c.Detail
-		if c.Current {
-			title = "● " + c.Label
-			detail = strings.TrimSuffix("current · "+detail, " · ")
-		}
-		items[i] = composer.PickerItem{Title: title, Detail: detail, Value: strconv.Itoa(i)}
-	}
-	return items
-}
 
 // openModes opens the modes picker on scope, filtered by query.
 func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
@@ -51,34 +33,9 @@ func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
 	if len(cs) == 0 {
 		return c.notify("the agent has told of no "+what+" yet (it does once a turn has started the session)", false)
 	}
-	p := composer.NewPicker(title)
-	p.SetItems(modeItems(cs))
-	p.SetQuery(query)
-	c.ovs.Remove(is[*commandPicker]) // the modes picker takes its place
-	c.ovs.Push(&modesPicker{k: &c.ed.Keys, interrupt: c.keys.Interrupt, p: p, scope: scope, values: cs})
+	c.ovs.Remove(overlay.Is[*commandPicker]) // the modes picker takes its place
+	c.ovs.Push(overlay.NewModes(&c.ed.Keys, c.keys.Interrupt, title, scope, cs, query))
 	return nil
-}
-
-// modesPicker is the modes picker, drawn over the bottom of the main area:
-// typing filters, up/down move, enter switches, esc closes.
-type modesPicker struct {
-	k         *composer.KeyMap // the composer's picker keys, as the config binds them
-	interrupt key.Binding      // ctrl+c closes it and goes on (cancel, clear)
-	p         *composer.Picker
-	scope     chat.ModeScope
-	values    []chat.ModeChoice
-}
-
-// modeChosen is the mode or value the picker chose.
-type modeChosen struct{ c chat.ModeChoice }
-
-func (m *modesPicker) placement() placement { return atBottom }
-func (m *modesPicker) Scope() keymap.Scope  { return keymap.ScopePicker }
-func (m *modesPicker) Hints() string {
-	return "type to filter · ↑↓ choose · enter switch · esc close"
-}
-func (m *modesPicker) View(width, height int) []string {
-	return strings.Split(m.p.View(width, min(m.p.Len()+2, 12, height)), "\n")
 }
 
 // modeCommand is /mode and /model: switch at once when args names a
@@ -99,53 +56,12 @@ func (c *conversation) applyMode(ch chat.ModeChoice) tea.Cmd {
 	return c.notify("switching to "+chips.SanitizeLine(ch.Label), false)
 }
 
-func (m *modesPicker) Update(msg tea.Msg) (Overlay, tea.Cmd, any) {
-	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return m, nil, nil
-	}
-	k := m.k
-	switch s := km.String(); {
-	case key.Matches(km, m.interrupt):
-		return nil, nil, passKey{}
-	case key.Matches(km, k.PickerClose):
-		return nil, nil, nil
-	case key.Matches(km, k.PickerPrev):
-		m.p.Move(-1)
-	case key.Matches(km, k.PickerNext) || s == "tab":
-		m.p.Move(1)
-	case s == "enter" || key.Matches(km, k.PickerChoose):
-		it, ok := m.p.Selected()
-		if !ok {
-			return m, nil, nil
-		}
-		i, err := strconv.Atoi(it.Value)
-		if err != nil || i < 0 || i >= len(m.values) {
-			return m, nil, nil
-		}
-		return nil, nil, modeChosen{m.values[i]}
-	case s == "backspace":
-		q := []rune(m.p.Query())
-		if len(q) > 0 {
-			m.p.SetQuery(string(q[:len(q)-1]))
-		}
-	default:
-		if km.Text != "" && km.Mod&^tea.ModShift == 0 {
-			m.p.SetQuery(m.p.Query() + km.Text)
-		}
-	}
-	return m, nil, nil
-}
-
 // refreshModes re-reads an open modes picker after AgentInfo (the current
 // mark moves; the selection stays on its row).
 func (c *conversation) refreshModes() {
-	m, ok := overlayOf[*modesPicker](c.ovs)
-	if !ok {
-		return
+	if m, ok := overlay.Of[*overlay.Modes](c.ovs); ok {
+		m.Refresh(chat.ModeChoices(c.info(), m.ModeScope()))
 	}
-	m.values = chat.ModeChoices(c.info(), m.scope)
-	m.p.SetItems(modeItems(m.values))
 }
 
 // agentStatus is the header's part for the agent's state: " · mode X ·

@@ -9,6 +9,7 @@ import (
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // An agent's question that arrives while the user types goes on top, and
@@ -78,10 +79,10 @@ func TestOverlayStackOrder(t *testing.T) {
 	k := h.app.keys
 	first := newAskBox(k, pendingAsk{ID: 1, SignIn: nil, Permission: nil})
 	second := newAskBox(k, pendingAsk{ID: 2})
-	h.app.ovs.PushUnder(first, is[*askBox])
-	h.app.ovs.PushUnder(second, is[*askBox])
+	h.app.ovs.PushUnder(first, overlay.Is[*askBox])
+	h.app.ovs.PushUnder(second, overlay.Is[*askBox])
 	if h.app.ovs.Top() != first || h.app.ovs.Len() != 3 {
-		t.Fatalf("the first question is on top, the second under it, the help under both: %#v", h.app.ovs.items)
+		t.Fatalf("the first question is on top, the second under it, the help under both: %#v", h.app.ovs.Len())
 	}
 	h.app.conv.closeAsk(1)
 	if h.app.ovs.Top() != second {

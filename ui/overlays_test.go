@@ -16,6 +16,7 @@ import (
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // attach runs ctrl+o, types path, presses enter and waits for the result.
@@ -24,7 +25,9 @@ func (h *harness) attach(path string) {
 	h.press("ctrl+o")
 	h.typeText(path)
 	h.press("enter")
-	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() != keymap.ScopeAttach || top[*pathPrompt](h.app).err != "" })
+	h.pumpUntil("the attachment", func() bool {
+		return h.app.OverlayScope() != keymap.ScopeAttach || top[*overlay.Attach](h.app).Err() != ""
+	})
 }
 
 // onlyRecord is the draft's single record of type T.
@@ -104,7 +107,7 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 	h.press("ctrl+o")
 	h.typeText("sh")
 	h.press("tab")
-	h.pumpUntil("the matches", func() bool { return len(top[*pathPrompt](h.app).matches) > 0 })
+	h.pumpUntil("the matches", func() bool { return len(top[*overlay.Attach](h.app).Matches()) > 0 })
 	scr := h.plain()
 	if !strings.Contains(scr, "> shot-█") && !strings.Contains(scr, "> shot-") {
 		t.Errorf("the common prefix was not completed:\n%s", scr)
@@ -118,25 +121,25 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 		t.Errorf("non-matching or hidden files listed:\n%s", scr)
 	}
 	h.typeText("b")
-	if len(top[*pathPrompt](h.app).matches) != 0 {
+	if len(top[*overlay.Attach](h.app).Matches()) != 0 {
 		t.Error("typing did not clear the match list")
 	}
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return top[*pathPrompt](h.app).input.String() == "shot-b.png" })
+	h.pumpUntil("the completion", func() bool { return top[*overlay.Attach](h.app).Input() == "shot-b.png" })
 
 	// A directory completes with a slash, and its entries then.
 	h.press("ctrl+u")
 	h.typeText("su")
 	h.press("tab")
-	h.pumpUntil("the directory", func() bool { return top[*pathPrompt](h.app).input.String() == "sub/" })
+	h.pumpUntil("the directory", func() bool { return top[*overlay.Attach](h.app).Input() == "sub/" })
 	h.press("tab")
-	h.pumpUntil("the file inside", func() bool { return top[*pathPrompt](h.app).input.String() == "sub/inner.txt" })
+	h.pumpUntil("the file inside", func() bool { return top[*overlay.Attach](h.app).Input() == "sub/inner.txt" })
 
 	// No match says so.
 	h.press("ctrl+u")
 	h.typeText("zzz")
 	h.press("tab")
-	h.pumpUntil("the error", func() bool { return top[*pathPrompt](h.app).err != "" })
+	h.pumpUntil("the error", func() bool { return top[*overlay.Attach](h.app).Err() != "" })
 	if !strings.Contains(h.plain(), "no such file") {
 		t.Errorf("no-match not shown:\n%s", h.plain())
 	}
@@ -494,7 +497,7 @@ func twoThreads(e *testEnv) (alpha, beta store.Thread) {
 func (h *harness) popupLoaded() {
 	h.t.Helper()
 	if h.app.OverlayScope() == keymap.ScopeThreads {
-		h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app).threads != nil })
+		h.pumpUntil("the thread list", func() bool { return top[*overlay.Threads](h.app).Listed() != nil })
 	}
 }
 
@@ -514,7 +517,9 @@ func (h *harness) overlayText() string {
 func (h *harness) openSwitcher() {
 	h.t.Helper()
 	h.press("ctrl+l")
-	h.pumpUntil("the thread list", func() bool { return top[*threadSwitcher](h.app) != nil && top[*threadSwitcher](h.app).threads != nil })
+	h.pumpUntil("the thread list", func() bool {
+		return top[*overlay.Threads](h.app) != nil && top[*overlay.Threads](h.app).Listed() != nil
+	})
 }
 
 func TestThreadSwitcherFiltersAndSwitches(t *testing.T) {
@@ -635,7 +640,7 @@ func TestThreadSwitcherRenames(t *testing.T) {
 	// The list reloads (the filter "beta" stays, so it now matches
 	// nothing) and the header shows the open thread's new title.
 	h.pumpUntil("the list and header to show it", func() bool {
-		for _, th := range top[*threadSwitcher](h.app).threads {
+		for _, th := range top[*overlay.Threads](h.app).Listed() {
 			if th.ID == beta.ID && th.Title == "Gamma" {
 				return strings.Contains(strings.SplitN(h.plain(), "\n", 2)[0], "Gamma")
 			}
@@ -651,7 +656,7 @@ func TestThreadSwitcherRenames(t *testing.T) {
 	}
 	// esc leaves rename without renaming.
 	h.press("ctrl+r", "x", "esc")
-	if h.app.OverlayScope() != keymap.ScopeThreads || top[*threadSwitcher](h.app).rename != "" {
+	if h.app.OverlayScope() != keymap.ScopeThreads || renamingID(h.app) != "" {
 		t.Error("esc in the rename field closed the list or kept renaming")
 	}
 }
@@ -682,7 +687,7 @@ func TestThreadSwitcherDeletesAfterAsking(t *testing.T) {
 		return err != nil
 	})
 	h.pumpUntil("the list without it", func() bool {
-		return len(top[*threadSwitcher](h.app).threads) == 1 && !strings.Contains(h.overlayText(), "Alpha notes")
+		return len(top[*overlay.Threads](h.app).Listed()) == 1 && !strings.Contains(h.overlayText(), "Alpha notes")
 	})
 	if h.app.thread.ID != beta.ID {
 		t.Error("deleting another thread moved the app")
@@ -778,7 +783,7 @@ func TestHostileFileNameNeverReachesScreen(t *testing.T) {
 	h.press("ctrl+o")
 	h.typeText("ev")
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return top[*pathPrompt](h.app).input.String() == name })
+	h.pumpUntil("the completion", func() bool { return top[*overlay.Attach](h.app).Input() == name })
 	checkNoControls(t, "completed prompt", h.view())
 	h.press("enter")
 	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == keymap.Scope("") })
@@ -907,20 +912,3 @@ func TestQuitWhileSendingLeavesNothingStreaming(t *testing.T) {
 	}
 }
 
-// A long help line wraps under its own column, not under the key names.
-func TestHelpWrapsUnderItsColumn(t *testing.T) {
-	l := "   cancel                 esc                                close the innermost open thing (picker, popup, prompt, selection, pane); with nothing open, cancel the running turn"
-	rows := wrapHanging(l, 100)
-	if len(rows) < 2 {
-		t.Fatalf("not wrapped: %q", rows)
-	}
-	col := strings.Index(l, "close")
-	for _, r := range rows[1:] {
-		if displayWidth(r) > 100 || !strings.HasPrefix(r, strings.Repeat(" ", col)) || r[col] == ' ' {
-			t.Errorf("continuation %q is not under column %d", r, col)
-		}
-	}
-	if short := wrapHanging("   quit  ctrl+q  quit", 80); len(short) != 1 {
-		t.Errorf("a short line was wrapped: %q", short)
-	}
-}

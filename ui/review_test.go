@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/chipchat/chipchat/ui/overlay"
 	"strings"
 	"testing"
 
@@ -43,7 +44,9 @@ func TestStashRestoreKeepsShelfImages(t *testing.T) {
 	h.press("ctrl+s")
 	h.pumpUntil("the stash", func() bool { return h.app.ed.Draft().IsEmpty() })
 	h.press("ctrl+alt+s")
-	h.pumpUntil("the list", func() bool { return top[*stashList](h.app) != nil && len(top[*stashList](h.app).entries) == 1 })
+	h.pumpUntil("the list", func() bool {
+		return top[*overlay.Stash](h.app) != nil && len(top[*overlay.Stash](h.app).Entries()) == 1
+	})
 	h.press("enter")
 	h.pumpUntil("the restore", func() bool { return strings.Contains(h.app.Toast(), "restored") })
 	if d := h.app.ed.Draft(); d.Markdown() != "hi" || len(d.Shelf()) != 1 {

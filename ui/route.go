@@ -15,6 +15,7 @@ import (
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // Update routes a message (ui/doc.go, "Routing"): keys and pastes through
@@ -58,7 +59,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add := func(t reflect.Type, h handler) { rows[t] = h }
 	// the conversation (conversation.go) and the status line
 	add(on(func(a *App, m chatMsg) tea.Cmd { return tea.Batch(a.chatEvents(m), a.ovs.GuardTick()) }))
-	add(on(func(*App, guardDoneMsg) tea.Cmd { return nil }))
+	add(on(func(*App, overlay.GuardDone) tea.Cmd { return nil }))
 	add(on(func(a *App, m noticeMsg) tea.Cmd { return a.notify(m.text, m.err) }))
 	add(on(func(a *App, m spinMsg) tea.Cmd { return a.conv.spun(m, a.opt.Clock) }))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
@@ -66,18 +67,18 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m draftTickMsg) tea.Cmd { return a.drafts.due(m) }))
 	add(on(func(a *App, m draftSavedMsg) tea.Cmd { return a.drafts.saved(m) }))
 	add(on((*App).threadOpened))
-	add(on(func(a *App, m threadsListedMsg) tea.Cmd { return a.deliver(is[*threadSwitcher], m) }))
+	add(on(func(a *App, m overlay.ThreadsListed) tea.Cmd { return a.deliver(overlay.Is[*overlay.Threads], m) }))
 	add(on(func(a *App, m threadChangedMsg) tea.Cmd { return tea.Batch(a.nav.changed(m), a.refreshThread()) }))
 	add(on(func(a *App, m threadTitleMsg) tea.Cmd { a.retitle(m); return nil }))
 	add(on(func(a *App, m stashedMsg) tea.Cmd { return a.edited(a.stash.stashed(m)) }))
-	add(on(func(a *App, m stashListedMsg) tea.Cmd { return a.deliver(is[*stashList], m) }))
+	add(on(func(a *App, m overlay.StashListed) tea.Cmd { return a.deliver(overlay.Is[*overlay.Stash], m) }))
 	add(on(func(a *App, m stashDroppedMsg) tea.Cmd { return a.failed("stash: ", m.err) }))
 	add(on(func(a *App, m historyLoadedMsg) tea.Cmd { return a.hist.loaded(m) }))
 	add(on(func(a *App, m historyAddedMsg) tea.Cmd { return a.failed("history: ", m.err) }))
 	add(on(func(a *App, m historyImportedMsg) tea.Cmd { return tea.Batch(a.afterComposer(), a.hist.imported(m)) }))
 	add(on(func(a *App, m shellDoneMsg) tea.Cmd { return a.captured(a.shell.done(m)) }))
 	// attachments, copy and paste (clipboard.go, pastefilter.go)
-	add(on(func(a *App, m completionMsg) tea.Cmd { return a.deliver(is[*pathPrompt], m) }))
+	add(on(func(a *App, m overlay.Completion) tea.Cmd { return a.deliver(overlay.Is[*overlay.Attach], m) }))
 	add(on((*App).attached))
 	add(on(func(a *App, m openedMsg) tea.Cmd { return a.notify(m.text, false) }))
 	add(on(func(a *App, m copiedMsg) tea.Cmd { return a.clip.copied(m) }))
@@ -128,7 +129,7 @@ func (a *App) failed(what string, err error) tea.Cmd {
 
 // deliver gives an overlay the result it waits for (a list loaded, a
 // completion) and acts on what it returns.
-func (a *App) deliver(match func(Overlay) bool, msg tea.Msg) tea.Cmd {
+func (a *App) deliver(match func(overlay.Overlay) bool, msg tea.Msg) tea.Cmd {
 	cmd, res, ok := a.ovs.Deliver(match, msg)
 	if !ok {
 		return nil
@@ -220,24 +221,24 @@ func (a *App) routePaste(msg tea.PasteMsg) tea.Cmd {
 func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 	switch r := res.(type) {
 	case nil:
-	case threadOpen:
-		return a.nav.switchTo(r.id), false
-	case threadRename:
+	case overlay.ThreadOpen:
+		return a.nav.switchTo(r.ID), false
+	case overlay.ThreadRename:
 		return a.nav.rename(r), false
-	case threadDelete:
+	case overlay.ThreadDelete:
 		return a.nav.askDelete(r), false
 	case deleteThread:
 		return a.nav.delete(r.id), false
 	case removeImage:
 		return a.removeImage(r), false
-	case attachChosen:
-		return a.clip.attach(r.path), false
-	case stashRestore:
+	case overlay.AttachChosen:
+		return a.clip.attach(r.Path), false
+	case overlay.StashRestore:
 		a.setFocus(paneComposer)
-		return a.stash.restore(r.e), false
-	case stashDrop:
-		return a.stash.drop(r.e), false
-	case historyChosen:
+		return a.stash.restore(r.Entry), false
+	case overlay.StashDrop:
+		return a.stash.drop(r.Entry), false
+	case overlay.HistoryChosen:
 		a.setFocus(paneComposer)
 		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
 	case askAnswered:
@@ -248,16 +249,16 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		return nil, false
 	case interrupted:
 		return a.interrupt(), false
-	case modeChosen:
-		return a.conv.applyMode(r.c), false
+	case overlay.ModeChosen:
+		return a.conv.applyMode(r.Choice), false
 	case commandChosen:
 		return a.runSlash(a.conv.choose(r.value)), false
 	case commandDismissed:
 		a.conv.dismissed = true
 		return nil, r.pass
-	case quoteInsert:
-		return a.apply(a.conv.insertCitation(r.c)), false
-	case quoteDropped:
+	case overlay.QuoteInsert:
+		return a.apply(a.conv.insertCitation(r.Citation)), false
+	case overlay.QuoteDropped:
 		return a.notify("quote dropped", false), false
 	}
 	return nil, false

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/chipchat/chipchat/ui/overlay"
 	"strings"
 	"testing"
 
@@ -30,7 +31,9 @@ func TestStashAndRestore(t *testing.T) {
 	h.pumpUntil("the second stash", func() bool { return h.app.ed.Draft().IsEmpty() })
 
 	h.press("ctrl+alt+s")
-	h.pumpUntil("the list", func() bool { return top[*stashList](h.app) != nil && len(top[*stashList](h.app).entries) == 2 })
+	h.pumpUntil("the list", func() bool {
+		return top[*overlay.Stash](h.app) != nil && len(top[*overlay.Stash](h.app).Entries()) == 2
+	})
 	if !strings.Contains(h.plain(), "second") || strings.Index(h.plain(), "second") > strings.Index(h.plain(), "first") {
 		t.Errorf("stash list is not newest first:\n%s", h.plain())
 	}

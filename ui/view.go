@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
 
 	tea "charm.land/bubbletea/v2"
@@ -110,7 +111,7 @@ func (a *App) render() string {
 	}
 	trH = max(trH, 1)
 	top := a.ovs.Top()
-	if top != nil && placeOf(top) == inArea {
+	if top != nil && overlay.PlaceOf(top) == overlay.InArea {
 		b.WriteString(a.overlayView(top, trH))
 	} else {
 		b.WriteString(a.withPicker(top, a.mainArea(trH), trH)) // the / and modes pickers
@@ -125,7 +126,7 @@ func (a *App) render() string {
 		b.WriteByte('\n')
 	}
 	rule := strings.Repeat("─", a.width)
-	if a.focus == paneComposer && (top == nil || placeOf(top) != inArea) {
+	if a.focus == paneComposer && (top == nil || overlay.PlaceOf(top) != overlay.InArea) {
 		b.WriteString(rule)
 	} else {
 		b.WriteString(ruleStyle.Render(rule))
@@ -172,7 +173,7 @@ func (a *App) header() string {
 
 // overlayView draws the open popup in the transcript's place, exactly h
 // lines.
-func (a *App) overlayView(o Overlay, h int) string {
+func (a *App) overlayView(o overlay.Overlay, h int) string {
 	lines := o.View(max(a.width-2, 10), h)
 	if len(lines) > h {
 		lines = lines[:h]
@@ -214,8 +215,8 @@ func (a *App) shelfView() string {
 
 // withPicker draws an overlay placed at the bottom (the / and modes
 // pickers) over the last rows of the main area (exactly h lines).
-func (a *App) withPicker(o Overlay, area string, h int) string {
-	if o == nil || placeOf(o) != atBottom || h < 3 {
+func (a *App) withPicker(o overlay.Overlay, area string, h int) string {
+	if o == nil || overlay.PlaceOf(o) != overlay.AtBottom || h < 3 {
 		return area
 	}
 	box := o.View(a.width, h)
@@ -234,7 +235,7 @@ func (a *App) withPicker(o Overlay, area string, h int) string {
 
 func (a *App) footer() string {
 	top := a.ovs.Top()
-	if top != nil && placeOf(top) == onFooter {
+	if top != nil && overlay.PlaceOf(top) == overlay.OnFooter {
 		return top.View(a.width, 1)[0]
 	}
 	if t := a.toast.view(a.width); t != "" {

@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"slices"
@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/ui/keymap"
 )
 
@@ -18,7 +17,7 @@ import (
 type Overlay interface {
 	// Update takes a key, a paste or a message meant for it. It returns
 	// the overlay to keep (nil: it closed), a command, and a result for
-	// the app to act on (nil: none; passKey: the key is not its own and
+	// the app to act on (nil: none; PassKey: the key is not its own and
 	// routing goes on below it).
 	Update(msg tea.Msg) (Overlay, tea.Cmd, any)
 	// View draws it in at most height lines of width columns.
@@ -29,58 +28,59 @@ type Overlay interface {
 	Scope() keymap.Scope
 }
 
-// passKey is the result of an overlay that leaves a key to what is below
+// PassKey is the result of an overlay that leaves a key to what is below
 // it: the `/` picker lets typing reach the composer.
-type passKey struct{}
+type PassKey struct{}
 
-// guarded is an overlay that ignores keys for the stack's guard after it
+// Guarded is an overlay that ignores keys for the stack's guard after it
 // comes on top: the agent's questions, so an enter typed for the composer
 // never answers a request the user has not seen.
-type guarded interface{ guardKeys() }
+type Guarded interface{ GuardKeys() }
 
-// placement says where an overlay is drawn.
-type placement int
+// Placement says where an overlay is drawn.
+type Placement int
 
 const (
-	inArea   placement = iota // in the main area's place (the default)
-	atBottom                  // over the main area's last rows (the / and modes pickers)
-	onFooter                  // on the footer row (the quote prompt)
+	InArea   Placement = iota // in the main area's place (the default)
+	AtBottom                  // over the main area's last rows (the / and modes pickers)
+	OnFooter                  // on the footer row (the quote prompt)
 )
 
-// placed is an overlay drawn elsewhere than in the main area's place.
-type placed interface{ placement() placement }
+// Placed is an overlay drawn elsewhere than in the main area's place.
+type Placed interface{ Placement() Placement }
 
-// placeOf is where o is drawn.
-func placeOf(o Overlay) placement {
-	if p, ok := o.(placed); ok {
-		return p.placement()
+// PlaceOf is where o is drawn.
+func PlaceOf(o Overlay) Placement {
+	if p, ok := o.(Placed); ok {
+		return p.Placement()
 	}
-	return inArea
+	return InArea
 }
 
-// overlayStack holds the open overlays, the top one last. Keys and pastes
+// Stack holds the open overlays, the top one last. Keys and pastes
 // go to the top; when the stack is empty they go on to the app's keys,
 // the focused pane and the composer (ui/doc.go, "Routing").
-type overlayStack struct {
+type Stack struct {
 	items    []Overlay
 	now      func() time.Time
 	guard    time.Duration
 	topSince time.Time // when the top one came on top
 }
 
-func newOverlayStack(clock chat.Clock, guard time.Duration) *overlayStack {
-	now := time.Now
-	if clock != nil {
-		now = clock.Now
+// NewStack is an empty stack; now is its clock (nil: time.Now), guard
+// how long a Guarded overlay ignores keys after it comes on top.
+func NewStack(now func() time.Time, guard time.Duration) *Stack {
+	if now == nil {
+		now = time.Now
 	}
-	return &overlayStack{now: now, guard: guard}
+	return &Stack{now: now, guard: guard}
 }
 
 // Len is how many overlays are open.
-func (s *overlayStack) Len() int { return len(s.items) }
+func (s *Stack) Len() int { return len(s.items) }
 
 // Top is the overlay on top (nil: none).
-func (s *overlayStack) Top() Overlay {
+func (s *Stack) Top() Overlay {
 	if len(s.items) == 0 {
 		return nil
 	}
@@ -88,7 +88,7 @@ func (s *overlayStack) Top() Overlay {
 }
 
 // Push opens o on top.
-func (s *overlayStack) Push(o Overlay) {
+func (s *Stack) Push(o Overlay) {
 	s.items = append(s.items, o)
 	s.topSince = s.now()
 }
@@ -96,7 +96,7 @@ func (s *overlayStack) Push(o Overlay) {
 // PushUnder opens o under the run of overlays at the top for which same
 // is true (the agent's questions queue in the order they came, above
 // whatever else is open), on top when there is none.
-func (s *overlayStack) PushUnder(o Overlay, same func(Overlay) bool) {
+func (s *Stack) PushUnder(o Overlay, same func(Overlay) bool) {
 	i := len(s.items)
 	for i > 0 && same(s.items[i-1]) {
 		i--
@@ -109,7 +109,7 @@ func (s *overlayStack) PushUnder(o Overlay, same func(Overlay) bool) {
 }
 
 // Remove closes every overlay for which match is true.
-func (s *overlayStack) Remove(match func(Overlay) bool) {
+func (s *Stack) Remove(match func(Overlay) bool) {
 	top := s.Top()
 	s.items = slices.DeleteFunc(s.items, match)
 	if s.Top() != top {
@@ -118,11 +118,11 @@ func (s *overlayStack) Remove(match func(Overlay) bool) {
 }
 
 // Clear closes every overlay.
-func (s *overlayStack) Clear() { s.items = nil }
+func (s *Stack) Clear() { s.items = nil }
 
 // Update gives msg to the top overlay and keeps what it returns. handled
 // false means the stack is empty or the top passed the key on.
-func (s *overlayStack) Update(msg tea.Msg) (cmd tea.Cmd, result any, handled bool) {
+func (s *Stack) Update(msg tea.Msg) (cmd tea.Cmd, result any, handled bool) {
 	top := s.Top()
 	if top == nil {
 		return nil, nil, false
@@ -132,7 +132,7 @@ func (s *overlayStack) Update(msg tea.Msg) (cmd tea.Cmd, result any, handled boo
 	}
 	next, cmd, result := top.Update(msg)
 	s.replace(top, next)
-	if _, pass := result.(passKey); pass {
+	if _, pass := result.(PassKey); pass {
 		return cmd, nil, false
 	}
 	return cmd, result, true
@@ -140,31 +140,31 @@ func (s *overlayStack) Update(msg tea.Msg) (cmd tea.Cmd, result any, handled boo
 
 // Guarding is how long the top overlay still ignores keys (0: it takes
 // them).
-func (s *overlayStack) Guarding() time.Duration {
-	if _, ok := s.Top().(guarded); !ok || s.guard <= 0 {
+func (s *Stack) Guarding() time.Duration {
+	if _, ok := s.Top().(Guarded); !ok || s.guard <= 0 {
 		return 0
 	}
 	return max(0, s.guard-s.now().Sub(s.topSince))
 }
 
-// guardDoneMsg redraws the screen once a question's guard is over (its
+// GuardDone redraws the screen once a question's guard is over (its
 // hint bar says its keys work).
-type guardDoneMsg struct{}
+type GuardDone struct{}
 
 // GuardTick is the command that redraws when the guard ends (nil: no
 // guard runs).
-func (s *overlayStack) GuardTick() tea.Cmd {
+func (s *Stack) GuardTick() tea.Cmd {
 	d := s.Guarding()
 	if d <= 0 {
 		return nil
 	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return guardDoneMsg{} })
+	return tea.Tick(d, func(time.Time) tea.Msg { return GuardDone{} })
 }
 
 // Deliver gives msg to the topmost overlay for which match is true (a
 // result it waits for: a list loaded, a file stored) and keeps what it
 // returns; ok false when none is open.
-func (s *overlayStack) Deliver(match func(Overlay) bool, msg tea.Msg) (cmd tea.Cmd, result any, ok bool) {
+func (s *Stack) Deliver(match func(Overlay) bool, msg tea.Msg) (cmd tea.Cmd, result any, ok bool) {
 	for i := len(s.items) - 1; i >= 0; i-- {
 		if o := s.items[i]; match(o) {
 			next, cmd, result := o.Update(msg)
@@ -176,7 +176,7 @@ func (s *overlayStack) Deliver(match func(Overlay) bool, msg tea.Msg) (cmd tea.C
 }
 
 // replace puts next in old's place (nil: old closed).
-func (s *overlayStack) replace(old, next Overlay) {
+func (s *Stack) replace(old, next Overlay) {
 	for i := len(s.items) - 1; i >= 0; i-- {
 		if s.items[i] != old {
 			continue
@@ -194,8 +194,8 @@ func (s *overlayStack) replace(old, next Overlay) {
 	}
 }
 
-// overlayOf is the topmost open overlay of type T.
-func overlayOf[T Overlay](s *overlayStack) (T, bool) {
+// Of is the topmost open overlay of type T.
+func Of[T Overlay](s *Stack) (T, bool) {
 	for i := len(s.items) - 1; i >= 0; i-- {
 		if o, ok := s.items[i].(T); ok {
 			return o, true
@@ -205,14 +205,14 @@ func overlayOf[T Overlay](s *overlayStack) (T, bool) {
 	return zero, false
 }
 
-// is matches overlays of type T (for Deliver, Remove and PushUnder).
-func is[T Overlay](o Overlay) bool {
+// Is matches overlays of type T (for Deliver, Remove and PushUnder).
+func Is[T Overlay](o Overlay) bool {
 	_, ok := o.(T)
 	return ok
 }
 
-// topIs reports whether the top overlay is a T.
-func topIs[T Overlay](s *overlayStack) bool {
+// TopIs reports whether the top overlay is a T.
+func TopIs[T Overlay](s *Stack) bool {
 	_, ok := s.Top().(T)
 	return ok
 }
