@@ -167,7 +167,7 @@ func (a *App) loadThread(o workspace.Opened) {
 	} else {
 		a.ed.Reset()
 	}
-	a.drafts.savedVersion = a.ed.Draft().Version()
+	a.drafts.book.OnDisk(a.ed.Draft().Version())
 	a.setFocus(paneComposer)
 }
 
@@ -221,8 +221,8 @@ func (a *App) Close() {
 	a.chat.Shutdown(ctx)
 	cancel()
 	a.chat.Close()
-	if msg, ok := a.drafts.save()().(draftSavedMsg); ok && msg.err != nil {
-		fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.err)
+	if msg, ok := a.drafts.save()().(draftSavedMsg); ok && msg.end.Err != nil {
+		fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.end.Err)
 	}
 	a.panes.pane.CloseAll()
 	// The backend's process, when it has one (Capabilities.Process).

@@ -76,7 +76,7 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 	})
 	// Nothing is left in the stored draft, once no save is pending or
 	// running (none can come after that).
-	h.pumpUntil("the autosave to settle", func() bool { return !h.app.drafts.armed && !h.app.drafts.writing })
+	h.pumpUntil("the autosave to settle", func() bool { return !h.app.drafts.book.Pending() && !h.app.drafts.book.Writing() })
 	if d, ok := e.draft(threadID); ok {
 		t.Errorf("draft after send = %+v, want none", d)
 	}
@@ -313,7 +313,7 @@ func TestDraftAutosavedAndRestored(t *testing.T) {
 
 	// A stale tick (an edit came after it) does not save.
 	h.typeText("d")
-	if _, cmd := h.app.Update(draftTickMsg{seq: h.app.drafts.seq - 1}); cmd != nil {
+	if _, cmd := h.app.Update(draftTickMsg{seq: h.app.drafts.book.Seq() - 1}); cmd != nil {
 		t.Error("a stale draft tick returned a command")
 	}
 	ft.advance(h, time.Second)

@@ -36,7 +36,7 @@ type fakeTick struct {
 
 func installFakeTimers(h *harness) *fakeTimers {
 	ft := &fakeTimers{now: time.Unix(1_700_000_000, 0)}
-	h.app.drafts.sched.Now = func() time.Time { return ft.now }
+	h.app.drafts.book.Sched.Now = func() time.Time { return ft.now }
 	h.app.drafts.tick = func(d time.Duration, msg tea.Msg) tea.Cmd {
 		ft.asked = append(ft.asked, d)
 		ft.pending = append(ft.pending, fakeTick{ft.now.Add(d), msg})
@@ -61,7 +61,7 @@ func (ft *fakeTimers) advance(h *harness, d time.Duration) {
 			ft.now = p.at
 		}
 		h.update(p.msg)
-		h.pumpUntil("the draft write", func() bool { return !h.app.drafts.writing })
+		h.pumpUntil("the draft write", func() bool { return !h.app.drafts.book.Writing() })
 	}
 	ft.now = end
 }
@@ -269,7 +269,7 @@ func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
 	big := bigDraft(h)
 	h.exec(h.app.nav.switchTo(other.ID))
 	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
-	h.pumpUntil("the failed save", func() bool { return len(h.app.drafts.unsaved) == 1 })
+	h.pumpUntil("the failed save", func() bool { return h.app.drafts.book.Unsaved() == 1 })
 	if _, ok := e.draft(first); ok {
 		t.Fatal("a draft on a full disk?")
 	}
@@ -283,10 +283,10 @@ func TestAutosaveFailedSaveSurvivesThreadSwitch(t *testing.T) {
 	// Away again, then the disk frees up: the retry saves it.
 	h.exec(h.app.nav.switchTo(other.ID))
 	h.pumpUntil("the other thread", func() bool { return h.app.thread.ID == other.ID })
-	h.pumpUntil("the failed save", func() bool { return len(h.app.drafts.unsaved) == 1 })
+	h.pumpUntil("the failed save", func() bool { return h.app.drafts.book.Unsaved() == 1 })
 	os.Remove(filler)
 	ft.advance(h, workspace.SaveRetry)
-	h.pumpUntil("the retry", func() bool { return len(h.app.drafts.unsaved) == 0 })
+	h.pumpUntil("the retry", func() bool { return h.app.drafts.book.Unsaved() == 0 })
 	if d, ok := e.draft(first); !ok || d.Markdown != big {
 		t.Fatalf("the first thread's draft was not saved once the disk had room (ok=%v)", ok)
 	}

@@ -348,7 +348,7 @@ func (c *conversation) cancelTurn() tea.Cmd {
 // quit asks the conversation to stop every turn (recorded interrupted, with
 // what the agent wrote); QuitReady saves the draft and exits.
 func (a *App) quit() tea.Cmd {
-	if a.drafts.quitBlocked {
+	if a.drafts.book.QuitBlocked() {
 		return a.finishQuit() // the turns stopped at the first quit; its save failed
 	}
 	a.chat.Quit()
