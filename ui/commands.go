@@ -166,7 +166,7 @@ type (
 )
 
 func (c *commandPicker) Placement() overlay.Placement { return overlay.AtBottom }
-func (c *commandPicker) Scope() keymap.Scope  { return keymap.ScopePicker }
+func (c *commandPicker) Scope() keymap.Scope          { return keymap.ScopePicker }
 func (c *commandPicker) Hints() string {
 	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
 }

@@ -221,4 +221,3 @@ func (h *history) use(c overlay.HistoryChosen) tea.Cmd {
 	h.on = true
 	return h.recall(c.Index)
 }
-

@@ -911,4 +911,3 @@ func TestQuitWhileSendingLeavesNothingStreaming(t *testing.T) {
 		t.Errorf("the sent message was saved back as the draft")
 	}
 }
-

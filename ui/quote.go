@@ -1,8 +1,6 @@
 package ui
 
 import (
-
-
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/transcript"
