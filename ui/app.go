@@ -140,8 +140,8 @@ func New(opt Options) *App {
 	if a.opt.Registry == nil {
 		a.opt.Registry = clipboard.DefaultRegistry()
 	}
-	a.hist = &history{ws: ws, ed: ed, keys: a.keys, ovs: a.ovs, toast: a.toast, reg: a.opt.Registry,
-		entries: opt.History} // up works from the first frame (history.go)
+	a.hist = &history{ws: ws, ed: ed, keys: a.keys, ovs: a.ovs, toast: a.toast, reg: a.opt.Registry}
+	a.hist.steps.Read(opt.History) // up works from the first frame (history.go)
 	a.clip = &clip{ws: ws, ed: ed, keys: a.keys, toast: a.toast, thread: &a.thread, cb: a.opt.Clipboard, reg: a.opt.Registry,
 		limits: opt.Config.Limits, config: opt.Config.Path}
 	a.nav = &nav{ws: ws, chat: a.chat, drafts: a.drafts, ovs: a.ovs, keys: a.keys, toast: a.toast, thread: &a.thread, dir: opt.Dir, threads: threads}

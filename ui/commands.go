@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -72,41 +71,26 @@ func slashAction(name, args string) any {
 // commandHelp is the command table for F1.
 func commandHelp() []string { return chat.SlashHelp() }
 
-// slash is the send path's part: for a slash command chipchat serves it
-// clears the draft and reports what to do; false when the text is for the
-// agent (its command, or plain text).
+// slash is the send path's part (chat.Service.SlashFor): for a slash
+// command chipchat serves it clears the draft and reports what to do;
+// false when the text is for the agent (its command, or plain text).
 func (c *conversation) slash(text string, withChips bool) (any, bool) {
-	name, args, ok := chat.SplitCommand(text)
-	if !ok || withChips {
+	r, ok := c.chat.SlashFor(c.thread.ID, text, withChips, c.unknown)
+	switch {
+	case r.Unknown != "":
+		c.unknown = text
+		return slashNone{r.Unknown}, true
+	case !ok:
+		if !withChips && text == c.unknown {
+			c.unknown = ""
+		}
 		return nil, false
 	}
-	cmd, ours := chat.LookupSlash(name) // "/chipchat:<name>" is always chipchat's
-	if !ours && !c.info().AgentServes(name) && c.commandsKnown() {
-		// a typo costs no turn: refused once, sent as text on a second enter
-		if c.unknown == text {
-			c.unknown = ""
-			return nil, false
-		}
-		c.unknown = text
-		return slashNone{name}, true
-	}
-	if !ours || !strings.HasPrefix(name, chat.OwnPrefix) && c.info().AgentServes(name) {
-		return nil, false // the agent's command keeps its name
-	}
-	name = cmd.Name
 	c.ed.Reset()
-	if cmd.Needs != nil && !cmd.Needs(c.chat.Capabilities()) {
-		return slashCannot{c.cannotServe(cmd)}, true
+	if r.Cannot != "" {
+		return slashCannot{chips.SanitizeLine(r.Cannot)}, true
 	}
-	return slashAction(name, args), true
-}
-
-// commandsKnown reports whether the agent's command list is known: from
-// the start for a backend whose agent has none (echo, exec, openai), once
-// the agent told it (this run or the last, kept in the store) for an ACP
-// agent; before that an unknown /word is sent as typed.
-func (c *conversation) commandsKnown() bool {
-	return !c.chat.Capabilities().Commands || len(c.info().Commands) > 0
+	return slashAction(r.Name, r.Args), true
 }
 
 // runSlash does what a slash command asked.
@@ -136,14 +120,6 @@ func (a *App) runSlash(res any) tea.Cmd {
 		return a.notify("no command /"+chips.SanitizeLine(r.name)+" — enter again sends it as text", false)
 	}
 	return tea.Batch(a.afterComposer(), cmd)
-}
-
-// cannotServe says why chipchat cannot run cmd with this backend.
-func (c *conversation) cannotServe(cmd chat.SlashCommand) string {
-	if cmd.Name == "review" {
-		return "/review: the review pane is not available in this build"
-	}
-	return fmt.Sprintf("/%s: %s cannot serve it (works with %s)", cmd.Name, chips.SanitizeLine(c.chat.AgentName()), cmd.Backends)
 }
 
 // ---- the `/` picker ----

@@ -86,13 +86,7 @@ func (c *conversation) phase() chat.Phase { return c.chat.Phase(c.thread.ID) }
 
 // info is the open thread's agent info; before the agent has told its
 // commands in this thread, the ones it advertised last (kept in the store).
-func (c *conversation) info() chat.Info {
-	i := c.chat.Info(c.thread.ID)
-	if len(i.Commands) == 0 {
-		i.Commands, _ = c.chat.KnownCommands()
-	}
-	return i
-}
+func (c *conversation) info() chat.Info { return c.chat.InfoKnown(c.thread.ID) }
 func (c *conversation) queue() ([]chat.Message, bool) {
 	return c.chat.Queue(c.thread.ID)
 }

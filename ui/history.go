@@ -24,9 +24,9 @@ import (
 // when their bytes are gone. The history search (ctrl+r) is a fuzzy list
 // over the same entries.
 
-// history is the prompt-history controller: the entries as last read, the
-// stepping through them (up/down in the composer, a search's choice) and
-// the typed draft kept meanwhile.
+// history is the prompt-history controller: the stepping
+// (workspace.HistorySteps) wired to the composer — up/down on its first or
+// last line, a search's choice — and the typed draft kept meanwhile.
 type history struct {
 	ws    *workspace.Workspace
 	ed    *composer.Editor
@@ -35,12 +35,9 @@ type history struct {
 	toast *toastLine
 	reg   *clipboard.Registry
 
-	entries []workspace.HistoryEntry // newest first
-	pos     int                      // the entry shown, -1: the user's own draft
-	typed   *composer.Draft          // the user's draft when the stepping began
-	shown   uint64                   // the draft's version after the last step: an edit ends the stepping
-	seq     int                      // the latest recall, so a late import is dropped
-	on      bool                     // stepping through the history
+	steps workspace.HistorySteps // the entries and the stepping through them
+	typed *composer.Draft        // the user's draft when the stepping began
+	shown uint64                 // the draft's version after the last step: an edit ends the stepping
 }
 
 type historyLoadedMsg struct {
@@ -67,7 +64,8 @@ func (h *history) load() tea.Cmd {
 // remember appends a sent prompt to the history, then reads the history
 // again (other processes' prompts included).
 func (h *history) remember(m composer.SubmitMsg) tea.Cmd {
-	h.on, h.typed = false, nil
+	h.steps.Stop()
+	h.typed = nil
 	if strings.TrimSpace(m.Markdown) == "" && len(m.Records) == 0 {
 		return nil
 	}
@@ -84,11 +82,11 @@ func (h *history) remember(m composer.SubmitMsg) tea.Cmd {
 // loaded takes the project's history as read again (an open search
 // lists it).
 func (h *history) loaded(msg historyLoadedMsg) tea.Cmd {
-	if msg.err == nil && !h.on {
-		h.entries = msg.entries
+	if msg.err == nil {
+		h.steps.Read(msg.entries)
 	}
 	if s, ok := overlay.Of[*overlay.HistorySearch](h.ovs); ok {
-		s.Set(h.entries)
+		s.Set(h.steps.Entries())
 	}
 	return nil
 }
@@ -113,60 +111,53 @@ func (h *history) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	d := h.ed.Draft()
-	if h.on && d.Version() != h.shown {
-		h.on, h.typed = false, nil // edited: the edited text is the user's draft now
+	if h.steps.Stepping() && d.Version() != h.shown {
+		h.steps.Stop() // edited: the edited text is the user's draft now
+		h.typed = nil
 	}
 	if _, _, sel := d.Selection(); sel {
 		return nil, false
 	}
+	var step workspace.Step
 	switch {
 	case up && (d.IsEmpty() || d.Caret().Line == 0):
-		next := 0
-		if h.on {
-			next = h.pos + 1
-		}
-		if next >= len(h.entries) {
-			if h.on {
-				return nil, true // the oldest: stay
-			}
-			return nil, false
-		}
-		if !h.on {
-			h.on, h.typed = true, nil
+		var start bool
+		if step, start = h.steps.Up(); start {
+			h.typed = nil
 			if !d.IsEmpty() {
 				h.typed = d
 			}
 		}
-		return h.recall(next), true
-	case down && h.on && (d.IsEmpty() || d.Caret().Line == d.LineCount()-1):
-		if h.pos == 0 {
-			h.on = false
-			h.seq++
-			if h.typed != nil {
-				h.ed.SetDraft(h.typed)
-			} else {
-				h.ed.Reset()
-			}
-			h.typed = nil
-			return nil, true
+	case down && (d.IsEmpty() || d.Caret().Line == d.LineCount()-1):
+		step = h.steps.Down()
+	}
+	switch step {
+	case workspace.Stay:
+		return nil, true
+	case workspace.Show:
+		return h.recall(), true
+	case workspace.Back:
+		if h.typed != nil {
+			h.ed.SetDraft(h.typed)
+		} else {
+			h.ed.Reset()
 		}
-		return h.recall(h.pos - 1), true
+		h.typed = nil
+		return nil, true
 	}
 	return nil, false
 }
 
-// recall shows entry i at once with its records as stored, and imports
+// recall shows the entry stepped to at once with its records as stored, and imports
 // them in a command (attachments bound afresh; a binary whose bytes are
 // gone stays an unresolved chip). The draft changed.
-func (h *history) recall(i int) tea.Cmd {
-	h.pos = i
-	h.seq++
-	e := h.entries[i]
+func (h *history) recall() tea.Cmd {
+	e, seq := h.steps.Shown()
 	h.show(e.Markdown, e.Records)
 	if len(e.Records) == 0 {
 		return nil
 	}
-	return h.importPrompt(h.seq, e)
+	return h.importPrompt(seq, e)
 }
 
 func (h *history) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
@@ -191,7 +182,7 @@ func (h *history) show(md string, recs []contextref.Record) {
 // imported shows a recalled prompt's records as imported (the draft
 // changes).
 func (h *history) imported(m historyImportedMsg) tea.Cmd {
-	if m.seq != h.seq || !h.on || h.ed.Draft().Version() != h.shown {
+	if !h.steps.Latest(m.seq) || h.ed.Draft().Version() != h.shown {
 		return nil // a later step, or edited meanwhile: the records as stored stay
 	}
 	h.show(m.imp.Text, m.imp.Records)
@@ -204,7 +195,7 @@ func (h *history) imported(m historyImportedMsg) tea.Cmd {
 // ---- ctrl+r: the history search ----
 
 func (h *history) openSearch() tea.Cmd {
-	h.ovs.Push(overlay.NewHistorySearch(h.keys, h.entries))
+	h.ovs.Push(overlay.NewHistorySearch(h.keys, h.steps.Entries()))
 	return h.load()
 }
 
@@ -212,12 +203,12 @@ func (h *history) openSearch() tea.Cmd {
 // stepped to it: down goes on to newer prompts and then back to the draft
 // the user had typed. The draft changes.
 func (h *history) use(c overlay.HistoryChosen) tea.Cmd {
-	if d := h.ed.Draft(); !h.on || d.Version() != h.shown {
+	if d := h.ed.Draft(); !h.steps.Stepping() || d.Version() != h.shown {
 		h.typed = nil
 		if !d.IsEmpty() {
 			h.typed = d
 		}
 	}
-	h.on = true
-	return h.recall(c.Index)
+	h.steps.Choose(c.Index)
+	return h.recall()
 }

@@ -19,7 +19,7 @@ func sendWithChip(t *testing.T, h *harness, words, file string) {
 	h.pumpUntil("the chip of "+file, func() bool { return len(h.app.ed.Draft().Records()) == 1 })
 	h.press("enter")
 	h.pumpUntil("the send of "+file, func() bool {
-		return h.app.ed.Draft().IsEmpty() && len(h.app.hist.entries) > 0 && strings.Contains(h.app.hist.entries[0].Markdown, words)
+		return h.app.ed.Draft().IsEmpty() && len(h.app.hist.steps.Entries()) > 0 && strings.Contains(h.app.hist.steps.Entries()[0].Markdown, words)
 	})
 }
 
@@ -32,7 +32,7 @@ func TestHistoryUpDownWithChipsAndTheTypedDraft(t *testing.T) {
 
 	// Restart: the history comes from the store.
 	h2 := e.open("")
-	h2.pumpUntil("the history", func() bool { return len(h2.app.hist.entries) == 3 })
+	h2.pumpUntil("the history", func() bool { return len(h2.app.hist.steps.Entries()) == 3 })
 	h2.typeText("my own draft")
 	h2.press("up")
 	if got := h2.app.ed.Draft().Markdown(); !strings.HasPrefix(got, "third charlie [c.txt](") {
@@ -76,7 +76,7 @@ func TestHistoryRecallOfAGoneBinary(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.open("")
 	sendWithChip(t, h, "gone soon", "g.txt")
-	rec := h.app.hist.entries[0].Records[0].(*contextref.FileRecord)
+	rec := h.app.hist.steps.Entries()[0].Records[0].(*contextref.FileRecord)
 	assetID, ok, err := e.st.AttachmentBinding(rec.AttachmentID)
 	if err != nil || !ok {
 		t.Fatalf("binding: %v %v", ok, err)
@@ -107,7 +107,7 @@ func TestHistorySearchCtrlR(t *testing.T) {
 		h.typeText(p)
 		h.press("enter")
 		h.pumpUntil("sent "+p, func() bool {
-			return h.app.ed.Draft().IsEmpty() && len(h.app.hist.entries) > 0 && h.app.hist.entries[0].Markdown == p
+			return h.app.ed.Draft().IsEmpty() && len(h.app.hist.steps.Entries()) > 0 && h.app.hist.steps.Entries()[0].Markdown == p
 		})
 	}
 	h.press("ctrl+r")
@@ -141,7 +141,7 @@ func TestHistorySharedByTwoProcesses(t *testing.T) {
 	b := e.open("")
 	b.typeText("from the other window")
 	b.press("enter")
-	b.pumpUntil("b's send", func() bool { return b.app.ed.Draft().IsEmpty() && len(b.app.hist.entries) == 1 })
+	b.pumpUntil("b's send", func() bool { return b.app.ed.Draft().IsEmpty() && len(b.app.hist.steps.Entries()) == 1 })
 	a.press("ctrl+r")
 	a.pumpUntil("b's prompt in a's search", func() bool {
 		return top[*overlay.HistorySearch](a.app) != nil && top[*overlay.HistorySearch](a.app).Picker.Total() == 1
@@ -149,7 +149,7 @@ func TestHistorySharedByTwoProcesses(t *testing.T) {
 	a.press("esc")
 	a.typeText("mine")
 	a.press("enter")
-	a.pumpUntil("a's send", func() bool { return a.app.ed.Draft().IsEmpty() && len(a.app.hist.entries) == 2 })
+	a.pumpUntil("a's send", func() bool { return a.app.ed.Draft().IsEmpty() && len(a.app.hist.steps.Entries()) == 2 })
 	a.press("up", "up")
 	if got := a.app.ed.Draft().Markdown(); got != "from the other window" {
 		t.Fatalf("up up in a = %q", got)
