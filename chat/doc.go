@@ -50,6 +50,9 @@
 // (CommandsKnown reports them at start, before the agent runs); where one
 // has the name of chipchat's own command, the agent's keeps it and
 // chipchat's is "/chipchat:<name>" (Info.AgentServes, OwnPrefix, LookupSlash).
+// What the send path makes of a draft's `/word` — chipchat's command, one
+// this backend cannot serve, or a typo refused once — is Service.SlashFor
+// (slashsend.go); the app only acts on it.
 //
 // Decisions where the design is silent:
 //   - A new message sent while the queue is paused goes behind the queue

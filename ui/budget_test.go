@@ -13,11 +13,13 @@ import (
 // The shape issue 21 gives package ui, kept: ui is layout, focus, keys and
 // routing over services, so its size and the App's are bounded. A change
 // that needs more moves the behaviour to the package that owns it (or a
-// controller of its own), not into the App. The App's budgets are met;
-// the line ceilings are where the reshape stands (measured 5,130 and
-// 6,474, a feature's room above) and only go down, to issue 21's 4,500 and 5,500.
+// controller of its own), not into the App. The App's budgets and package
+// ui's 4,500 lines are met (the overlays are package ui/overlay; draft-save
+// bookkeeping and history stepping are workspace's, the send path's /word
+// chat's: measured 4,074). The tree's ceiling is where the reshape stands
+// (measured 6,500 with ui/overlay) and only goes down, to issue 21's 5,500.
 const (
-	maxUILines      = 5200 // package ui, non-test lines (issue 21: 4,500)
+	maxUILines      = 4500 // package ui, non-test lines (issue 21: 4,500)
 	maxUITreeLines  = 6500 // ui and the packages under it (issue 21: 5,500)
 	maxAppMethods   = 60
 	maxAppFields    = 20 // fields of structs held by value counted too

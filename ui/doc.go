@@ -6,10 +6,10 @@
 // and overlays in the main area; the queue of messages waiting behind a
 // turn; the image shelf; the composer; the hint bar), focus between panes,
 // the key table (package ui/keymap; the config file is package config),
-// overlays (help, attach, threads,
-// stash, confirmations, the agent's questions, pickers), toasts, copy and
-// paste through package clipboard, the draft's autosave timer, and drawing
-// what package chat reports. The project's storage — threads, drafts and
+// the overlay stack (package ui/overlay holds the overlays themselves),
+// toasts, copy and paste through package clipboard, the draft's autosave
+// timer and save commands (the bookkeeping is workspace.DraftSaves), and
+// drawing what package chat reports. The project's storage — threads, drafts and
 // their revisions, the stash, the prompt history, attachments and paste
 // import, the attachment-limit check — is package workspace's, reached
 // through its non-blocking methods.
@@ -21,8 +21,10 @@
 // The UI keeps only what it draws: the open thread's phase, queue and
 // agent info as the last events said, and the prompts open on screen.
 //
-// The ACP client's UI (issue 12): one slash-command table (commands.go)
-// feeds the `/` picker, the send path, F1 and the README; the modes and
+// The ACP client's UI (issue 12): one slash-command table (chat's; the
+// send path's reading of a /word is chat.Service.SlashFor, what each
+// command does is commands.go's) feeds the `/` picker, the send path, F1
+// and the README; the modes and
 // models picker (modes.go: alt+m, /mode, /model) calls chat's SetMode and
 // SetConfigOption; an agent's terminals are tabs of the terminal pane
 // (agentterm.go: AgentTerminals, which main's agent.TerminalHost adapter
@@ -34,18 +36,20 @@
 //
 // The habits of Claude Code and Codex users (issue 15): ui/keymap is the
 // one key table (name, scopes, default keys, help) behind every key struct,
-// the config's [keys], F1 and the hint bar; history.go steps through and
-// searches the project's prompt history (workspace.History); shell.go
+// the config's [keys], F1 and the hint bar; history.go wires the
+// project's prompt history (workspace.History, stepped by
+// workspace.HistorySteps) to the composer and the search; shell.go
 // is ! shell mode, whose commands run as terminal-pane tabs and come back
 // as terminal-excerpt chips.
 //
 // The draft is the editor's: the app changes it only through
 // composer.Editor and composer.Draft methods.
 //
-// Overlays (overlay.go): the help, attach, the thread list, the stash, a
-// confirmation, the history search, the agent's questions (permission,
-// sign-in), the `/` and modes pickers and the quote prompt are values on
-// one stack. Each implements Overlay: Update takes a message and returns
+// Overlays (package ui/overlay: its Stack, and the help, attach, the
+// thread list, the stash, a confirmation, the history search, the modes
+// picker and the quote prompt; the agent's questions, ask.go over
+// ui/askbox, and the `/` picker, commands.go, are ui's as they read chat)
+// are values on one stack. Each implements Overlay: Update takes a message and returns
 // the overlay to keep (nil: closed), a command and a typed result the app
 // acts on (overlayResult, route.go); View draws it at a size; keymap.Scope names
 // its keys. None holds the app. An agent's question goes on top of what is
@@ -78,7 +82,8 @@
 // block on I/O.
 //
 // Imports: every component (composer, chips, transcript, terminal, review,
-// clipboard), chat, workspace and mcpserver (the panes socket and
+// clipboard), its subpackages (ui/keymap, ui/overlay, ui/askbox, ui/slash),
+// chat, workspace and mcpserver (the panes socket and
 // chipchat mcp's spec); never agent, store or assets (main.go wires them;
 // TestImports). No component imports ui.
 package ui

@@ -1,7 +1,10 @@
 // Package workspace is the project's storage as the UI sees it: the
 // project's threads (list, rename, delete, a new one, opening one with its
 // messages and draft), drafts and their revisions, the draft autosave's
-// schedule (Autosave), the prompt stash, the prompt history, the # picker's
+// schedule (Autosave) and bookkeeping (DraftSaves: the version on disk, the
+// pending tick, the running write, failed saves kept and retried, a stopped
+// quit), the prompt stash, the prompt history and the stepping through it
+// (HistorySteps), the # picker's
 // thread source, attachment binding and paste import (bytes into the asset
 // store, a fresh local id bound to them), and the attachment-limit check
 // of the agent's limits, which main passes in.
@@ -9,7 +12,8 @@
 // Its methods never block the caller: a method that reads or writes the
 // store or the asset store returns a func that does it, for the UI to run
 // off its goroutine (package ui wraps each in a Bubble Tea command); the
-// others answer at once from memory. The exceptions are called off the UI
+// others answer at once from memory (DraftSaves and HistorySteps do no I/O
+// at all: the UI tells them what happened and does what they answer). The exceptions are called off the UI
 // goroutine by design: Open (main, before the UI starts),
 // ThreadSource.List (the composer's # picker runs it in a command) and
 // KeepStream (the paste filter's reader). It defines its own plain types
