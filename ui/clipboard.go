@@ -185,23 +185,13 @@ func importer(ws *workspace.Workspace, reg *clipboard.Registry, held []contextre
 	}
 }
 
-// isLongPaste applies limits.paste_chip_chars and paste_chip_lines (a
-// limit ≤ 0 is off).
-func (c *clip) isLongPaste(text string) bool {
-	l := c.limits
-	if l.PasteChipChars > 0 && utf8.RuneCountInString(text) > l.PasteChipChars {
-		return true
-	}
-	return l.PasteChipLines > 0 && strings.Count(text, "\n")+1 > l.PasteChipLines
-}
-
 // pastePlain inserts text as prose, or as a pasted-text chip when long.
 func (c *clip) pastePlain(text, reason string) tea.Cmd {
 	var note tea.Cmd
 	if reason != "" {
 		note = c.toast.show("pasted as plain text: "+reason, true)
 	}
-	if c.isLongPaste(text) {
+	if c.limits.LongPaste(text) { // limits.paste_chip_chars and paste_chip_lines
 		return tea.Batch(note, c.storePasted([]byte(text), "txt"))
 	}
 	c.ed.Draft().InsertText(text)
