@@ -121,7 +121,7 @@ func New(opt Options) *App {
 	}
 	a := &App{opt: &opt, chat: opt.Chat, keys: &keys, toast: &toastLine{},
 		ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
-		ovs: overlay.NewStack(clockNow(opt.Clock), opt.Config.UI.QuestionGuard())}
+		ovs: overlay.NewStack(opt.Clock, opt.Config.UI.QuestionGuard())}
 	ws := opt.Workspace
 	a.drafts = &drafts{ws: ws, ed: ed, chat: a.chat, thread: &a.thread, toast: a.toast}
 	a.conv = &conversation{chat: a.chat, ws: ws, ed: ed, tr: a.tr, keys: a.keys, ovs: a.ovs, toast: a.toast, thread: &a.thread}
@@ -344,12 +344,4 @@ func (a *App) refreshThread() tea.Cmd {
 func (a *App) hasSelection() bool {
 	_, _, ok := a.ed.Draft().Selection()
 	return ok
-}
-
-// clockNow is c's Now (nil: the real clock's).
-func clockNow(c chat.Clock) func() time.Time {
-	if c == nil {
-		return nil
-	}
-	return c.Now
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -99,16 +98,8 @@ func (c *clip) copied(m copiedMsg) tea.Cmd {
 	if m.res.NeedOSC52 {
 		cmds = append(cmds, tea.SetClipboard(m.text))
 	}
-	n := utf8.RuneCountInString(m.text)
-	note := fmt.Sprintf("copied %s (%d characters", m.what, n)
-	if m.chips > 0 {
-		note += fmt.Sprintf(", %d chip(s)", m.chips)
-	}
-	note += ")"
-	if err := m.res.Err(); err != nil {
-		note += " · " + err.Error()
-	}
-	return tea.Batch(append(cmds, c.toast.show(note, m.res.Err() != nil && !m.res.Cached && m.res.System == ""))...)
+	note, failed := m.res.Note(m.what, m.text, m.chips)
+	return tea.Batch(append(cmds, c.toast.show(note, failed))...)
 }
 
 // copySelection is ctrl+c (cut: ctrl+x) on a composer selection (the
@@ -156,7 +147,7 @@ func (c *clip) paste(text string) tea.Cmd {
 	if !contextref.HasReferences(text) {
 		return c.pastePlain(text, "")
 	}
-	clip, imp := c.cb, importer(c.ws, c.reg, c.ed.Draft().Records())
+	clip, imp := c.cb, clipboard.Importer(c.ws.EnvironmentID(), c.reg, c.ws.Assets(), c.ed.Draft().Records())
 	return func() tea.Msg {
 		f, reason := clip.Lookup(text)
 		if f == nil {
@@ -168,21 +159,8 @@ func (c *clip) paste(text string) tea.Cmd {
 
 // importFragment imports a fragment read from the system clipboard.
 func (c *clip) importFragment(text string, f *contextref.Fragment) tea.Cmd {
-	imp := importer(c.ws, c.reg, c.ed.Draft().Records())
+	imp := clipboard.Importer(c.ws.EnvironmentID(), c.reg, c.ws.Assets(), c.ed.Draft().Records())
 	return func() tea.Msg { return pasteReadyMsg{imp: imp(text, f), what: "pasted"} }
-}
-
-// importer is clipboard.Import over the workspace's assets, to run in a
-// command: text and f as pasted (f nil: records of this environment's
-// own, a history or stash entry), held the records the draft holds.
-func importer(ws *workspace.Workspace, reg *clipboard.Registry, held []contextref.Record) func(text string, f *contextref.Fragment, own ...contextref.Record) clipboard.ImportResult {
-	env, local := ws.EnvironmentID(), ws.Assets()
-	return func(text string, f *contextref.Fragment, own ...contextref.Record) clipboard.ImportResult {
-		if f == nil {
-			f = &contextref.Fragment{Source: contextref.FragmentSource{EnvironmentID: env}, Records: own}
-		}
-		return clipboard.Import(text, f, held, env, reg.Lookup, local)
-	}
 }
 
 // pastePlain inserts text as prose, or as a pasted-text chip when long.

@@ -3,13 +3,11 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/ui/slash"
 )
@@ -124,63 +122,11 @@ func (a *App) runSlash(res any) tea.Cmd {
 
 // ---- the `/` picker ----
 
-// commandPicker is the `/` command picker, drawn over the bottom of the
-// main area, above the composer: its query is the draft's first word, so
-// typing goes on to the composer (syncCommandPicker follows the draft).
-type commandPicker struct {
-	k    *keymap.Keys
-	pick *composer.KeyMap // the composer's picker keys, as the config binds them
-	p    *composer.Picker
-}
-
-// What the command picker asks of the app: a command it chose; closed by
-// esc (dismissed for this "/word"; pass: and the key goes on — enter on
-// no match sends the text as prose).
-type (
-	commandChosen    struct{ value string }
-	commandDismissed struct{ pass bool }
-)
-
-func (c *commandPicker) Placement() overlay.Placement { return overlay.AtBottom }
-func (c *commandPicker) Scope() keymap.Scope          { return keymap.ScopePicker }
-func (c *commandPicker) Hints() string {
-	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
-}
-func (c *commandPicker) View(width, height int) []string {
-	return strings.Split(c.p.View(width, min(c.p.Len()+2, 12, height)), "\n")
-}
-
-func (c *commandPicker) Update(m tea.Msg) (overlay.Overlay, tea.Cmd, any) {
-	msg, ok := m.(tea.KeyPressMsg)
-	if !ok {
-		return c, nil, overlay.PassKey{} // a paste is the composer's
-	}
-	k := c.pick
-	switch {
-	case key.Matches(msg, c.k.Interrupt):
-		return nil, nil, overlay.PassKey{} // ctrl+c cancels the turn (or clears the draft) from anywhere
-	case key.Matches(msg, k.PickerClose):
-		return nil, nil, commandDismissed{}
-	case key.Matches(msg, k.PickerPrev):
-		c.p.Move(-1)
-	case key.Matches(msg, k.PickerNext):
-		c.p.Move(1)
-	case key.Matches(msg, k.PickerChoose):
-		it, ok := c.p.Selected()
-		if !ok {
-			return nil, nil, commandDismissed{pass: true} // nothing matches: the text is prose (a path, say)
-		}
-		return nil, nil, commandChosen{it.Value}
-	default:
-		return c, nil, overlay.PassKey{}
-	}
-	return c, nil, nil
-}
-
-// syncCommandPicker opens, updates or closes the command picker after the
+// syncCommandPicker opens, updates or closes the command picker
+// (overlay.Commands) after the
 // draft or caret changed; composing says the composer has the keys.
 func (c *conversation) syncCommandPicker(composing bool) {
-	open, isOpen := overlay.Of[*commandPicker](c.ovs)
+	open, isOpen := overlay.Of[*overlay.Commands](c.ovs)
 	if c.ovs.Len() > 0 && !isOpen {
 		return // another overlay is open (the modes picker among them)
 	}
@@ -189,7 +135,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 		if !ok {
 			c.dismissed = false
 		}
-		c.ovs.Remove(overlay.Is[*commandPicker])
+		c.ovs.Remove(overlay.Is[*overlay.Commands])
 		return
 	}
 	if q == "" {
@@ -199,18 +145,17 @@ func (c *conversation) syncCommandPicker(composing bool) {
 		return
 	}
 	if !isOpen {
-		open = &commandPicker{k: c.keys, pick: &c.ed.Keys, p: composer.NewPicker("/ command")}
-		open.p.SetItems(c.commandItems())
+		open = overlay.NewCommands(c.keys, &c.ed.Keys, c.commandItems())
 		c.ovs.Push(open)
 	}
-	open.p.SetQuery(q)
+	open.Picker().SetQuery(q)
 }
 
 // refreshCommandItems re-reads the items of an open command picker (the
 // agent's commands changed).
 func (c *conversation) refreshCommandItems() {
-	if p, ok := overlay.Of[*commandPicker](c.ovs); ok {
-		p.p.SetItems(c.commandItems())
+	if p, ok := overlay.Of[*overlay.Commands](c.ovs); ok {
+		p.Picker().SetItems(c.commandItems())
 	}
 }
 

@@ -39,8 +39,8 @@ func TestControllersHoldNoApp(t *testing.T) {
 		reflect.TypeFor[conversation](), reflect.TypeFor[drafts](), reflect.TypeFor[clip](), reflect.TypeFor[stash](),
 		reflect.TypeFor[nav](), reflect.TypeFor[history](), reflect.TypeFor[overlay.Stack](), reflect.TypeFor[toastLine](),
 		reflect.TypeFor[overlay.Help](), reflect.TypeFor[overlay.Attach](), reflect.TypeFor[overlay.Threads](), reflect.TypeFor[overlay.Confirm](),
-		reflect.TypeFor[overlay.Stash](), reflect.TypeFor[overlay.HistorySearch](), reflect.TypeFor[askBox](), reflect.TypeFor[overlay.Modes](),
-		reflect.TypeFor[commandPicker](), reflect.TypeFor[overlay.Quote]()} {
+		reflect.TypeFor[overlay.Stash](), reflect.TypeFor[overlay.HistorySearch](), reflect.TypeFor[overlay.Ask](), reflect.TypeFor[overlay.Modes](),
+		reflect.TypeFor[overlay.Commands](), reflect.TypeFor[overlay.Quote]()} {
 		if holds(ty, map[reflect.Type]bool{}) {
 			t.Errorf("%v holds a *App", ty)
 		}

@@ -411,12 +411,12 @@ func (c *conversation) sendNextQueued() tea.Cmd {
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
 func (c *conversation) showAsk(p pendingAsk) {
-	c.ovs.PushUnder(newAskBox(c.keys, p), overlay.Is[*askBox])
+	c.ovs.PushUnder(overlay.NewAsk(c.keys, p), overlay.Is[*overlay.Ask])
 }
 
 // closeAsk closes the prompt of a question the agent no longer asks.
 func (c *conversation) closeAsk(id int64) {
-	c.ovs.Remove(func(o overlay.Overlay) bool { b, ok := o.(*askBox); return ok && b.Ask().ID == id })
+	c.ovs.Remove(func(o overlay.Overlay) bool { b, ok := o.(*overlay.Ask); return ok && b.Ask().ID == id })
 }
 
 // answer gives the agent the user's answer (a sign-in's terminal method

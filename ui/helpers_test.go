@@ -631,8 +631,8 @@ func top[T overlay.Overlay](a *App) T {
 // bottomPicker is the picker of the open / or modes picker (nil: none).
 func bottomPicker(a *App) *composer.Picker {
 	switch o := a.ovs.Top().(type) {
-	case *commandPicker:
-		return o.p
+	case *overlay.Commands:
+		return o.Picker()
 	case *overlay.Modes:
 		return o.Picker()
 	}

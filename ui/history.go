@@ -161,7 +161,7 @@ func (h *history) recall() tea.Cmd {
 }
 
 func (h *history) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
-	imp := importer(h.ws, h.reg, nil)
+	imp := clipboard.Importer(h.ws.EnvironmentID(), h.reg, h.ws.Assets(), nil)
 	return func() tea.Msg { return historyImportedMsg{seq, imp(e.Markdown, nil, e.Records...)} }
 }
 

@@ -32,7 +32,7 @@ func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
 	if len(cs) == 0 {
 		return c.notify("the agent has told of no "+what+" yet (it does once a turn has started the session)", false)
 	}
-	c.ovs.Remove(overlay.Is[*commandPicker]) // the modes picker takes its place
+	c.ovs.Remove(overlay.Is[*overlay.Commands]) // the modes picker takes its place
 	c.ovs.Push(overlay.NewModes(&c.ed.Keys, c.keys.Interrupt, title, scope, cs, query))
 	return nil
 }

@@ -77,10 +77,10 @@ func TestOverlayStackOrder(t *testing.T) {
 		t.Fatalf("F1: overlay %q", h.app.OverlayScope())
 	}
 	k := h.app.keys
-	first := newAskBox(k, pendingAsk{ID: 1, SignIn: nil, Permission: nil})
-	second := newAskBox(k, pendingAsk{ID: 2})
-	h.app.ovs.PushUnder(first, overlay.Is[*askBox])
-	h.app.ovs.PushUnder(second, overlay.Is[*askBox])
+	first := overlay.NewAsk(k, pendingAsk{ID: 1, SignIn: nil, Permission: nil})
+	second := overlay.NewAsk(k, pendingAsk{ID: 2})
+	h.app.ovs.PushUnder(first, overlay.Is[*overlay.Ask])
+	h.app.ovs.PushUnder(second, overlay.Is[*overlay.Ask])
 	if h.app.ovs.Top() != first || h.app.ovs.Len() != 3 {
 		t.Fatalf("the first question is on top, the second under it, the help under both: %#v", h.app.ovs.Len())
 	}

@@ -251,11 +251,11 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		return a.interrupt(), false
 	case overlay.ModeChosen:
 		return a.conv.applyMode(r.Choice), false
-	case commandChosen:
-		return a.runSlash(a.conv.choose(r.value)), false
-	case commandDismissed:
+	case overlay.CommandChosen:
+		return a.runSlash(a.conv.choose(r.Value)), false
+	case overlay.CommandDismissed:
 		a.conv.dismissed = true
-		return nil, r.pass
+		return nil, r.Pass
 	case overlay.QuoteInsert:
 		return a.apply(a.conv.insertCitation(r.Citation)), false
 	case overlay.QuoteDropped:

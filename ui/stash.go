@@ -78,7 +78,7 @@ func (s *stash) drop(e workspace.StashEntry) tea.Cmd {
 
 // restore imports an entry at the caret, then drops it from the stash.
 func (s *stash) restore(e workspace.StashEntry) tea.Cmd {
-	do, drop := importer(s.ws, s.reg, s.ed.Draft().Records()), s.ws.DropStash(e.ID)
+	do, drop := clipboard.Importer(s.ws.EnvironmentID(), s.reg, s.ws.Assets(), s.ed.Draft().Records()), s.ws.DropStash(e.ID)
 	return func() tea.Msg {
 		imp := do(e.Markdown, nil, e.Records...)
 		m := pasteReadyMsg{imp: imp, what: "stash entry restored"}

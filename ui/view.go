@@ -244,7 +244,7 @@ func (a *App) footer() string {
 	var hints string
 	switch {
 	case a.ovs.Guarding() > 0:
-		hints = guardHint
+		hints = overlay.GuardHint
 	case top != nil && top.Hints() != "": // the keys actually bound
 		hints = top.Hints()
 	case a.rv.shown():

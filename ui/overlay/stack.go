@@ -67,11 +67,12 @@ type Stack struct {
 	topSince time.Time // when the top one came on top
 }
 
-// NewStack is an empty stack; now is its clock (nil: time.Now), guard
-// how long a Guarded overlay ignores keys after it comes on top.
-func NewStack(now func() time.Time, guard time.Duration) *Stack {
-	if now == nil {
-		now = time.Now
+// NewStack is an empty stack on clock (nil: the real one); guard is how
+// long a Guarded overlay ignores keys after it comes on top.
+func NewStack(clock interface{ Now() time.Time }, guard time.Duration) *Stack {
+	now := time.Now
+	if clock != nil {
+		now = clock.Now
 	}
 	return &Stack{now: now, guard: guard}
 }
