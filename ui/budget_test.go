@@ -16,8 +16,9 @@ import (
 // controller of its own), not into the App. The App's budgets and package
 // ui's 4,500 lines are met (the overlays are package ui/overlay; draft-save
 // bookkeeping and history stepping are workspace's, the send path's /word
-// chat's: measured 4,074). The tree's ceiling is where the reshape stands
-// (measured 6,500 with ui/overlay) and only goes down, to issue 21's 5,500.
+// chat's, the copy note and paste importer clipboard's: measured 3,949).
+// The tree's ceiling is where the reshape stands (measured 6,493 with
+// ui/overlay) and only goes down, to issue 21's 5,500.
 const (
 	maxUILines      = 4500 // package ui, non-test lines (issue 21: 4,500)
 	maxUITreeLines  = 6500 // ui and the packages under it (issue 21: 5,500)

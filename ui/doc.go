@@ -46,10 +46,9 @@
 // composer.Editor and composer.Draft methods.
 //
 // Overlays (package ui/overlay: its Stack, and the help, attach, the
-// thread list, the stash, a confirmation, the history search, the modes
-// picker and the quote prompt; the agent's questions, ask.go over
-// ui/askbox, and the `/` picker, commands.go, are ui's as they read chat)
-// are values on one stack. Each implements Overlay: Update takes a message and returns
+// thread list, the stash, a confirmation, the history search, the agent's
+// questions over ui/askbox, the `/` and modes pickers and the quote
+// prompt) are values on one stack. Each implements Overlay: Update takes a message and returns
 // the overlay to keep (nil: closed), a command and a typed result the app
 // acts on (overlayResult, route.go); View draws it at a size; keymap.Scope names
 // its keys. None holds the app. An agent's question goes on top of what is
