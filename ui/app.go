@@ -221,8 +221,12 @@ func (a *App) Close() {
 	a.chat.Shutdown(ctx)
 	cancel()
 	a.chat.Close()
-	if msg, ok := a.drafts.save()().(draftSavedMsg); ok && msg.end.Err != nil {
-		fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.end.Err)
+	// save is nil while a send still owns the draft (the shutdown above
+	// timed out before the send's store write ended): nothing to save.
+	if save := a.drafts.save(); save != nil {
+		if msg, ok := save().(draftSavedMsg); ok && msg.end.Err != nil {
+			fmt.Fprintln(os.Stderr, "chipchat: draft not saved:", msg.end.Err)
+		}
 	}
 	a.panes.pane.CloseAll()
 	// The backend's process, when it has one (Capabilities.Process).
