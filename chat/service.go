@@ -64,6 +64,11 @@ type Options struct {
 	// given (the draft still holds them), only replace them. The UI marks
 	// review comments stale there (review.MarkStale, DESIGN.md 3.5).
 	PrepareRecords func([]contextref.Record) []contextref.Record
+	// EventEvery paces Wait (pace.go): after it returns, the next call
+	// waits until EventEvery has passed before it takes the outbox, so
+	// the app draws at most one frame per interval however fast a reply
+	// streams (its item changes are merged meanwhile). 0: no pacing.
+	EventEvery time.Duration
 }
 
 // Submission is a draft the user sent: canonical Markdown and its records.
@@ -96,7 +101,8 @@ type Service struct {
 	asks     map[int64]*ask
 	askSeq   int64
 	quitting bool
-	opsBusy  int // queued or running ops
+	waited   time.Time // when Wait last returned events (pace.go)
+	opsBusy  int       // queued or running ops
 	quitSent bool
 	quitDone chan struct{} // closed with QuitReady
 	closed   chan struct{}
@@ -225,11 +231,15 @@ func (s *Service) emit(e Event) {
 // Wait blocks until there are events, then returns all of them in order;
 // nil when ctx ends first.
 func (s *Service) Wait(ctx context.Context) []Event {
+	if !s.pace(ctx) {
+		return nil
+	}
 	for {
 		s.mu.Lock()
 		if len(s.outbox) > 0 {
 			out := s.outbox
 			s.outbox = nil
+			s.waited = s.clock.Now()
 			s.mu.Unlock()
 			return out
 		}

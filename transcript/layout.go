@@ -342,6 +342,11 @@ func (m *Model) plines(p ppos) []string {
 			m.renders++
 			return tv.elis.set([]string{m.sty.status.Render(tv.elision())}, cw, 0)
 		}
+		if tv.mode == modeMarkdown && e.msg.Status == message.StatusStreaming {
+			if ls, ok := m.streamPart(tv, b, cw); ok {
+				return ls
+			}
+		}
 		bp := tv.cache(b)
 		if ls, ok := bp.get(cw, 0); ok {
 			return ls

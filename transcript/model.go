@@ -73,6 +73,9 @@ type Model struct {
 	itemReg    *ItemRegistry
 	style      string // glamour standard style
 	noColor    bool
+	sLooks     streamLooks // the streaming open block's styles (stream.go)
+	streamed   int         // open blocks drawn by the cheap path (tests count them)
+	fullBudget int         // completed streaming blocks this frame may still render in full
 	sty        looks
 	ilooks     *ItemLooks
 	replyBytes int

@@ -42,6 +42,9 @@ type textView struct {
 	parts map[[2]int]*part
 	openP part
 	ring  *renderRing // where kept lines are counted (nil: not bounded)
+	// stream draws the open block while the reply streams (stream.go).
+	stream streamDraw
+	closed streamDraw // stream as it was when its block completed
 
 	// gen counts changes of the open block (its render is cached per gen).
 	gen uint64
@@ -155,6 +158,9 @@ func (tv *textView) cache(b *blk) *part {
 }
 
 func (tv *textView) add(b blk) {
+	if tv.stream.ok && tv.stream.lo == b.lo && tv.stream.fence == b.fence {
+		tv.closed, tv.stream = tv.stream, streamDraw{}
+	}
 	if b.lo == tv.open.lo && b.hi == tv.open.hi && b.fence == tv.open.fence && b.closeFence == 0 && tv.openP.ok {
 		// The open block completed as it was drawn: keep its lines.
 		p := tv.openP

@@ -402,24 +402,31 @@ func TestStreamingRendersOnlyThatMessage(t *testing.T) {
 	}
 	text := ""
 	want := 6
-	// Each token renders the open block again, and nothing else; the last
-	// one completes the paragraph (whose lines, drawn while it was open,
-	// are kept) and opens the code block.
+	// While the reply streams its open block is drawn by the cheap path
+	// (stream.go): no glamour render until a block completes. The last
+	// token completes the paragraph (rendered once now) and opens the code
+	// block, drawn cheaply too.
 	for i, tok := range []string{"Hello", ", ", "**world**", "\n\n```go\nx := 1\n```"} {
 		text += tok
 		m.SetText("a2", text, message.StatusStreaming)
+		drawn := m.streamed
 		v := plain(m)
-		want++
+		if i == 3 {
+			want++
+		}
 		if m.renders != want {
 			t.Fatalf("token %d: %d renders, want %d", i, m.renders, want)
 		}
-		if !strings.Contains(v, "streaming") {
-			t.Fatalf("no streaming status:\n%s", v)
+		if m.streamed <= drawn {
+			t.Fatalf("token %d: the open block was not drawn again", i)
+		}
+		if !strings.Contains(v, "streaming") || !strings.Contains(v, "Hello") {
+			t.Fatalf("no streaming status or text:\n%s", v)
 		}
 	}
-	m.SetText("a2", text, message.StatusDone) // status only: the header again
+	m.SetText("a2", text, message.StatusDone) // the header and the last block, rendered in full
 	v := plain(m)
-	if want++; m.renders != want || strings.Contains(v, "streaming") || !strings.Contains(v, "world") || !strings.Contains(v, "x := 1") {
+	if want += 2; m.renders != want || strings.Contains(v, "streaming") || !strings.Contains(v, "world") || !strings.Contains(v, "x := 1") {
 		t.Fatalf("done: renders %d, want %d\n%s", m.renders, want, v)
 	}
 	m.SetText("a2", text, message.StatusDone) // no change: nothing
