@@ -56,6 +56,11 @@ Environment:
   XDG_CONFIG_HOME   where chipchat/config.toml is read (default ~/.config)
   NO_COLOR          when set and non-empty, draw without colour
   VISUAL, EDITOR    the external editor of ctrl+g (default vi)
+  CHIPCHAT_CPUPROFILE
+                    write a CPU profile of the run to this path (read it
+                    with go tool pprof)
+  CHIPCHAT_KEYTRACE write one line per key to this path: when the app got
+                    it (Unix ns) and the µs until its frame was written
 
 Config file (%s), every setting optional:
   agent = "echo"                  # backend when --agent is not given
@@ -254,7 +259,25 @@ func runApp(f flags) error {
 	// Large bracketed pastes are streamed to the asset store before Bubble
 	// Tea parses them (ui.NewPasteFilter, package internal/paste).
 	input, filter := app.NewPasteFilter(os.Stdin)
-	p := tea.NewProgram(app, tea.WithInput(input), tea.WithFilter(filter))
+	var model tea.Model = app
+	opts := []tea.ProgramOption{tea.WithInput(input), tea.WithFilter(filter)}
+	if path := os.Getenv("CHIPCHAT_KEYTRACE"); path != "" {
+		kt, err := openKeyTrace(path)
+		if err != nil {
+			return err
+		}
+		defer kt.Close()
+		model = tracedModel{app, kt}
+		opts = append(opts, tea.WithOutput(tracedOut{os.Stdout, kt}))
+	}
+	if path := os.Getenv("CHIPCHAT_CPUPROFILE"); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	p := tea.NewProgram(model, opts...)
 	input.SetSend(p.Send)
 	// SIGHUP, SIGTERM, SIGINT: the panes socket and pager files go at
 	// once, then the program quits (app.Close ends the rest).

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipchat/chipchat/internal/testenv"
+)
+
+// Issue 24 end to end: a reply streamed by an exec: agent in fixed chunks
+// at a fixed pace, through the real binary. It logs chipchat's CPU time
+// per byte streamed (from /proc), its VmHWM, and key latency as the app
+// measures it (CHIPCHAT_KEYTRACE): keys typed while idle, then while the
+// reply streams. What it asserts is the ratio in the same run: the p90 of
+// keys while streaming ≤ 1.5× the idle p90, the worst ≤ 3× it.
+
+// streamScript is an exec: agent writing n bytes of Markdown (headings,
+// paragraphs, lists, Go fences, tables) in chunks of chunk bytes, one
+// every 10 ms, then a last line to wait for.
+func streamScript(n, chunk int) string {
+	return fmt.Sprintf(`awk -v n=%d -v c=%d 'BEGIN {
+  for (i = 0; sent < n; i++) {
+    s = "## Step " i "\n\nThe handler returns early when the **context** is cancelled, so the test sees `+"`nil`"+` and the retry loop never runs; this paragraph is long enough to wrap twice.\n\n- check the error path of call " i "\n- add a test for the timeout\n  with a continuation line\n- keep the public API\n\n";
+    if (i %% 2 == 0) s = s "`+"```"+`go\nfunc handle" i "(ctx context.Context) error {\n\tif err := ctx.Err(); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n`+"```"+`\n\n";
+    else s = s "| field | meaning |\n|---|---|\n| id | the call |\n| ts | when |\n\nThat should fix it.\n\n";
+    buf = buf s;
+    while (length(buf) >= c && sent < n) {
+      printf "%%s", substr(buf, 1, c); fflush(); sent += c; buf = substr(buf, c + 1);
+      system("sleep 0.01");
+    }
+  }
+  print "\nTHE END OF THE STREAMED REPLY";
+}'
+`, n, chunk)
+}
+
+// keyLatencies reads a key trace: each key's time and latency.
+func keyLatencies(t *testing.T, path string) (at []time.Time, lat []time.Duration) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var ns, us int64
+		if _, err := fmt.Sscan(sc.Text(), &ns, &us); err != nil {
+			t.Fatalf("key trace line %q: %v", sc.Text(), err)
+		}
+		at, lat = append(at, time.Unix(0, ns)), append(lat, time.Duration(us)*time.Microsecond)
+	}
+	return at, lat
+}
+
+// pct is the q-th quantile of ds (0 ≤ q < 1).
+func pct(ds []time.Duration, q float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[int(float64(len(s))*q)]
+}
+
+// typeSpaced types text one key at a time, gap apart (tmux's own polling
+// included: the keys' times are what the trace records).
+func typeSpaced(a *chipchatApp, text string, gap time.Duration) {
+	for _, r := range text {
+		a.text(string(r))
+		time.Sleep(gap) // the typing pace
+	}
+}
+
+// waitLong polls the screen for want for up to d.
+func waitLong(t *testing.T, a *chipchatApp, want string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !strings.Contains(a.screen(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed %q:\n%s", want, a.screen())
+		}
+		time.Sleep(200 * time.Millisecond) // the polling pace
+	}
+}
+
+func TestEndToEndStreamingCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams megabytes at a fixed pace")
+	}
+	testenv.NeedCommands(t, "apt-get install mawk", "awk")
+	for _, c := range []struct {
+		name         string
+		n, chunk     int
+		keys         bool
+		hwmMB        int64 // VmHWM bound, 0 for none
+		streamFor    time.Duration
+		keysInStream string
+	}{
+		{name: "4MB-2KB", n: 4 << 20, chunk: 2 << 10, keys: true, streamFor: 3 * time.Minute},
+		{name: "16MB-16KB", n: 16 << 20, chunk: 16 << 10, hwmMB: 100, streamFor: 3 * time.Minute},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newExecProject(t, streamScript(c.n, c.chunk))
+			trace := filepath.Join(p.root, "keys.trace")
+			a := startChipchat(t, p.proj, p.home, p.data, p.config, "CHIPCHAT_KEYTRACE="+trace)
+			pid := a.pid()
+			idleEnd := time.Now()
+			if c.keys {
+				typeSpaced(a, "abcdefghijklmnopqrstuvwxyzabcd", 60*time.Millisecond)
+				a.waitFor("abcdefghijklmnopqrstuvwxyzabcd")
+				idleEnd = time.Now()
+			} else {
+				a.text("go")
+			}
+			cpu0 := procCPU(t, pid)
+			start := time.Now()
+			a.keys("Enter")
+			a.waitFor("Step 3")
+			var streamFrom, streamTo time.Time
+			if c.keys {
+				streamFrom = time.Now()
+				typeSpaced(a, "zyxwvutsrqponmlkjihgfedcbazyxw", 60*time.Millisecond)
+				streamTo = time.Now()
+			}
+			waitLong(t, a, "THE END OF THE STREAMED REPLY", c.streamFor)
+			a.waitFor("enter send")
+			wall := time.Since(start)
+			cpu := procCPU(t, pid) - cpu0
+			hwm := peakRSS(t, pid)
+			t.Logf("%s: %d bytes in %d-byte chunks every 10 ms over %v: chipchat CPU %v, %.2f µs per byte; VmHWM %d MB",
+				c.name, c.n, c.chunk, wall.Round(time.Millisecond), cpu, float64(cpu.Nanoseconds())/1e3/float64(c.n), hwm>>20)
+			if c.hwmMB > 0 && hwm > c.hwmMB<<20 {
+				t.Errorf("VmHWM %d MB after a %d MB reply, over %d MB", hwm>>20, c.n>>20, c.hwmMB)
+			}
+			if !c.keys {
+				return
+			}
+			// Quit (ctrl+c clears the draft first): the trace is written as
+			// the app ends.
+			for k := 0; !strings.Contains(a.screen(), "EXITED="); k++ {
+				if k == 6 {
+					t.Fatalf("ctrl+c did not quit:\n%s", a.screen())
+				}
+				a.keys("C-c")
+				time.Sleep(300 * time.Millisecond) // the polling pace
+			}
+			at, lat := keyLatencies(t, trace)
+			var idle, streaming []time.Duration
+			for i := range at {
+				switch {
+				case at[i].Before(idleEnd):
+					idle = append(idle, lat[i])
+				case !at[i].Before(streamFrom) && at[i].Before(streamTo.Add(time.Second)):
+					streaming = append(streaming, lat[i])
+				}
+			}
+			if len(idle) < 20 || len(streaming) < 20 {
+				t.Fatalf("the trace has %d idle keys and %d while streaming, want 20 each", len(idle), len(streaming))
+			}
+			ip, sp, sm := pct(idle, 0.9), pct(streaming, 0.9), slices.Max(streaming)
+			t.Logf("key latency (key received → frame written): idle p50 %v p90 %v max %v; while streaming p50 %v p90 %v max %v",
+				pct(idle, 0.5), ip, slices.Max(idle), pct(streaming, 0.5), sp, sm)
+			if sp > ip*3/2 {
+				t.Errorf("key latency p90 while streaming %v, over 1.5× the idle p90 %v", sp, ip)
+			}
+			if sm > 3*ip {
+				t.Errorf("worst key latency while streaming %v, over 3× the idle p90 %v", sm, ip)
+			}
+		})
+	}
+}

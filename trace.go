@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Measuring the real binary (issue 24): CHIPCHAT_CPUPROFILE=path writes a
+// CPU profile of the whole run there (go tool pprof reads it);
+// CHIPCHAT_KEYTRACE=path writes one line per key, "<unix ns> <µs>": when
+// the app received the key (its Update began) and how long until the
+// first frame written to the terminal after the View that followed it.
+// A key that changes nothing on screen is counted at the next frame
+// written.
+
+// startCPUProfile starts the CPU profile of path; stop ends and writes it.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("CHIPCHAT_CPUPROFILE: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("CHIPCHAT_CPUPROFILE: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
+// keyTrace records key latencies: keys are taken in Update, moved to
+// drawn by the View after them, and timed by the next write of a frame.
+type keyTrace struct {
+	mu    sync.Mutex
+	keys  []time.Time // received, their frame not drawn yet
+	drawn []time.Time // drawn, not written yet
+	f     *os.File
+	w     *bufio.Writer
+	now   func() time.Time
+}
+
+func openKeyTrace(path string) (*keyTrace, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("CHIPCHAT_KEYTRACE: %w", err)
+	}
+	return &keyTrace{f: f, w: bufio.NewWriter(f), now: time.Now}, nil
+}
+
+// Close writes what is left.
+func (k *keyTrace) Close() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	err := k.w.Flush()
+	if cerr := k.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (k *keyTrace) key() {
+	t := k.now()
+	k.mu.Lock()
+	k.keys = append(k.keys, t)
+	k.mu.Unlock()
+}
+
+func (k *keyTrace) viewed() {
+	k.mu.Lock()
+	if len(k.keys) > 0 {
+		k.drawn = append(k.drawn, k.keys...)
+		k.keys = k.keys[:0]
+	}
+	k.mu.Unlock()
+}
+
+func (k *keyTrace) written() {
+	t := k.now()
+	k.mu.Lock()
+	for _, at := range k.drawn {
+		fmt.Fprintf(k.w, "%d %d\n", at.UnixNano(), t.Sub(at).Microseconds())
+	}
+	k.drawn = k.drawn[:0]
+	k.mu.Unlock()
+}
+
+// tracedModel is the app with its keys and views reported to a keyTrace.
+type tracedModel struct {
+	tea.Model
+	k *keyTrace
+}
+
+func (m tracedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		m.k.key()
+	}
+	inner, cmd := m.Model.Update(msg)
+	return tracedModel{inner, m.k}, cmd
+}
+
+func (m tracedModel) View() tea.View {
+	v := m.Model.View()
+	m.k.viewed()
+	return v
+}
+
+// tracedOut is the terminal with its writes reported to a keyTrace (still
+// a terminal file: Bubble Tea sizes it and sets its modes).
+type tracedOut struct {
+	*os.File
+	k *keyTrace
+}
+
+func (o tracedOut) Write(p []byte) (int, error) {
+	n, err := o.File.Write(p)
+	o.k.written()
+	return n, err
+}
