@@ -27,13 +27,13 @@ func payloadLimits(l config.Limits) agent.Limits {
 
 // newChat is the conversation of the project opt names (ui.OpenThread's
 // options), over backend, with the config's limits.
-// On the real clock its events are paced at one batch per frame
-// (chat.FrameInterval), so a fast stream costs at most a frame per frame
-// interval; an injected clock (the golden screens) is not paced.
+// On the real clock its events are paced (chat.PaceInterval: 30 batches a
+// second at most), so a fast stream costs at most that many frames; an
+// injected clock (the golden screens) is not paced.
 func newChat(st *store.Store, as *assets.Store, backend agent.Backend, projectID int64, opt ui.Options) *chat.Service {
 	var every time.Duration
 	if opt.Clock == nil {
-		every = chat.FrameInterval
+		every = chat.PaceInterval
 	}
 	return chat.New(chat.Options{Store: st, Assets: as, Backend: backend, ProjectID: projectID, Dir: opt.Dir, Clock: opt.Clock,
 		ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: review.PrepareRecords(opt.Dir), Limits: payloadLimits(opt.Config.Limits),

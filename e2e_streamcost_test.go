@@ -35,7 +35,7 @@ func streamScript(n, chunk int) string {
       system("sleep 0.01");
     }
   }
-  print "\nTHE END OF THE STREAMED REPLY";
+  print "\nSTREAM-END";
 }'
 `, n, chunk)
 }
@@ -106,7 +106,13 @@ func TestEndToEndStreamingCost(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := newExecProject(t, streamScript(c.n, c.chunk))
 			trace := filepath.Join(p.root, "keys.trace")
-			a := startChipchat(t, p.proj, p.home, p.data, p.config, "CHIPCHAT_KEYTRACE="+trace)
+			env := []string{"CHIPCHAT_KEYTRACE=" + trace}
+			// CHIPCHAT_E2E_CPUPROFILE=dir keeps a CPU profile of each run
+			// there (<case>.prof).
+			if dir := os.Getenv("CHIPCHAT_E2E_CPUPROFILE"); dir != "" {
+				env = append(env, "CHIPCHAT_CPUPROFILE="+filepath.Join(dir, c.name+".prof"))
+			}
+			a := startChipchat(t, p.proj, p.home, p.data, p.config, env...)
 			pid := a.pid()
 			idleEnd := time.Now()
 			if c.keys {
@@ -126,7 +132,7 @@ func TestEndToEndStreamingCost(t *testing.T) {
 				typeSpaced(a, "zyxwvutsrqponmlkjihgfedcbazyxw", 60*time.Millisecond)
 				streamTo = time.Now()
 			}
-			waitLong(t, a, "THE END OF THE STREAMED REPLY", c.streamFor)
+			waitLong(t, a, "STREAM-END", c.streamFor)
 			a.waitFor("enter send")
 			wall := time.Since(start)
 			cpu := procCPU(t, pid) - cpu0
@@ -136,17 +142,17 @@ func TestEndToEndStreamingCost(t *testing.T) {
 			if c.hwmMB > 0 && hwm > c.hwmMB<<20 {
 				t.Errorf("VmHWM %d MB after a %d MB reply, over %d MB", hwm>>20, c.n>>20, c.hwmMB)
 			}
-			if !c.keys {
-				return
-			}
-			// Quit (ctrl+c clears the draft first): the trace is written as
-			// the app ends.
+			// Quit (ctrl+c clears the draft first): the trace and the
+			// profile are written as the app ends.
 			for k := 0; !strings.Contains(a.screen(), "EXITED="); k++ {
 				if k == 6 {
 					t.Fatalf("ctrl+c did not quit:\n%s", a.screen())
 				}
 				a.keys("C-c")
 				time.Sleep(300 * time.Millisecond) // the polling pace
+			}
+			if !c.keys {
+				return
 			}
 			at, lat := keyLatencies(t, trace)
 			var idle, streaming []time.Duration

@@ -5,9 +5,12 @@ import (
 	"time"
 )
 
-// FrameInterval is the pacing the app asks of Wait (Options.EventEvery):
-// one batch of events per frame of Bubble Tea's renderer (60 fps).
-const FrameInterval = time.Second / 60
+// PaceInterval is the pacing the app asks of Wait (Options.EventEvery):
+// a streaming reply is drawn 30 times a second, every other frame of
+// Bubble Tea's 60 fps renderer (keys are still drawn at the next frame).
+// Each drawing costs a View and the renderer's diff of the screen, so a
+// stream costs at most 30 of them a second however fast it comes.
+const PaceInterval = time.Second / 30
 
 // pace waits until EventEvery has passed since Wait last returned events
 // (at once when it has, or when there is no pacing); false when ctx ended

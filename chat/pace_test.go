@@ -8,10 +8,10 @@ import (
 	"github.com/chipchat/chipchat/agent"
 )
 
-// pacedEnv is an env whose Wait is paced at FrameInterval.
+// pacedEnv is an env whose Wait is paced at PaceInterval.
 func pacedEnv(t *testing.T) *env {
 	fb := &fakeBackend{turns: make(chan *fakeTurn, 4)}
-	return newEnvWith(t, fb, fb, func(o *Options) { o.EventEvery = FrameInterval })
+	return newEnvWith(t, fb, fb, func(o *Options) { o.EventEvery = PaceInterval })
 }
 
 // waitAsync calls Wait in its own goroutine.
@@ -52,7 +52,7 @@ func drainUntil(e *env, ok func(Event) bool) {
 			default:
 			}
 			if e.clock.Pending() > before {
-				e.clock.Advance(FrameInterval)
+				e.clock.Advance(PaceInterval)
 			}
 			return false
 		})
@@ -79,7 +79,7 @@ func TestWaitPacesBatches(t *testing.T) {
 	before := e.clock.Pending()
 	ch := waitAsync(e)
 	pollUntil(t, "the pace timer", func() bool { return e.clock.Pending() > before })
-	e.clock.Advance(FrameInterval - time.Millisecond)
+	e.clock.Advance(PaceInterval - time.Millisecond)
 	select {
 	case evs := <-ch:
 		t.Fatalf("Wait returned before a frame had passed: %v", evs)
@@ -103,7 +103,7 @@ func TestWaitPacesBatches(t *testing.T) {
 	}
 
 	// A quiet frame later, the next change is returned at once.
-	e.clock.Advance(FrameInterval)
+	e.clock.Advance(PaceInterval)
 	ft.emit(agent.TextDelta{Text: "d"})
 	before = e.clock.Pending()
 	ch = waitAsync(e)

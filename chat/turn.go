@@ -31,17 +31,17 @@ type turn struct {
 	finished bool // recorded; later events are dropped
 
 	items     []message.Item
-	texts     []*strings.Builder // the growing text of each text/thought/notice item
-	persisted []int              // bytes of each item's text on disk
-	dirty     map[int]bool       // items whose kind or fields changed since the last write
-	open      int                // the growing item new text goes to, or -1
-	tools     map[string]int     // tool call id → position
-	rejected  map[string]bool    // tool call ids whose permission the user rejected
-	plan      int                // the plan's position, or -1
-	puts      map[putKey]int     // the position of each item put (agent.ItemPut)
-	seq       int                // numbers item ids
-	armed     bool               // a flush is scheduled
-	writeErr  bool               // a write failed (said once)
+	texts     []*message.GrowingText // the growing text of each text/thought/notice item
+	persisted []int                  // bytes of each item's text on disk
+	dirty     map[int]bool           // items whose kind or fields changed since the last write
+	open      int                    // the growing item new text goes to, or -1
+	tools     map[string]int         // tool call id → position
+	rejected  map[string]bool        // tool call ids whose permission the user rejected
+	plan      int                    // the plan's position, or -1
+	puts      map[putKey]int         // the position of each item put (agent.ItemPut)
+	seq       int                    // numbers item ids
+	armed     bool                   // a flush is scheduled
+	writeErr  bool                   // a write failed (said once)
 
 	flushMu sync.Mutex
 
@@ -437,7 +437,7 @@ func (t *turn) grow(k message.ItemKind, text string) {
 		t.open = t.add(message.Item{Kind: k})
 	}
 	b := t.texts[t.open]
-	b.WriteString(text)
+	b.Append(text)
 	it := t.items[t.open]
 	it.Text = b.String()
 	t.items[t.open] = it
@@ -451,8 +451,8 @@ func (t *turn) add(it message.Item) int {
 	it.ID = fmt.Sprintf("item_%d", t.seq)
 	pos := len(t.items)
 	t.items = append(t.items, it)
-	b := &strings.Builder{}
-	b.WriteString(it.Text)
+	b := &message.GrowingText{}
+	b.Append(it.Text)
 	t.texts = append(t.texts, b)
 	t.persisted = append(t.persisted, 0)
 	t.dirty[pos] = true

@@ -30,8 +30,15 @@
 // lines end a block except inside a fence — wherever it is indented — or
 // a list that goes on; an over-long block is cut at a line, a cut fence
 // continues in the next block). Completed blocks are rendered once per
-// width and kept; only the open last block is rendered again when the item
-// grows, and only when it is drawn. SetItem stores the item; the new text
+// width and kept. While the reply streams, its open block is drawn by a
+// cheap path (stream.go): each completed source line styled and wrapped
+// once and kept (a fence's lines highlighted by chroma as they complete),
+// the partial last line drawn again per frame; and a frame renders at
+// most one newly completed block through glamour (the newest it reaches),
+// drawing the others it reaches cheaply until a later frame has room — a
+// block of code alone is drawn the same either way, so its cheap drawing
+// is kept as its render. When the reply ends its last block is rendered in
+// full. SetItem stores the item; the new text
 // is scanned when next drawn, from the open block on (a text that does not
 // extend the old one starts over). So a frame costs the open block, not
 // the reply. Parts far from the viewport are never rendered: the view is

@@ -267,6 +267,7 @@ func (m *Model) SetText(id, text string, status message.Status) {
 	if !ok {
 		return
 	}
+	m.fullBudget = fullPerFrame
 	e := &m.ents[i]
 	if e.msg.Text == text && e.msg.Status == status {
 		return
@@ -305,6 +306,7 @@ func (m *Model) SetItem(msgID string, index int, it message.Item) {
 	if !ok {
 		return
 	}
+	m.fullBudget = fullPerFrame // the next frame may render a completed block (stream.go)
 	e := &m.ents[i]
 	if index < 0 || index > len(e.msg.Items) {
 		return

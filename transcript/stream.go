@@ -76,12 +76,14 @@ func (m *Model) streamLooks() *streamLooks {
 	return sl
 }
 
-// fullPerFrame is how many completed blocks of a streaming reply one frame
-// renders through glamour; the others it reaches are drawn by the cheap
-// path until a later frame has room (the newest first: the walk from the
-// bottom reaches it first). A fast stream completes blocks faster than
-// frames come, and most of them scroll past before any frame renders them
-// in full; a slow one has every block rendered within a frame or two.
+// fullPerFrame is how many completed blocks of a streaming reply the
+// frame after the text grew renders through glamour (SetItem and SetText
+// grant it; other frames — a key, a tick — render none, so a key costs no
+// glamour while a reply streams); the others it reaches are drawn by the
+// cheap path until a later frame has room (the newest first: the walk
+// from the bottom reaches it first). A fast stream completes blocks faster
+// than frames come, and most of them scroll past before any frame renders
+// them in full; a slow one has every block rendered within a frame or two.
 const fullPerFrame = 1
 
 // cheapGen is the generation a part's cheap drawing is cached under (the

@@ -9,7 +9,6 @@ func (m *Model) View() string {
 	if m.height <= 0 {
 		return ""
 	}
-	m.fullBudget = fullPerFrame
 	rows := make([]string, 0, m.height)
 	if len(m.ents) > 0 && m.width > 0 {
 		m.normalize()
