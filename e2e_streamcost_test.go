@@ -96,12 +96,11 @@ func TestEndToEndStreamingCost(t *testing.T) {
 		name         string
 		n, chunk     int
 		keys         bool
-		hwmMB        int64 // VmHWM bound, 0 for none
 		streamFor    time.Duration
 		keysInStream string
 	}{
 		{name: "4MB-2KB", n: 4 << 20, chunk: 2 << 10, keys: true, streamFor: 3 * time.Minute},
-		{name: "16MB-16KB", n: 16 << 20, chunk: 16 << 10, hwmMB: 100, streamFor: 3 * time.Minute},
+		{name: "16MB-16KB", n: 16 << 20, chunk: 16 << 10, streamFor: 3 * time.Minute},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := newExecProject(t, streamScript(c.n, c.chunk))
@@ -139,9 +138,6 @@ func TestEndToEndStreamingCost(t *testing.T) {
 			hwm := peakRSS(t, pid)
 			t.Logf("%s: %d bytes in %d-byte chunks every 10 ms over %v: chipchat CPU %v, %.2f µs per byte; VmHWM %d MB",
 				c.name, c.n, c.chunk, wall.Round(time.Millisecond), cpu, float64(cpu.Nanoseconds())/1e3/float64(c.n), hwm>>20)
-			if c.hwmMB > 0 && hwm > c.hwmMB<<20 {
-				t.Errorf("VmHWM %d MB after a %d MB reply, over %d MB", hwm>>20, c.n>>20, c.hwmMB)
-			}
 			// Quit (ctrl+c clears the draft first): the trace and the
 			// profile are written as the app ends.
 			for k := 0; !strings.Contains(a.screen(), "EXITED="); k++ {

@@ -22,7 +22,11 @@
 // back), converted from agent's and store's. Its methods never block on
 // I/O: store work runs on one
 // worker goroutine, in order; backends run on their own goroutines. Its
-// clock is injected (ManualClock in tests).
+// clock is injected (ManualClock in tests). Consecutive ItemChanged of one
+// item are merged in the outbox, and Wait may be paced
+// (Options.EventEvery, pace.go: the app asks PaceInterval), so a stream
+// however fast reaches the UI as at most one batch per interval. A growing
+// item's text is a message.GrowingText (grown by an eighth, not doubled).
 //
 // Imports: agent, store, assets, contextref, fragment and message. It must
 // not import ui or any component (composer, chips, transcript, terminal,

@@ -8,7 +8,10 @@
 //
 // A reply is an ordered list of items. Each has a stable id within its
 // reply, so an update (a tool call's new status, a new plan) replaces its
-// item instead of appending a line.
+// item instead of appending a line. A growing item's text is built in a
+// GrowingText (text.go): appended to in place, its strings views that
+// never change, its buffer grown by an eighth (a strings.Builder doubles),
+// so a 50 MB reply holds about 56 MB, not up to 100.
 //
 // # One definition per item kind
 //

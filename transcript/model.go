@@ -76,6 +76,7 @@ type Model struct {
 	sLooks     streamLooks // the streaming open block's styles (stream.go)
 	streamed   int         // open blocks drawn by the cheap path (tests count them)
 	fullBudget int         // completed streaming blocks this frame may still render in full
+	grown      int         // bytes the text grew by since the last frame (stream.go)
 	sty        looks
 	ilooks     *ItemLooks
 	replyBytes int
@@ -267,8 +268,8 @@ func (m *Model) SetText(id, text string, status message.Status) {
 	if !ok {
 		return
 	}
-	m.fullBudget = fullPerFrame
 	e := &m.ents[i]
+	m.grew(len(text) - len(e.msg.Text))
 	if e.msg.Text == text && e.msg.Status == status {
 		return
 	}
@@ -306,11 +307,15 @@ func (m *Model) SetItem(msgID string, index int, it message.Item) {
 	if !ok {
 		return
 	}
-	m.fullBudget = fullPerFrame // the next frame may render a completed block (stream.go)
 	e := &m.ents[i]
 	if index < 0 || index > len(e.msg.Items) {
 		return
 	}
+	old := 0
+	if index < len(e.msg.Items) {
+		old = len(e.msg.Items[index].Text)
+	}
+	m.grew(len(it.Text) - old)
 	e.ownItems()
 	if index == len(e.msg.Items) {
 		e.msg.Items = append(e.msg.Items, it)

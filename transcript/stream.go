@@ -78,13 +78,29 @@ func (m *Model) streamLooks() *streamLooks {
 
 // fullPerFrame is how many completed blocks of a streaming reply the
 // frame after the text grew renders through glamour (SetItem and SetText
-// grant it; other frames — a key, a tick — render none, so a key costs no
-// glamour while a reply streams); the others it reaches are drawn by the
-// cheap path until a later frame has room (the newest first: the walk
-// from the bottom reaches it first). A fast stream completes blocks faster
-// than frames come, and most of them scroll past before any frame renders
-// them in full; a slow one has every block rendered within a frame or two.
-const fullPerFrame = 1
+// grant it, grew; other frames — a key, a tick — render none, so a key
+// costs no glamour while a reply streams); the others it reaches are
+// drawn by the cheap path until a later frame has room (the newest first:
+// the walk from the bottom reaches it first). A frame after the text grew
+// by more than slowGrowth renders none either: such a stream scrolls its
+// blocks past faster than a reader reads them (and a frame can render
+// only one), so they wait until the reply ends, or until they are
+// scrolled back to. A slow stream has every block rendered a frame after
+// it completes.
+const (
+	fullPerFrame = 1
+	slowGrowth   = 1 << 10
+)
+
+// grew notes that a text grew by n bytes since the last frame, and
+// grants the next frame its full render unless it grew fast.
+func (m *Model) grew(n int) {
+	m.grown += max(n, 0)
+	m.fullBudget = 0
+	if m.grown <= slowGrowth {
+		m.fullBudget = fullPerFrame
+	}
+}
 
 // cheapGen is the generation a part's cheap drawing is cached under (the
 // full render is cached under 0).

@@ -9,6 +9,7 @@ func (m *Model) View() string {
 	if m.height <= 0 {
 		return ""
 	}
+	m.grown = 0
 	rows := make([]string, 0, m.height)
 	if len(m.ents) > 0 && m.width > 0 {
 		m.normalize()
