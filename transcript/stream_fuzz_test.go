@@ -19,7 +19,7 @@ func FuzzStreamIncremental(f *testing.F) {
 			return
 		}
 		w = 8 + abs(w)%130
-		chunk = 1 + abs(chunk)%300
+		chunk = 1 + len(text)/64 + abs(chunk)%300
 		m := New(nil)
 		m.SetSize(w, 30)
 		m.SetMessages([]Message{{ID: "r", Role: message.RoleAssistant, Status: message.StatusStreaming}})
