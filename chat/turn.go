@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -428,13 +427,6 @@ func SettleTools(msgs []store.Message) {
 	}
 }
 
-// collectAfter is the text size from which a growth of it has the garbage
-// collected collectDelay later (grow).
-const (
-	collectAfter = 8 << 20
-	collectDelay = 250 * time.Millisecond
-)
-
 // grow appends text to the open item of kind k, or opens a new one (which
 // closes the item before it: a status line never lands inside a sentence).
 func (t *turn) grow(k message.ItemKind, text string) {
@@ -445,13 +437,7 @@ func (t *turn) grow(k message.ItemKind, text string) {
 		t.open = t.add(message.Item{Kind: k})
 	}
 	b := t.texts[t.open]
-	if b.Append(text) && b.Len() >= collectAfter {
-		// The buffer it replaced is garbage once the app has drawn the
-		// new text (a frame or two): collect it then, so that the next
-		// growth reuses its memory instead of the heap growing to twice
-		// the text first.
-		t.s.clock.AfterFunc(collectDelay, runtime.GC)
-	}
+	b.Append(text)
 	it := t.items[t.open]
 	it.Text = b.String()
 	t.items[t.open] = it

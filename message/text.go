@@ -17,16 +17,14 @@ type GrowingText struct {
 // growMin is the least a GrowingText past growMin grows by.
 const growMin = 64 << 10
 
-// Append adds s to the end. moved: the text moved to a new buffer (the
-// old one is garbage once the strings it returned are dropped).
-func (g *GrowingText) Append(s string) (moved bool) {
+// Append adds s to the end.
+func (g *GrowingText) Append(s string) {
 	if need := len(g.buf) + len(s); need > cap(g.buf) {
 		nb := make([]byte, len(g.buf), need+max(need/8, min(need, growMin)))
 		copy(nb, g.buf)
-		g.buf, moved = nb, len(g.buf) > 0
+		g.buf = nb
 	}
 	g.buf = append(g.buf, s...)
-	return moved
 }
 
 // String is the text so far.
