@@ -33,9 +33,11 @@
 // width and kept. While the reply streams, its open block is drawn by a
 // cheap path (stream.go): each completed source line styled and wrapped
 // once and kept (a fence's lines highlighted by chroma as they complete),
-// the partial last line drawn again per frame; and a frame renders at
-// most one newly completed block through glamour (the newest it reaches),
-// drawing the others it reaches cheaply until a later frame has room — a
+// the partial last line drawn again per frame; and the frame after the
+// text grew renders at most one completed block through glamour (the
+// newest it reaches; none when it grew by more than 1 KB, a stream too
+// fast to read), drawing the others it reaches cheaply until a later
+// frame has room or the reply ends — a
 // block of code alone is drawn the same either way, so its cheap drawing
 // is kept as its render. When the reply ends its last block is rendered in
 // full. SetItem stores the item; the new text
