@@ -237,6 +237,12 @@ type ACPOptions struct {
 	// LogPath is where the connection's diagnostics go. Empty means
 	// ACPLogPath(); "-" means nowhere.
 	LogPath string
+	// Host runs the agent elsewhere (a remote project) when not nil:
+	// `sh -c COMMAND` through Host.Command, with Env (not this process's
+	// environment). Client fs and terminals are then neither offered nor
+	// served (chipchat's helper on the host does not exist yet): a call
+	// the agent sends anyway is refused with a notice.
+	Host Host
 	// Protect are directories under which fs/write_text_file is refused,
 	// besides chipchat's default data, state and config directories (the
 	// app's --data-dir).
@@ -611,18 +617,13 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	p, err := acpStart(a.command, dir, env, &acpClient{a: a}, a.logPath())
+	p, err := acpStart(a.command, dir, env, a.opts.Host, &acpClient{a: a}, a.logPath())
 	if err != nil {
 		return nil, err
 	}
 	resp, err := p.conn.Initialize(ctx, acp.InitializeRequest{
 		ProtocolVersion: acp.ProtocolVersionNumber,
-		ClientCapabilities: acp.ClientCapabilities{
-			Fs:       acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
-			Terminal: true,
-			Auth:     acp.AuthCapabilities{Terminal: true},
-			Meta:     map[string]any{"terminal-auth": true},
-		},
+		ClientCapabilities: a.clientCapabilities(),
 		ClientInfo: &acp.Implementation{Name: "chipchat", Title: acp.Ptr("chipchat"), Version: "dev"},
 	})
 	if err != nil {
@@ -690,10 +691,33 @@ func (a *ACP) logPath() string {
 	return a.opts.LogPath
 }
 
-func acpStart(command, dir string, env []string, client *acpClient, logPath string) (*acpProc, error) {
-	cmd := exec.Command("sh", "-c", command)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+// clientCapabilities are what initialize offers: fs, terminals and
+// terminal sign-in here; none of them on a Host (they would act on this
+// machine).
+func (a *ACP) clientCapabilities() acp.ClientCapabilities {
+	if a.opts.Host != nil {
+		return acp.ClientCapabilities{}
+	}
+	return acp.ClientCapabilities{
+		Fs:       acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+		Terminal: true,
+		Auth:     acp.AuthCapabilities{Terminal: true},
+		Meta:     map[string]any{"terminal-auth": true},
+	}
+}
+
+func acpStart(command, dir string, env []string, host Host, client *acpClient, logPath string) (*acpProc, error) {
+	var cmd *exec.Cmd
+	if host != nil {
+		var err error
+		if cmd, err = host.Command(context.Background(), dir, []string{"sh", "-c", command}, env); err != nil {
+			return nil, &Error{Err: fmt.Errorf("acp: starting %q on %s: %w", command, host.Label(), err)}
+		}
+	} else {
+		cmd = exec.Command("sh", "-c", command)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+	}
 	acpSetGroup(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {

@@ -254,6 +254,9 @@ func (a *ACP) tell(text string) {
 
 // ReadTextFile serves fs/read_text_file inside the session's roots.
 func (c *acpClient) ReadTextFile(_ context.Context, r acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	if err := c.offHost("read of "+r.Path, "fs/read_text_file"); err != nil {
+		return acp.ReadTextFileResponse{}, err
+	}
 	t, err := c.target(r.SessionId, r.Path)
 	if err != nil {
 		return acp.ReadTextFileResponse{}, err
@@ -593,6 +596,9 @@ var acpTmpSeq atomic.Uint64
 // the running tool call naming that file, else as a completed edit tool
 // item of its own.
 func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	if err := c.offHost("write of "+r.Path, "fs/write_text_file"); err != nil {
+		return acp.WriteTextFileResponse{}, err
+	}
 	tr, err := c.inTurn(r.SessionId, "write of "+r.Path, "fs/write_text_file")
 	if err != nil {
 		return acp.WriteTextFileResponse{}, err

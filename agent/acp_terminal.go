@@ -469,6 +469,9 @@ func acpCommandLine(command string, args []string) string {
 func (c *acpClient) CreateTerminal(ctx context.Context, r acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
 	cmdline := acpCommandLine(r.Command, r.Args)
 	what := "command " + cmdline
+	if err := c.offHost(what, "terminal/create"); err != nil {
+		return acp.CreateTerminalResponse{}, err
+	}
 	turn, err := c.inTurn(r.SessionId, what, "terminal/create")
 	if err != nil {
 		return acp.CreateTerminalResponse{}, err

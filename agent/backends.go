@@ -30,6 +30,9 @@ type Options struct {
 	OpenAIAPIKey string
 	// ACP are an acp: agent's directory, terminals and MCP servers.
 	ACP ACPOptions
+	// Host runs exec: and acp: agents elsewhere (a remote project); nil
+	// runs them here. An acp: agent's ACP.Host is set from it.
+	Host Host
 }
 
 var kinds = []Kind{
@@ -104,11 +107,11 @@ func NewWith(spec string, o Options) (Backend, error) {
 
 func newEcho(string, Options) (Backend, error) { return Echo{}, nil }
 
-func newExec(rest string, _ Options) (Backend, error) {
+func newExec(rest string, o Options) (Backend, error) {
 	if strings.TrimSpace(rest) == "" {
 		return nil, fmt.Errorf("no command (write exec:<command>)")
 	}
-	return Exec{Command: strings.TrimSpace(rest)}, nil
+	return Exec{Command: strings.TrimSpace(rest), Host: o.Host}, nil
 }
 
 func newOpenAIKind(rest string, o Options) (Backend, error) {
@@ -125,5 +128,8 @@ func newOpenAIKind(rest string, o Options) (Backend, error) {
 }
 
 func newACPKind(rest string, o Options) (Backend, error) {
+	if o.Host != nil {
+		o.ACP.Host = o.Host
+	}
 	return NewACP(strings.TrimSpace(rest), o.ACP)
 }

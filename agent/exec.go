@@ -62,6 +62,13 @@ type Exec struct {
 	// Grace bounds how long the end of stdout is awaited once the command
 	// has exited and its group was killed; 0 means 2s.
 	Grace time.Duration
+	// Host runs the command elsewhere (a remote project) when not nil:
+	// the attachments and the history are staged there (Host.Stage) and
+	// copied into a fresh directory of the host's, which
+	// $CHIPCHAT_ATTACHMENTS and $CHIPCHAT_HISTORY name and which is
+	// removed when the command ends; the command runs with `sh -c` in
+	// the turn's directory there.
+	Host Host
 }
 
 const (
@@ -107,13 +114,20 @@ func (e Exec) stream(ctx context.Context, t Turn, emit func(delta string)) (err 
 		return fmt.Errorf("exec: history: %w", err)
 	}
 
-	shell := e.Shell
-	if shell == "" {
-		shell = "sh"
+	var cmd *exec.Cmd
+	if e.Host != nil {
+		if cmd, err = e.hostCommand(ctx, t.Dir, dir, historyPath, places); err != nil {
+			return fmt.Errorf("exec: %w", err)
+		}
+	} else {
+		shell := e.Shell
+		if shell == "" {
+			shell = "sh"
+		}
+		cmd = exec.Command(shell, "-c", e.Command)
+		cmd.Dir = t.Dir
+		cmd.Env = append(os.Environ(), AttachmentsEnv+"="+dir, HistoryEnv+"="+historyPath)
 	}
-	cmd := exec.Command(shell, "-c", e.Command)
-	cmd.Dir = t.Dir
-	cmd.Env = append(os.Environ(), AttachmentsEnv+"="+dir, HistoryEnv+"="+historyPath)
 	cmd.Stdin = strings.NewReader(ExecStdin(t, func(a Attachment) string {
 		if rel, ok := places[a.ContextID]; ok {
 			return "$" + AttachmentsEnv + "/" + rel
