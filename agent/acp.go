@@ -622,9 +622,9 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 		return nil, err
 	}
 	resp, err := p.conn.Initialize(ctx, acp.InitializeRequest{
-		ProtocolVersion: acp.ProtocolVersionNumber,
+		ProtocolVersion:    acp.ProtocolVersionNumber,
 		ClientCapabilities: a.clientCapabilities(),
-		ClientInfo: &acp.Implementation{Name: "chipchat", Title: acp.Ptr("chipchat"), Version: "dev"},
+		ClientInfo:         &acp.Implementation{Name: "chipchat", Title: acp.Ptr("chipchat"), Version: "dev"},
 	})
 	if err != nil {
 		werr := p.wrapErr("initialize", err)
