@@ -21,6 +21,11 @@
 // Opened.Messages alone are the store's messages, which the UI hands on to
 // chat and the transcript without naming their type.
 //
+// Project (project.go) is where the project is: Local here, or a remote
+// project main adapts from package remote; its Key names the project in
+// the store and the UI reaches the `@` file list, the shells and git
+// through it.
+//
 // workspace imports store, assets, contextref and message; it never
 // imports ui, chat, Bubble Tea or a component (composer, chips,
 // transcript, terminal, review, clipboard). main.go wires the store and

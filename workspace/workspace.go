@@ -23,8 +23,13 @@ var ErrNotFound = store.ErrNotFound
 type Options struct {
 	Store  *store.Store
 	Assets *assets.Store // nil: attachments are refused
-	// Dir is the project directory; it names the project (store.ProjectKey).
+	// Dir is the project directory; it names the project (store.ProjectKey)
+	// unless Project is set.
 	Dir string
+	// Project is where the project is (Local{Root: Dir} when nil): its
+	// Key names it in the store; the UI reaches its files and commands
+	// through it (Workspace.Project).
+	Project Project
 	// Messages reads a thread's messages as the conversation wants them
 	// (main passes chat.LoadThread over the store): a reply whose writer
 	// died shows interrupted, contexts left raw.
@@ -59,7 +64,10 @@ func Open(o Options) (*Workspace, error) {
 	if o.Messages == nil {
 		return nil, errors.New("workspace: no message reader")
 	}
-	p, err := o.Store.Project(store.ProjectKey(o.Dir))
+	if o.Project == nil {
+		o.Project = Local{Root: o.Dir}
+	}
+	p, err := o.Store.Project(o.Project.Key())
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +76,9 @@ func Open(o Options) (*Workspace, error) {
 	w.refs.w = w
 	return w, nil
 }
+
+// Project is where the project is: its files, shells and git.
+func (w *Workspace) Project() Project { return w.o.Project }
 
 // ProjectID is the project's id in the store.
 func (w *Workspace) ProjectID() int64 { return w.project }
