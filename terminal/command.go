@@ -10,7 +10,14 @@ import (
 // labelled label that does not restart, its screen starting with the
 // "$ cmdline" line. from is that line's number, for CaptureCommand.
 func StartShellCommand(id, label string, scrollback int, dir, shell, cmdline string) (t *Terminal, from int64, err error) {
+	return StartShellCommandWith(nil, id, label, scrollback, dir, shell, cmdline)
+}
+
+// StartShellCommandWith is StartShellCommand through spawn (nil: here; a
+// remote project's runs the command there).
+func StartShellCommandWith(spawn Spawn, id, label string, scrollback int, dir, shell, cmdline string) (t *Terminal, from int64, err error) {
 	t = NewTerminal(id, label, 80, 24, scrollback)
+	t.Spawn = spawn
 	t.Do(func(s *Screen) {
 		from = s.CursorLine()
 		_, _ = s.Write([]byte("$ " + strings.ReplaceAll(cmdline, "\n", "\r\n") + "\r\n"))

@@ -50,6 +50,7 @@ type copyState struct {
 type Pane struct {
 	Dir        string   // working directory of new shells
 	Shell      []string // argv of new shells (default: $SHELL, else /bin/sh)
+	Spawn      Spawn    // makes new shells' commands (nil: here)
 	Scrollback int      // lines of history per terminal (default 10,000)
 	Layout     Layout
 	Focused    bool
@@ -114,6 +115,7 @@ func (p *Pane) NewTerminal() tea.Cmd {
 	p.nextN++
 	n := strconv.Itoa(p.nextN)
 	t := NewTerminal("term-"+n, "Terminal "+n, p.width, p.height-1, p.Scrollback)
+	t.Spawn = p.Spawn
 	p.terms = append(p.terms, t)
 	p.active = len(p.terms) - 1
 	p.viewOff, p.cp = 0, nil

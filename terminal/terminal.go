@@ -36,6 +36,9 @@ type Terminal struct {
 	// Env is added to the environment of the program Start runs
 	// ("KEY=value"); set it before Start.
 	Env []string
+	// Spawn makes the program's command (a remote project's runs it
+	// there, through ssh -tt); nil runs it here. Set it before Start.
+	Spawn Spawn
 	// NoRestart keeps a key pressed after the program exited from
 	// starting it again (a command run for someone else, such as an
 	// agent's terminal); set it before adding the terminal to a Pane.
@@ -79,15 +82,34 @@ func DefaultShell() string {
 	return "/bin/sh"
 }
 
-// Start runs shell (with args) in a new pty session in dir. The process is
-// the leader of its own session and process group.
+// Spawn makes the command a terminal runs: argv (empty: the user's shell
+// where it runs) in dir with env added to the environment there. The
+// terminal gives it a pty; when the command's Env is nil it gets this
+// process's environment and env.
+type Spawn func(dir string, argv, env []string) (*exec.Cmd, error)
+
+// Start runs shell (with args) in a new pty session in dir, through Spawn
+// when set. The process is the leader of its own session and process
+// group.
 func (t *Terminal) Start(dir string, argv ...string) error {
-	if len(argv) == 0 {
-		argv = []string{DefaultShell()}
+	env := append([]string{"TERM=xterm-256color", "COLORTERM=truecolor", "CHIPCHAT_TERMINAL=" + t.ID}, t.Env...)
+	var cmd *exec.Cmd
+	if t.Spawn != nil {
+		var err error
+		if cmd, err = t.Spawn(dir, argv, env); err != nil {
+			return err
+		}
+		if cmd.Env == nil {
+			cmd.Env = append(os.Environ(), env...)
+		}
+	} else {
+		if len(argv) == 0 {
+			argv = []string{DefaultShell()}
+		}
+		cmd = exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor", "CHIPCHAT_TERMINAL="+t.ID), t.Env...)
 	t.mu.Lock()
 	cols, rows := t.screen.Size()
 	t.mu.Unlock()
