@@ -1,6 +1,7 @@
 package composer
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,6 +66,12 @@ type Options struct {
 	// first). It is run in a tea.Cmd each time the picker opens, never in
 	// Update; nil turns the # picker off.
 	Threads func() ([]ThreadItem, error)
+	// Files lists the project's files for the @ picker (a remote
+	// project's, from its cache); nil lists ProjectRoot here (ListFiles).
+	// When set it runs in a tea.Cmd each time the picker opens, so a list
+	// that answers from a cache and refreshes it in the background is
+	// fresh by the next opening.
+	Files func(ctx context.Context, limit int) ([]string, bool, error)
 }
 
 // Editor is the composer's Bubble Tea component over a Draft: soft-wrapped
@@ -89,6 +96,7 @@ type Editor struct {
 	pickAt     Pos // where the trigger character is
 	files      []string
 	filesState loadState
+	fileList   func(ctx context.Context, limit int) ([]string, bool, error) // Options.Files
 	skills     []Skill
 	skillState loadState
 
@@ -109,7 +117,7 @@ const (
 // New makes an editor over an empty draft.
 func New(o Options) *Editor {
 	e := &Editor{draft: NewDraft(), reg: o.Registry, maxHeight: o.MaxHeight, root: o.ProjectRoot, home: o.Home,
-		holder: o.Placeholder, width: 80, focused: true, threadList: o.Threads}
+		holder: o.Placeholder, width: 80, focused: true, threadList: o.Threads, fileList: o.Files}
 	if e.reg == nil {
 		e.reg = chips.Default(chips.DefaultTheme())
 	}
@@ -472,7 +480,10 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 	switch {
 	case e.pickKind == pickFile && e.filesState == notLoaded:
 		e.filesState = loading
-		cmd = LoadFiles(e.root, 0)
+		cmd = LoadFilesWith(e.fileList, e.root, 0)
+	case e.pickKind == pickFile && e.filesState == loaded && e.fileList != nil:
+		cmd = LoadFilesWith(e.fileList, e.root, 0) // the list shown meanwhile is the last one
+
 	case e.pickKind == pickSkill && e.skillState == notLoaded:
 		e.skillState = loading
 		cmd = LoadSkills(e.root, e.home)

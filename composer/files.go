@@ -54,11 +54,18 @@ type FilesLoadedMsg struct {
 
 // LoadFiles returns a command that lists the files under root (see
 // ListFiles) off the UI goroutine and reports a FilesLoadedMsg.
-func LoadFiles(root string, limit int) tea.Cmd {
+func LoadFiles(root string, limit int) tea.Cmd { return LoadFilesWith(nil, root, limit) }
+
+// LoadFilesWith is LoadFiles through list (Options.Files; nil: ListFiles
+// of root).
+func LoadFilesWith(list func(ctx context.Context, limit int) ([]string, bool, error), root string, limit int) tea.Cmd {
+	if list == nil {
+		list = func(ctx context.Context, limit int) ([]string, bool, error) { return ListFiles(ctx, root, limit) }
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), filesLoadTimeout)
 		defer cancel()
-		paths, truncated, err := ListFiles(ctx, root, limit)
+		paths, truncated, err := list(ctx, limit)
 		return FilesLoadedMsg{Root: root, Paths: paths, Truncated: truncated, Err: err}
 	}
 }
