@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -107,6 +109,26 @@ type Git struct {
 	Command string
 	// Timeout bounds each git call (30 s when zero).
 	Timeout time.Duration
+	// Exec runs git elsewhere (a remote project's) when set: argv from
+	// "git" on, in dir there, with env added there (safegit's settings;
+	// the repository's drivers are not known here). nil runs Command here
+	// through internal/safegit. Untracked files are then read through it
+	// too (head -c), as regular files.
+	Exec func(ctx context.Context, dir string, argv, env []string) (*exec.Cmd, error)
+}
+
+// command is git args in dir: here through safegit, or through Exec.
+func (g Git) command(ctx context.Context, dir string, args ...string) (*exec.Cmd, error) {
+	if g.Exec != nil {
+		return g.Exec(ctx, dir, append([]string{"git"}, safegit.Args(args...)...), append(safegit.StaticEnv(), "LC_ALL=C"))
+	}
+	name := g.Command
+	if name == "" {
+		name = "git"
+	}
+	cmd := safegit.Command(ctx, name, dir, args...)
+	cmd.Env = append(cmd.Env, "LC_ALL=C")
+	return cmd, nil
 }
 
 // emptyTree is git's well-known empty tree: the base of a repository with
@@ -131,10 +153,6 @@ const (
 var errTooMuch = errors.New("output too large")
 
 func (g Git) run(ctx context.Context, dir string, limit int64, args ...string) ([]byte, error) {
-	name := g.Command
-	if name == "" {
-		name = "git"
-	}
 	timeout := g.Timeout
 	if timeout == 0 {
 		timeout = 30 * time.Second
@@ -146,8 +164,10 @@ func (g Git) run(ctx context.Context, dir string, limit int64, args ...string) (
 	// (safegit.Command; the list is in doc.go).
 	full := append([]string{"-c", "core.quotepath=off", "-c", "color.ui=false", "-c", "diff.noprefix=false",
 		"-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false", "-c", "core.safecrlf=false"}, args...)
-	cmd := safegit.Command(ctx, name, dir, full...)
-	cmd.Env = append(cmd.Env, "LC_ALL=C")
+	cmd, err := g.command(ctx, dir, full...)
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %w", args[0], err)
+	}
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -281,6 +301,10 @@ func (g Git) untracked(ctx context.Context, root string) ([]*File, error) {
 		if len(files) == maxUntracked {
 			break
 		}
+		if g.Exec != nil {
+			files = append(files, g.untrackedThere(ctx, root, name))
+			continue
+		}
 		files = append(files, untrackedFile(root, name))
 	}
 	return files, nil
@@ -324,6 +348,38 @@ func untrackedFile(root, name string) *File {
 	d := DiffText(name, nil, text, DefaultContext)
 	f.Binary, f.Hunks = d.Binary, d.Hunks
 	return f
+}
+
+// untrackedThere is untrackedFile for a git that runs elsewhere (Exec):
+// the file read there through head -c, as a regular file.
+func (g Git) untrackedThere(ctx context.Context, root, name string) *File {
+	f := &File{NewPath: name, Status: Added, Untracked: true, NewMode: "100644"}
+	ctx, cancel := context.WithTimeout(ctx, g.timeout())
+	defer cancel()
+	cmd, err := g.Exec(ctx, root, []string{"head", "-c", strconv.Itoa(maxUntrackedBytes + 1), "--", name}, nil)
+	if err != nil {
+		f.Note = "cannot be read"
+		return f
+	}
+	data, err := cmd.Output()
+	switch {
+	case err != nil:
+		f.Note = "cannot be read"
+		return f
+	case len(data) > maxUntrackedBytes:
+		f.Note = fmt.Sprintf("too large to show (over %d bytes)", maxUntrackedBytes)
+		return f
+	}
+	d := DiffText(name, nil, string(data), DefaultContext)
+	f.Binary, f.Hunks = d.Binary, d.Hunks
+	return f
+}
+
+func (g Git) timeout() time.Duration {
+	if g.Timeout == 0 {
+		return 30 * time.Second
+	}
+	return g.Timeout
 }
 
 // RelPath is a repository path (relative to root) made relative to the

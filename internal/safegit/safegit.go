@@ -105,20 +105,31 @@ func Command(ctx context.Context, git, dir string, args ...string) *exec.Cmd {
 	if git == "" {
 		git = "git"
 	}
+	cmd := exec.CommandContext(ctx, git, Args(args...)...)
+	cmd.Dir = dir
+	cmd.Env = Environ(ctx, git, dir, os.Environ())
+	return cmd
+}
+
+// Args is the command line Command runs after the git program: args
+// behind --no-pager and, for a diff subcommand, with --no-ext-diff and
+// --no-textconv after it.
+func Args(args ...string) []string {
 	// The subcommand comes after any "-c name=value" pairs.
 	i := 0
 	for i+1 < len(args) && args[i] == "-c" {
 		i += 2
 	}
-	full := append([]string{"--no-pager"}, args...)
 	if i < len(args) && slices.Contains(diffCommands, args[i]) {
-		full = slices.Concat([]string{"--no-pager"}, args[:i+1], []string{"--no-ext-diff", "--no-textconv"}, args[i+1:])
+		return slices.Concat([]string{"--no-pager"}, args[:i+1], []string{"--no-ext-diff", "--no-textconv"}, args[i+1:])
 	}
-	cmd := exec.CommandContext(ctx, git, full...)
-	cmd.Dir = dir
-	cmd.Env = Environ(ctx, git, dir, os.Environ())
-	return cmd
+	return append([]string{"--no-pager"}, args...)
 }
+
+// StaticEnv is Env plus the Settings as GIT_CONFIG_COUNT entries, for a
+// git that runs elsewhere (a remote project's): the drivers its
+// repository configures are not known here, so they are not listed.
+func StaticEnv() []string { return environ(nil, Settings) }
 
 // Environ is base (an environment, "KEY=value") made safe for git run in
 // dir, by chipchat or by a program chipchat runs (gh): what Command sets,
