@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/remote"
 )
 
 // Config is what $XDG_CONFIG_HOME/chipchat/config.toml may set. Every field
@@ -43,14 +44,16 @@ import (
 //	send = ["enter"]
 //	undo = ["ctrl+z"]
 type Config struct {
-	Agent        string              `toml:"agent"`
-	OpenAIAPIKey string              `toml:"openai_api_key"`
-	Limits       Limits              `toml:"limits"`
-	UI           UISettings          `toml:"ui"`
-	ACP          ACPConfig           `toml:"acp"`
-	Keys         map[string][]string `toml:"keys"`
-	MCPServers   []MCPServerConfig   `toml:"mcp_servers"` // [[mcp_servers]], for acp: agents (mcp.go)
-	Path         string              `toml:"-"`           // the file it came from, when any
+	Agent        string                  `toml:"agent"`
+	OpenAIAPIKey string                  `toml:"openai_api_key"`
+	Limits       Limits                  `toml:"limits"`
+	UI           UISettings              `toml:"ui"`
+	ACP          ACPConfig               `toml:"acp"`
+	Keys         map[string][]string     `toml:"keys"`
+	MCPServers   []MCPServerConfig       `toml:"mcp_servers"` // [[mcp_servers]], for acp: agents (mcp.go)
+	Remote       RemoteConfig            `toml:"remote"`
+	Remotes      map[string]remote.Entry `toml:"remotes"` // [remotes.NAME]: target and agent, for --remote NAME
+	Path         string                  `toml:"-"`       // the file it came from, when any
 }
 
 // Limits bound what the app accepts.
@@ -124,6 +127,25 @@ type ACPConfig struct {
 	// (a permission prompt with the command line first) or "deny" (main
 	// passes it as agent.ACPOptions.TerminalPolicy).
 	Terminals string `toml:"terminals"`
+}
+
+// RemoteConfig is the [remote] table: how remote projects (--remote) are
+// reached.
+type RemoteConfig struct {
+	// Timeout bounds each remote command but the agent ("15s" when "").
+	Timeout string `toml:"timeout"`
+	// CacheBytes is the budget of the remote attachment staging directory
+	// (1 GiB when 0).
+	CacheBytes int64 `toml:"cache_bytes"`
+}
+
+// TimeoutDuration is the parsed timeout (remote.DefaultTimeout when unset).
+func (r RemoteConfig) TimeoutDuration() time.Duration {
+	d, err := time.ParseDuration(r.Timeout)
+	if err != nil || d <= 0 {
+		return remote.DefaultTimeout
+	}
+	return d
 }
 
 // ExcerptAge is the parsed excerpt_max_age (0: excerpts never expire).
@@ -219,6 +241,22 @@ func Load(path string, checkKeys func(map[string][]string) error) (Config, error
 	}
 	if strings.TrimSpace(c.Agent) == "" {
 		c.Agent = d.Agent
+	}
+	if c.Remote.Timeout != "" {
+		if t, err := time.ParseDuration(c.Remote.Timeout); err != nil || t <= 0 {
+			return Default(), fmt.Errorf("config %s: remote.timeout: %q is not a positive duration like \"15s\"", path, c.Remote.Timeout)
+		}
+	}
+	if c.Remote.CacheBytes < 0 {
+		return Default(), fmt.Errorf("config %s: remote.cache_bytes: %d is negative", path, c.Remote.CacheBytes)
+	}
+	for name := range c.Remotes {
+		if strings.Contains(name, ":") {
+			return Default(), fmt.Errorf("config %s: [remotes.%s]: a name holds no ':' (it would read as a target)", path, name)
+		}
+		if _, err := remote.Parse(name, c.Remotes); err != nil {
+			return Default(), fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "remote: "))
+		}
 	}
 	return c, nil
 }
