@@ -29,15 +29,21 @@ func payloadLimits(l config.Limits) agent.Limits {
 // options), over backend, with the config's limits.
 // On the real clock its events are paced (chat.PaceInterval: 30 batches a
 // second at most), so a fast stream costs at most that many frames; an
-// injected clock (the golden screens) is not paced.
-func newChat(st *store.Store, as *assets.Store, backend agent.Backend, projectID int64, opt ui.Options) *chat.Service {
+// injected clock (the golden screens) is not paced. A remote project's
+// mentions are read there; its review comments are not checked for
+// staleness yet (the check reads the file here).
+func newChat(st *store.Store, as *assets.Store, backend agent.Backend, projectID int64, opt ui.Options, rp *remoteProject) *chat.Service {
 	var every time.Duration
 	if opt.Clock == nil {
 		every = chat.PaceInterval
 	}
-	return chat.New(chat.Options{Store: st, Assets: as, Backend: backend, ProjectID: projectID, Dir: opt.Dir, Clock: opt.Clock,
+	o := chat.Options{Store: st, Assets: as, Backend: backend, ProjectID: projectID, Dir: opt.Dir, Clock: opt.Clock,
 		ExcerptMaxAge: opt.Config.Limits.ExcerptAge(), PrepareRecords: review.PrepareRecords(opt.Dir), Limits: payloadLimits(opt.Config.Limits),
-		EventEvery: every})
+		EventEvery: every}
+	if rp != nil {
+		o.Snapshot, o.PrepareRecords = rp.snapshot, nil
+	}
+	return chat.New(o)
 }
 
 // mcpServers is what every ACP session gets: chipchat's own `chipchat

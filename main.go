@@ -39,6 +39,8 @@ const usageHead = `chipchat - a terminal chat client for coding agents with inli
 
 Usage:
   chipchat [flags]          open the app for the current directory
+  chipchat --remote TARGET  open a project on another machine over ssh
+                            (see "Remote projects" in README.md)
   chipchat codec <op>       run a wire-contract codec on stdin, result on stdout
   chipchat mcp [--data-dir DIR] [--project DIR]
                             serve chipchat's read-only MCP tools over stdio
@@ -75,6 +77,13 @@ Config file (%s), every setting optional:
   [keys]                          # rebind any key by name, e.g.:
   send = ["enter"]
   newline = ["shift+enter", "ctrl+j"]
+  [remote]                        # projects opened with --remote
+  timeout = "15s"                 # each remote command's bound (not the agent's)
+  cache_bytes = 1073741824        # the remote attachment staging directory's budget
+  ssh_config = "~/.ssh/other"     # passed as ssh -F (default: ssh's own config)
+  [remotes.dev]                   # --remote dev
+  target = "me@devbox:/srv/app"   # or ssh://me@devbox:2222/srv/app
+  agent = "acp:claude-agent-acp"  # optional: the agent to run there
   [[mcp_servers]]                 # for acp: agents, besides chipchat mcp (one table each)
   name = "files"                  # stdio: command, args, env = { NAME = "value" }
   command = "npx"                 # http: url, headers = { Authorization = "Bearer …" }
@@ -109,6 +118,7 @@ type flags struct {
 	agent    string
 	threadID string
 	newTh    bool
+	remote   string
 }
 
 func newFlagSet(f *flags, out io.Writer) *flag.FlagSet {
@@ -118,6 +128,7 @@ func newFlagSet(f *flags, out io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.agent, "agent", "", "the agent backend: `SPEC` — "+kindList())
 	fs.StringVar(&f.threadID, "thread", "", "open the thread with this `ID`")
 	fs.BoolVar(&f.newTh, "new", false, "start a new thread")
+	fs.StringVar(&f.remote, "remote", "", "open the project at `TARGET` over ssh: [user@]host[:port]:/path, ssh://user@host:port/path or the name of a [remotes.NAME] entry")
 	return fs
 }
 
@@ -193,12 +204,21 @@ type acpParts struct {
 // (chipchat mcp, reading dataDir's threads and, through the panes socket,
 // the app's terminals) plus the config's [[mcp_servers]] in every session;
 // its fs/write_text_file never reaches dataDir.
-func newBackend(spec string, cfg config.Config, dataDir, cwd string) (agent.Backend, acpParts, error) {
+func newBackend(spec string, cfg config.Config, dataDir, cwd string, rp *remoteProject) (agent.Backend, acpParts, error) {
 	kind, _, err := agent.KindOf(spec)
 	if err != nil {
 		return nil, acpParts{}, err
 	}
 	opts := agent.Options{OpenAIAPIKey: cfg.OpenAIAPIKey}
+	if rp != nil {
+		// A remote project's agent runs there, over the master. chipchat
+		// mcp and the config's MCP servers are this machine's: not
+		// offered there yet (no forwarding), nor client terminals.
+		opts.Host = remoteHost{rp}
+		opts.ACP = agent.ACPOptions{Dir: rp.Dir(), TerminalPolicy: cfg.ACP.Terminals}
+		backend, err := agent.NewWith(spec, opts)
+		return backend, acpParts{}, err
+	}
 	if !kind.Hosted {
 		backend, err := agent.NewWith(spec, opts)
 		return backend, acpParts{}, err
@@ -240,18 +260,27 @@ func runApp(f flags) error {
 	if err != nil {
 		return err
 	}
-	spec, fromConfig := cfg.Agent, true
-	if f.agent != "" {
-		spec, fromConfig = f.agent, false
+	isTerm := term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd())
+	var rp *remoteProject
+	if f.remote != "" {
+		if rp, err = openRemote(f.remote, cfg, isTerm, os.Stdin, os.Stderr); err != nil {
+			return err
+		}
+		defer rp.conn.Close()
 	}
-	if err := checkAgent(spec, cfg, fromConfig, cwd); err != nil {
+	spec, fromConfig := agentSpec(f, cfg, rp)
+	if rp != nil {
+		if err := checkRemoteAgent(rp, spec); err != nil {
+			return err
+		}
+	} else if err := checkAgent(spec, cfg, fromConfig, cwd); err != nil {
 		return err
 	}
-	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+	if !isTerm {
 		return errors.New("the app needs a terminal (standard input and output are not one); run \"chipchat --help\" for usage or \"chipchat codec\" for the codecs")
 	}
 	home, _ := os.UserHomeDir()
-	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: config.Path(), noColor: os.Getenv("NO_COLOR") != ""})
+	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: config.Path(), noColor: os.Getenv("NO_COLOR") != "", remote: rp})
 	if err != nil {
 		return err
 	}
@@ -296,7 +325,20 @@ func runApp(f flags) error {
 type appEnv struct {
 	cwd, home, configPath string
 	noColor               bool
-	clock                 chat.Clock // nil: the real one
+	clock                 chat.Clock     // nil: the real one
+	remote                *remoteProject // the --remote project, connected (nil: the start directory's)
+}
+
+// agentSpec is the agent to run: --agent, else the [remotes.NAME] entry's
+// agent of a remote project, else the config's (fromConfig).
+func agentSpec(f flags, cfg config.Config, rp *remoteProject) (spec string, fromConfig bool) {
+	switch {
+	case f.agent != "":
+		return f.agent, false
+	case rp != nil && rp.agent != "":
+		return rp.agent, false
+	}
+	return cfg.Agent, true
 }
 
 // newApp builds the app exactly as the binary runs it, from the flags, the
@@ -320,10 +362,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	spec := cfg.Agent
-	if f.agent != "" {
-		spec = f.agent
-	}
+	spec, _ := agentSpec(f, cfg, env.remote)
 	dir := f.dataDir
 	if dir == "" {
 		if dir, err = store.DefaultDir(); err != nil {
@@ -331,7 +370,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 		}
 	}
 	removeStaleFiles() // pager files of chipchats killed (openPanes: their sockets)
-	backend, acpUI, err := newBackend(spec, cfg, dir, env.cwd)
+	backend, acpUI, err := newBackend(spec, cfg, dir, env.cwd, env.remote)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -354,8 +393,14 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	// The project directory is the git root of the start directory, else
 	// the start directory, everywhere: threads, @ files, skills, the
 	// terminal pane and ! commands.
-	project := projectDir(env.cwd)
-	ws, err := workspace.Open(workspace.Options{Store: st, Assets: as, Dir: project, Messages: chat.LoadThread,
+	// A remote project's directory is the remote path, its key
+	// ssh://host/path; everything local (store, assets, drafts) stays here.
+	var proj workspace.Project = workspace.Local{Root: projectDir(env.cwd), Files: composer.ListFiles}
+	if env.remote != nil {
+		proj = env.remote
+	}
+	project := proj.Dir()
+	ws, err := workspace.Open(workspace.Options{Store: st, Assets: as, Dir: project, Project: proj, Messages: chat.LoadThread,
 		MaxAttachment: backend.Capabilities().MaxAttachment, AttachmentBytes: cfg.Limits.AttachmentBytes})
 	if err != nil {
 		return nil, nil, err
@@ -371,7 +416,11 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	opt := ui.Options{Workspace: ws, Opened: opened, History: history}
 	opt.Config, opt.Dir, opt.Home = cfg, project, env.home
 	opt.NoColor, opt.Clock = env.noColor, env.clock
-	opt.Chat = newChat(st, as, backend, ws.ProjectID(), opt)
+	if env.remote != nil {
+		opt.Review.Git.Exec = remoteHost{env.remote}.Command
+		opt.Review.NoPullRequest = true // gh runs here; not over the master yet
+	}
+	opt.Chat = newChat(st, as, backend, ws.ProjectID(), opt, env.remote)
 	opt.AgentTerminals, opt.Panes, opt.ExitFiles = acpUI.terms, acpUI.panes, exitFiles
 	app = ui.New(opt)
 	closers = append(closers, app.Close)

@@ -41,7 +41,11 @@ func (s *Service) snapshotMentions(threadID, text string, recs []contextref.Reco
 			continue
 		}
 		seen[o.ContextID] = true
-		snap, err := agent.SnapshotMention(s.opt.Dir, m.Path, s.opt.Limits)
+		snapshot := s.opt.Snapshot
+		if snapshot == nil {
+			snapshot = agent.SnapshotMention
+		}
+		snap, err := snapshot(s.opt.Dir, m.Path, s.opt.Limits)
 		if err == nil {
 			var id string
 			id, _, err = s.opt.Assets.Put(bytes.NewReader(snap.Data))

@@ -69,6 +69,10 @@ type Options struct {
 	// the app draws at most one frame per interval however fast a reply
 	// streams (its item changes are merged meanwhile). 0: no pacing.
 	EventEvery time.Duration
+	// Snapshot reads an @ mention at send for the harness backends
+	// (agent.SnapshotMention of Dir here when nil; a remote project's
+	// reads it there).
+	Snapshot func(dir, mentioned string, l agent.Limits) (agent.MentionSnapshot, error)
 }
 
 // Submission is a draft the user sent: canonical Markdown and its records.

@@ -132,6 +132,9 @@ type ACPConfig struct {
 // RemoteConfig is the [remote] table: how remote projects (--remote) are
 // reached.
 type RemoteConfig struct {
+	// SSHConfig is an ssh_config file passed as ssh -F ("": ssh's own,
+	// ~/.ssh/config).
+	SSHConfig string `toml:"ssh_config"`
 	// Timeout bounds each remote command but the agent ("15s" when "").
 	Timeout string `toml:"timeout"`
 	// CacheBytes is the budget of the remote attachment staging directory

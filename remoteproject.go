@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/config"
+	"github.com/chipchat/chipchat/remote"
+	"github.com/chipchat/chipchat/workspace"
+)
+
+// remoteProject is a remote project (package remote) as the rest of the
+// app takes a project: a workspace.Project (its store key, the `@` list
+// from the cache here, shells and git over the master) and an agent.Host
+// (the agent's process over the master, attachments staged there). It is
+// the one place that knows the project is remote.
+type remoteProject struct {
+	conn  *remote.Conn
+	files *remote.FileCache
+	agent string // the [remotes.NAME] entry's agent, when it names one
+}
+
+var (
+	_ workspace.Project = (*remoteProject)(nil)
+	_ agent.Host        = remoteHost{}
+)
+
+// openRemote parses target (a target or a [remotes.NAME] name), makes
+// the connection and connects: a bad target, an unknown or unreachable
+// host, a refused key are each one line. When ssh must ask something
+// (a password, a passphrase, a host key) and interactive is set, the
+// first connection runs on the terminal (stdin, stderr) before the app
+// starts, and becomes the master the rest uses in batch mode.
+func openRemote(target string, cfg config.Config, interactive bool, stdin io.Reader, stderr io.Writer) (*remoteProject, error) {
+	t, err := remote.Parse(target, cfg.Remotes)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := remote.New(t, remote.Options{ConfigFile: cfg.Remote.SSHConfig, Timeout: cfg.Remote.TimeoutDuration(), CacheBytes: cfg.Remote.CacheBytes})
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	err = conn.Connect(ctx)
+	if err != nil && interactive && (errors.Is(err, remote.ErrAuthRefused) || errors.Is(err, remote.ErrHostKeyUnknown)) {
+		fmt.Fprintf(stderr, "chipchat: connecting to %s (%v): ssh asks\n", t.Host, err)
+		cmd := conn.Interactive()
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stderr, stderr
+		if ierr := cmd.Run(); ierr == nil {
+			err = conn.Connect(ctx)
+		}
+	}
+	if err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	return &remoteProject{conn: conn, files: remote.NewFileCache(conn, remoteCachePath(t)), agent: t.Agent}, nil
+}
+
+// remoteCachePath is where the project's `@` list is kept here: under the
+// user's cache directory, named by the project's key.
+func remoteCachePath(t remote.Target) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(t.Key()))
+	return filepath.Join(dir, "chipchat", "remote-files", hex.EncodeToString(sum[:12]))
+}
+
+func (p *remoteProject) Key() string   { return p.conn.Target().Key() }
+func (p *remoteProject) Dir() string   { return p.conn.Target().Path }
+func (p *remoteProject) Host() string  { return p.conn.Target().Host }
+func (p *remoteProject) Label() string { return p.conn.Target().Host }
+
+// Shell is sh: `!` commands run `sh -c LINE` inside the remote user's
+// login shell (so its PATH applies); the local $SHELL may not exist there.
+func (p *remoteProject) Shell() string { return "sh" }
+
+func (p *remoteProject) ListFiles(ctx context.Context, limit int) ([]string, bool, error) {
+	return p.files.ListFiles(ctx, limit)
+}
+
+// Command runs argv over the master: `ssh -tt` for a terminal (the login
+// shell when argv is empty), `ssh -T` otherwise.
+func (p *remoteProject) Command(ctx context.Context, dir string, argv, env []string, tty bool) (*exec.Cmd, error) {
+	c := remote.Command{Argv: argv, Dir: dir, Env: env}
+	if tty {
+		return p.conn.Terminal(ctx, c)
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("remote: no command")
+	}
+	return p.conn.Process(ctx, c)
+}
+
+// remoteHost is the remote project as the agent's agent.Host.
+type remoteHost struct{ *remoteProject }
+
+// Command is the agent's process over the master (ssh -T).
+func (h remoteHost) Command(ctx context.Context, dir string, argv, env []string) (*exec.Cmd, error) {
+	return h.conn.Process(ctx, remote.Command{Argv: argv, Dir: dir, Env: env})
+}
+
+// Stage puts the local file path on the remote, content-addressed
+// (remote.Conn.Stage), and returns its path there.
+func (h remoteHost) Stage(ctx context.Context, name, path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	st, err := h.conn.Stage(ctx, name, f, fi.Size())
+	if err != nil {
+		return "", err
+	}
+	return st.Path, nil
+}
+
+// checkRemoteAgent is checkAgent for an agent that runs on the remote:
+// its program is looked up there, through the login shell.
+func checkRemoteAgent(p *remoteProject, spec string) error {
+	kind, rest, err := agent.KindOf(spec)
+	if err != nil {
+		return err
+	}
+	if kind.Scheme != "acp" && kind.Scheme != "exec" {
+		return nil
+	}
+	rest = strings.TrimSpace(rest)
+	if rest == "" {
+		return fmt.Errorf("agent %s: no command (write %s, e.g. %s)", quoteArg(spec), kind.Spec, kindExample(kind.Scheme))
+	}
+	prog, ok := commandProgram(rest)
+	if !ok {
+		return nil
+	}
+	if _, err := p.conn.Run(context.Background(), []string{"sh", "-c", `command -v "$1" >/dev/null`, "sh", prog}, nil); err != nil {
+		var ee *remote.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("agent %s: no program %s on %s (not on the PATH of its login shell)", quoteArg(spec), prog, p.Host())
+		}
+		return err
+	}
+	return nil
+}
+
+// snapshotScript reads a mention on the remote, in the project directory:
+// $1 the path, $2 the byte limit. It prints "f SIZE" or "d" on the first
+// line, then the file's first bytes or the directory's listing; a path
+// that leads out of the project (a symlink, ..) exits 3.
+const snapshotScript = `p=$1
+root=$(pwd -P)
+real=$(realpath -- "$p" 2>/dev/null) || { echo "$p: no such file or directory" >&2; exit 2; }
+case "$real" in "$root"|"$root"/*) ;; *) echo "$p: outside the project" >&2; exit 3;; esac
+if [ -d "$real" ]; then
+	printf 'd\n'
+	cd "$real" && find . -maxdepth 3 \( -name .git -o -name node_modules \) -prune -o -print | LC_ALL=C sort | head -c "$2"
+elif [ -f "$real" ]; then
+	printf 'f %s\n' "$(wc -c < "$real" | tr -d ' ')"
+	exec head -c "$2" -- "$real"
+else
+	echo "$p: not a regular file" >&2; exit 2
+fi`
+
+// snapshot is chat's mention snapshot for a remote project: the file (or
+// directory listing) read there, at most the inline limit.
+func (p *remoteProject) snapshot(dir, mentioned string, l agent.Limits) (agent.MentionSnapshot, error) {
+	limit := l.InlineFileBytes
+	if limit <= 0 {
+		limit = agent.DefaultLimits().InlineFileBytes
+	}
+	name := strings.TrimSpace(mentioned)
+	out, err := p.conn.RunCommand(context.Background(), remote.Command{Dir: dir,
+		Argv: []string{"sh", "-c", snapshotScript, "sh", name, strconv.FormatInt(limit, 10)}}, nil)
+	var ee *remote.ExitError
+	if errors.As(err, &ee) && ee.Code == 3 {
+		return agent.MentionSnapshot{}, fmt.Errorf("%s: %w", mentioned, agent.ErrOutsideProject)
+	}
+	if err != nil {
+		return agent.MentionSnapshot{}, err
+	}
+	head, data, ok := strings.Cut(string(out), "\n")
+	if !ok {
+		return agent.MentionSnapshot{}, fmt.Errorf("%s: the remote sent no snapshot", mentioned)
+	}
+	if head == "d" {
+		return agent.MentionSnapshot{Kind: agent.KindDirectory, Data: []byte(data), Size: int64(len(data)), MimeType: "text/plain"}, nil
+	}
+	size, err := strconv.ParseInt(strings.TrimPrefix(head, "f "), 10, 64)
+	if !strings.HasPrefix(head, "f ") || err != nil {
+		return agent.MentionSnapshot{}, fmt.Errorf("%s: the remote sent no snapshot", mentioned)
+	}
+	mt := mime.TypeByExtension(path.Ext(name))
+	if i := strings.IndexByte(mt, ';'); i >= 0 {
+		mt = strings.TrimSpace(mt[:i])
+	}
+	return agent.MentionSnapshot{Kind: agent.KindMention, Data: []byte(data), Size: size, MimeType: mt}, nil
+}
