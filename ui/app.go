@@ -113,8 +113,9 @@ func New(opt Options) *App {
 	_ = keys.Apply(opt.Config.Keys) // checked by LoadConfig before
 	edKeys, appKeys := keys.Editor, keys.AppKeys
 	threads := opt.Workspace.ThreadSource()
+	files, spawn, shell := workspace.Elsewhere(opt.Workspace.Project())
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
-		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threadItems(threads)})
+		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threadItems(threads), Files: files})
 	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript), transcript.WithReplyBytes(int(opt.Config.Limits.ReplyBytes))}
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
@@ -130,9 +131,10 @@ func New(opt Options) *App {
 	}
 	a.panes = &panes{pane: terminal.NewPane(opt.Dir), keys: a.keys, toast: a.toast, chat: opt.Chat,
 		host: opt.AgentTerminals, mcp: opt.Panes, scrollback: opt.Config.Limits.Scrollback}
-	a.panes.pane.Scrollback = opt.Config.Limits.Scrollback
+	a.panes.pane.Scrollback, a.panes.pane.Spawn = opt.Config.Limits.Scrollback, spawn
 	a.panes.pane.CopyModeKeys, a.panes.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
-	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback}
+	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback,
+		shell: shell}
 	a.rv = newReviewPane(opt.Review, opt.Dir, opt.NoColor, a.keys, ed, a.tr, a.toast)
 	if a.opt.Clipboard == nil {
 		a.opt.Clipboard = clipboard.Default()

@@ -40,6 +40,7 @@ type shellMode struct {
 	keys       *keymap.Keys
 	toast      *toastLine
 	dir        string // the project directory, where the commands run
+	shell      string // the shell there, for a project elsewhere ("": the pane's)
 	scrollback int
 }
 
@@ -114,7 +115,10 @@ func (s *shellMode) start(line string) (tea.Cmd, paneFx) {
 	if len(s.panes.pane.Shell) > 0 {
 		sh = s.panes.pane.Shell[0]
 	}
-	t, from, err := terminal.StartShellCommand(id, "Shell "+strconv.Itoa(s.n), s.scrollback, s.dir, sh, cmdline)
+	if s.shell != "" {
+		sh = s.shell
+	}
+	t, from, err := terminal.StartShellCommandWith(s.panes.pane.Spawn, id, "Shell "+strconv.Itoa(s.n), s.scrollback, s.dir, sh, cmdline)
 	if err != nil {
 		return s.toast.show("! "+cmdline+": "+err.Error(), true), paneFx{}
 	}

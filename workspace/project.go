@@ -81,3 +81,17 @@ func (Local) Shell() string {
 	}
 	return "/bin/sh"
 }
+
+// Elsewhere is, for a project on another machine (Host set: a remote
+// one), its `@` lister, the command maker of terminals there (given a
+// pty) and the shell of `!` commands; all zero for a project here, whose
+// components keep their own defaults. The UI wires them into the
+// composer, the terminal pane and `!` commands.
+func Elsewhere(p Project) (files func(context.Context, int) ([]string, bool, error), spawn func(dir string, argv, env []string) (*exec.Cmd, error), shell string) {
+	if p == nil || p.Host() == "" {
+		return nil, nil, ""
+	}
+	return p.ListFiles, func(dir string, argv, env []string) (*exec.Cmd, error) {
+		return p.Command(context.Background(), dir, argv, env, true)
+	}, p.Shell()
+}

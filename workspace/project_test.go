@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,4 +69,31 @@ func TestLocalProjectCommandAndFiles(t *testing.T) {
 	if err != nil || len(paths) != 2 || paths[0] != root || paths[1] != "xx" {
 		t.Fatalf("ListFiles = %q, %v", paths, err)
 	}
+}
+
+// Elsewhere gives the UI a remote project's lister, terminal command maker
+// (tty) and shell, and nothing for a project here.
+func TestElsewhere(t *testing.T) {
+	if f, s, sh := Elsewhere(Local{Root: t.TempDir()}); f != nil || s != nil || sh != "" {
+		t.Fatal("a local project is elsewhere")
+	}
+	var gotTTY bool
+	p := ttyProject{remoteish: remoteish{Local{Root: t.TempDir()}}, tty: &gotTTY}
+	f, s, sh := Elsewhere(p)
+	if f == nil || s == nil || sh != "/bin/sh" && sh == "" {
+		t.Fatalf("Elsewhere = %v %v %q", f == nil, s == nil, sh)
+	}
+	if _, err := s("", nil, nil); err != nil || !gotTTY {
+		t.Fatalf("spawn: %v, tty %v", err, gotTTY)
+	}
+}
+
+type ttyProject struct {
+	remoteish
+	tty *bool
+}
+
+func (p ttyProject) Command(ctx context.Context, dir string, argv, env []string, tty bool) (*exec.Cmd, error) {
+	*p.tty = tty
+	return p.remoteish.Command(ctx, dir, argv, env, tty)
 }
