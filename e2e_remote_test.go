@@ -1,0 +1,150 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chipchat/chipchat/internal/sshtest"
+	"github.com/chipchat/chipchat/internal/testenv"
+	"github.com/chipchat/chipchat/store"
+)
+
+// remoteEnv is a project on the sshtest server (a real sshd on 127.0.0.1,
+// sessions with a HOME of their own) and a local start directory beside
+// it, with a config whose [remotes.box] names the project and an exec:
+// agent that says where it runs, lists its attachments by name and
+// sha256, and echoes its stdin (the prompt with the mentions' contents).
+type remoteEnv struct {
+	srv                          *sshtest.Server
+	root, local, proj, home, run string
+	data, bin                    string
+}
+
+const remoteAgent = `exec:printf 'home=%s pwd=%s\n' "$HOME" "$(pwd)"; for f in "$CHIPCHAT_ATTACHMENTS"/*/*; do [ -f "$f" ] && printf 'att %s %s\n' "${f##*/}" "$(sha256sum < "$f" | cut -c1-16)"; done; cat`
+
+func newRemoteEnv(t *testing.T) *remoteEnv {
+	t.Helper()
+	srv := sshtest.Start(t)
+	root := t.TempDir()
+	e := &remoteEnv{srv: srv, root: root, local: filepath.Join(root, "local"), proj: filepath.Join(srv.Home, "proj"),
+		home: filepath.Join(root, "home"), data: filepath.Join(root, "data"), bin: chipchatBinary(t)}
+	// The control socket's directory must be short (a unix socket path).
+	run, err := os.MkdirTemp("", "cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
+	e.run = run
+	writeFile(t, filepath.Join(e.local, "local-only.txt"), "local\n")
+	writeFile(t, filepath.Join(e.proj, "only-remote.txt"), "remote secret 42\n")
+	writeFile(t, filepath.Join(e.home, ".config", "chipchat", "config.toml"), fmt.Sprintf(`[remote]
+ssh_config = %q
+[remotes.box]
+target = %q
+agent = '''%s'''
+`, srv.ConfigFile, sshtest.HostAlias+":"+e.proj, remoteAgent))
+	return e
+}
+
+// command is chipchat with args in the local start directory, with the
+// test's HOME, config, runtime dir and data dir, in a mount namespace of
+// its own where the server's HOME (the remote project's machine) is an
+// empty tmpfs: this side cannot read the project, so whatever shows it
+// came over ssh (the server and this test live on one machine).
+func (e *remoteEnv) command(t *testing.T, args ...string) string {
+	t.Helper()
+	testenv.NeedCommands(t, "apt-get install util-linux", "unshare")
+	if out, err := exec.Command("unshare", "-rm", "true").CombinedOutput(); err != nil {
+		testenv.Missing(t, fmt.Sprintf("unshare -rm (a mount namespace) is refused here: %v %s", err, out))
+	}
+	script := filepath.Join(e.root, "run.sh")
+	writeFile(t, script, fmt.Sprintf("mount -t tmpfs chipchat-hidden %q || exit 99\ncd %q && exec env HOME=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q XDG_RUNTIME_DIR=%q SHELL=/bin/sh PS1='$ ' TERM=xterm-256color %q --data-dir %q %s\n",
+		e.srv.Home, e.local, e.home, filepath.Join(e.home, ".config"), filepath.Join(e.home, ".cache"), e.run, e.bin, e.data, strings.Join(args, " ")))
+	return fmt.Sprintf("unshare -rm sh %q; echo EXITED=$?; sleep 600", script)
+}
+
+// chipchat --remote box: `!pwd` runs there (the remote path, not the start
+// directory), the @ picker lists the remote project (a file that is only
+// there) and its content reaches the agent, which runs there (its HOME is
+// the server's); a local image's bytes reach it staged, through
+// $CHIPCHAT_ATTACHMENTS, and land in the remote staging directory; the
+// thread is the store's ssh://host/path project.
+func TestEndToEndRemoteProject(t *testing.T) {
+	e := newRemoteEnv(t)
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde"
+	shot := filepath.Join(e.local, "shot.png")
+	writeFile(t, shot, png)
+	sum := sha256.Sum256([]byte(png))
+	hexSum := hex.EncodeToString(sum[:])
+
+	s := startTmuxSize(t, e.command(t, "--remote", "box"), 140, 50)
+	s.waitFor("enter send")
+
+	s.text("!")
+	s.waitFor("! shell mode")
+	s.text("pwd; ls")
+	s.keys("Enter")
+	s.waitForRow(e.proj)
+	s.waitForRow("only-remote.txt")
+	s.waitForComposer("Shell 1 lines")
+	s.keys("C-c") // the chip is not needed
+	s.waitFor("draft cleared")
+
+	s.text("look at ")
+	s.pickFile("only-rem", "only-remote.txt")
+	s.keys("Enter")
+	s.text("and ")
+	s.keys("C-o")
+	s.waitFor("Attach a file")
+	s.text(shot) // absolute: ctrl+o's paths are this machine's
+	s.keys("Enter")
+	s.waitFor("attached shot.png")
+	s.keys("Enter")
+	s.waitFor("home="+e.srv.Home+" pwd="+e.proj, "att shot.png "+hexSum[:16], "remote secret 42")
+
+	staged, err := os.ReadFile(filepath.Join(e.srv.Home, ".cache", "chipchat", "att", hexSum, "shot.png"))
+	if err != nil || string(staged) != png {
+		t.Fatalf("the remote staging copy: %q, %v", staged, err)
+	}
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+
+	st, err := store.Open(e.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.ProjectByKey(fmt.Sprintf("ssh://%s%s", sshtest.HostAlias, e.proj))
+	if err != nil {
+		t.Fatalf("no ssh:// project: %v", err)
+	}
+	if ts, err := st.Threads(p.ID); err != nil || len(ts) != 1 {
+		t.Fatalf("threads of the remote project: %v, %v", ts, err)
+	}
+}
+
+// A wrong host, a bad target and a missing [remotes.NAME] are each one
+// line at start, exit 1, before any terminal is needed.
+func TestEndToEndRemoteErrorsAreOneLine(t *testing.T) {
+	e := newRemoteEnv(t)
+	for _, c := range []struct{ target, want string }{
+		{"nosuchhost.invalid:/srv/app", "remote: nosuchhost.invalid: host unknown"},
+		{"relative:path", "has no absolute path"},
+		{"nobox", `"nobox" is neither a target`},
+	} {
+		cmd := exec.Command(e.bin, "--data-dir", e.data, "--remote", c.target)
+		cmd.Dir = e.local
+		cmd.Env = append(os.Environ(), "HOME="+e.home, "XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"), "XDG_RUNTIME_DIR="+e.run)
+		out, err := cmd.CombinedOutput()
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || len(lines) != 1 || !strings.Contains(lines[0], c.want) {
+			t.Errorf("--remote %s: %v, output %q; want one line with %q", c.target, err, out, c.want)
+		}
+	}
+}
