@@ -69,7 +69,7 @@ func (e *remoteEnv) command(t *testing.T, args ...string) string {
 	return fmt.Sprintf("unshare -rm sh %q; echo EXITED=$?; sleep 600", script)
 }
 
-// chipchat --remote box: `!pwd` runs there (the remote path, not the start
+// chipchat --remote box: the terminal pane's shell and `!pwd` run there (the remote path, not the start
 // directory), the @ picker lists the remote project (a file that is only
 // there) and its content reaches the agent, which runs there (its HOME is
 // the server's); a local image's bytes reach it staged, through
@@ -84,6 +84,15 @@ func TestEndToEndRemoteProject(t *testing.T) {
 	hexSum := hex.EncodeToString(sum[:])
 
 	s := startTmuxSize(t, e.command(t, "--remote", "box"), 140, 50)
+	s.waitFor("enter send")
+
+	// The terminal pane's shell is the remote login shell (ssh -tt).
+	s.keys("C-t")
+	s.waitFor("Terminal 1", "keys go to the shell")
+	s.text(`echo "term:$HOME:$(pwd)"`)
+	s.keys("Enter")
+	s.waitForRow("term:" + e.srv.Home + ":" + e.proj)
+	s.keys("C-t")
 	s.waitFor("enter send")
 
 	s.text("!")
@@ -147,4 +156,20 @@ func TestEndToEndRemoteErrorsAreOneLine(t *testing.T) {
 			t.Errorf("--remote %s: %v, output %q; want one line with %q", c.target, err, out, c.want)
 		}
 	}
+}
+
+// The review pane of a remote project shows git's diff of the remote
+// work tree (git runs there, over the master), an untracked file too.
+func TestEndToEndRemoteReviewPane(t *testing.T) {
+	e := newRemoteEnv(t)
+	gitRepo(t, e.proj, map[string]string{"app.py": reviewBefore})
+	writeFile(t, filepath.Join(e.proj, "app.py"), reviewAfter)
+	writeFile(t, filepath.Join(e.proj, "fresh.txt"), "untracked line\n")
+	s := startTmux(t, e.command(t, "--remote", "box"))
+	s.waitFor("enter send")
+	s.text("/review")
+	s.keys("Enter")
+	s.waitFor("Review  Working tree vs HEAD", "app.py", "+     return 10", "fresh.txt", "review: v select")
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
 }
