@@ -162,18 +162,21 @@ func checkRemoteAgent(p *remoteProject, spec string) error {
 }
 
 // snapshotScript reads a mention on the remote, in the project directory:
-// $1 the path, $2 the byte limit. It prints "f SIZE" or "d" on the first
-// line, then the file's first bytes or the directory's listing; a path
+// $1 the path, $2 the byte limit. It prints a line "chipchat-snapshot f
+// SIZE" or "chipchat-snapshot d" (after a newline: a login shell may have
+// printed before), then the file's first bytes or the directory's
+// listing; a path
 // that leads out of the project (a symlink, ..) exits 3.
 const snapshotScript = `p=$1
 root=$(pwd -P)
+[ -e "$p" ] || { echo "$p: no such file or directory" >&2; exit 2; }
 real=$(realpath -- "$p" 2>/dev/null) || { echo "$p: no such file or directory" >&2; exit 2; }
 case "$real" in "$root"|"$root"/*) ;; *) echo "$p: outside the project" >&2; exit 3;; esac
 if [ -d "$real" ]; then
-	printf 'd\n'
+	printf '\nchipchat-snapshot d\n'
 	cd "$real" && find . -maxdepth 3 \( -name .git -o -name node_modules \) -prune -o -print | LC_ALL=C sort | head -c "$2"
 elif [ -f "$real" ]; then
-	printf 'f %s\n' "$(wc -c < "$real" | tr -d ' ')"
+	printf '\nchipchat-snapshot f %s\n' "$(wc -c < "$real" | tr -d ' ')"
 	exec head -c "$2" -- "$real"
 else
 	echo "$p: not a regular file" >&2; exit 2
@@ -193,19 +196,34 @@ func (p *remoteProject) snapshot(dir, mentioned string, l agent.Limits) (agent.M
 	if errors.As(err, &ee) && ee.Code == 3 {
 		return agent.MentionSnapshot{}, fmt.Errorf("%s: %w", mentioned, agent.ErrOutsideProject)
 	}
+	if errors.As(err, &ee) && ee.Code == 2 {
+		return agent.MentionSnapshot{}, fmt.Errorf("%s (on %s)", strings.TrimPrefix(ee.Error(), "remote: exit status 2: "), p.Host())
+	}
 	if err != nil {
 		return agent.MentionSnapshot{}, err
 	}
-	head, data, ok := strings.Cut(string(out), "\n")
+	return parseSnapshot(out, name)
+}
+
+// snapshotMark starts snapshotScript's header line.
+const snapshotMark = "\nchipchat-snapshot "
+
+// parseSnapshot reads snapshotScript's output for the mention name.
+func parseSnapshot(out []byte, name string) (agent.MentionSnapshot, error) {
+	i := strings.Index(string(out), snapshotMark)
+	if i < 0 {
+		return agent.MentionSnapshot{}, fmt.Errorf("%s: the remote sent no snapshot", name)
+	}
+	head, data, ok := strings.Cut(string(out[i+len(snapshotMark):]), "\n")
 	if !ok {
-		return agent.MentionSnapshot{}, fmt.Errorf("%s: the remote sent no snapshot", mentioned)
+		return agent.MentionSnapshot{}, fmt.Errorf("%s: the remote sent no snapshot", name)
 	}
 	if head == "d" {
 		return agent.MentionSnapshot{Kind: agent.KindDirectory, Data: []byte(data), Size: int64(len(data)), MimeType: "text/plain"}, nil
 	}
 	size, err := strconv.ParseInt(strings.TrimPrefix(head, "f "), 10, 64)
-	if !strings.HasPrefix(head, "f ") || err != nil {
-		return agent.MentionSnapshot{}, fmt.Errorf("%s: the remote sent no snapshot", mentioned)
+	if !strings.HasPrefix(head, "f ") || err != nil || size < 0 || size < int64(len(data)) {
+		return agent.MentionSnapshot{}, fmt.Errorf("%s: the remote sent no snapshot", name)
 	}
 	mt := mime.TypeByExtension(path.Ext(name))
 	if i := strings.IndexByte(mt, ';'); i >= 0 {
