@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chipchat/chipchat/internal/hostileagent"
 	"github.com/chipchat/chipchat/internal/sshtest"
 	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/store"
@@ -28,7 +29,10 @@ type remoteEnv struct {
 
 const remoteAgent = `exec:printf 'home=%s pwd=%s\n' "$HOME" "$(pwd)"; for f in "$CHIPCHAT_ATTACHMENTS"/*/*; do [ -f "$f" ] && printf 'att %s %s\n' "${f##*/}" "$(sha256sum < "$f" | cut -c1-16)"; done; cat`
 
-func newRemoteEnv(t *testing.T) *remoteEnv {
+func newRemoteEnv(t *testing.T) *remoteEnv { return newRemoteEnvWith(t, remoteAgent) }
+
+// newRemoteEnvWith is newRemoteEnv with another agent for [remotes.box].
+func newRemoteEnvWith(t *testing.T, agentSpec string) *remoteEnv {
 	t.Helper()
 	srv := sshtest.Start(t)
 	root := t.TempDir()
@@ -48,7 +52,7 @@ ssh_config = %q
 [remotes.box]
 target = %q
 agent = '''%s'''
-`, srv.ConfigFile, sshtest.HostAlias+":"+e.proj, remoteAgent))
+`, srv.ConfigFile, sshtest.HostAlias+":"+e.proj, agentSpec))
 	return e
 }
 
@@ -170,6 +174,29 @@ func TestEndToEndRemoteReviewPane(t *testing.T) {
 	s.text("/review")
 	s.keys("Enter")
 	s.waitFor("Review  Working tree vs HEAD", "app.py", "+     return 10", "fresh.txt", "review: v select")
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+}
+
+// An ACP agent on a remote project (internal/hostileagent, started there
+// over the master) is offered no client fs; the read and the write it
+// sends anyway are refused with notices the user reads, and nothing
+// reaches the remote file.
+func TestEndToEndRemoteACPRefusesClientFS(t *testing.T) {
+	e := newRemoteEnvWith(t, "acp:env "+hostileagent.Env+"=1 "+os.Args[0]+" -test.run=^TestBoundaryHostileAgentProcess$")
+	s := startTmuxSize(t, e.command(t, "--remote", "box"), 160, 50)
+	s.waitFor("enter send")
+	target := filepath.Join(e.proj, "only-remote.txt")
+	s.text(hostilePrompt(t,
+		hostileagent.Op{Op: "read", Path: target},
+		hostileagent.Op{Op: "write", Path: target, Content: "pwned\n"},
+	))
+	s.keys("Enter")
+	s.waitFor("refused the agent's read of "+target+": the project is on "+sshtest.HostAlias,
+		"refused the agent's write of "+target+": the project is on "+sshtest.HostAlias, "enter send")
+	if b, _ := os.ReadFile(target); string(b) != "remote secret 42\n" {
+		t.Errorf("the remote file is %q", b)
+	}
 	s.keys("C-q")
 	s.waitFor("EXITED=0")
 }
