@@ -115,7 +115,7 @@ func TestEndToEndRemoteProject(t *testing.T) {
 	s.text("and ")
 	s.keys("C-o")
 	s.waitFor("Attach a file")
-	s.text(shot) // absolute: ctrl+o's paths are this machine's
+	s.text("shot.png") // this machine's, relative to the start directory
 	s.keys("Enter")
 	s.waitFor("attached shot.png")
 	s.keys("Enter")

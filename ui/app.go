@@ -33,6 +33,7 @@ type Options struct {
 	Chat      *chat.Service
 	Opened    workspace.Opened // the thread to open, loaded before start (Workspace.Start)
 	Dir       string           // the project directory (cwd)
+	AttachDir string           // where ctrl+o's relative paths start (Dir when ""; the start directory of a remote project)
 	Home      string
 	Config    config.Config
 	NoColor   bool

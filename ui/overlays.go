@@ -43,7 +43,11 @@ var habitsHelp = []string{
 // ---- attach: a path prompt with completion ----
 
 func (a *App) openAttach() {
-	a.ovs.Push(overlay.NewAttach(a.keys, a.opt.Dir, a.opt.Home))
+	dir := a.opt.AttachDir
+	if dir == "" {
+		dir = a.opt.Dir
+	}
+	a.ovs.Push(overlay.NewAttach(a.keys, dir, a.opt.Home))
 }
 
 // attach copies a file into the asset store and binds a fresh local id
