@@ -15,7 +15,10 @@
 // string (New). A backend answers a turn with typed events (events.go:
 // TextDelta, ThoughtDelta, ToolCall, ToolUpdate, Plan, ItemPut, Permission, SignIn,
 // SessionStarted, Commands, Modes, ConfigOptions, Usage, Notice) and
-// declares what it can do in one Capabilities value.
+// declares what it can do in one Capabilities value. Options.Host (host.go)
+// runs exec: and acp: agents elsewhere (a remote project; main wires
+// package remote in): exec stages the turn's files there, acp is offered
+// no client fs or terminals there and refuses them with a notice.
 //
 // Storing messages and running turns is not this package's job: package
 // chat persists the user's message before it calls Run, folds the events

@@ -26,7 +26,9 @@
 //     ~/.profile applies), every word and environment value quoted for
 //     both shells; ListFiles, the `@` picker's list (git ls-files -co
 //     --exclude-standard with internal/safegit's settings in a work tree,
-//     a bounded find elsewhere).
+//     a bounded find elsewhere); FileCache keeps that list on this machine
+//     (memory and a file) and answers from it at once, refreshing it in
+//     the background.
 //   - attachment staging: Stage uploads a file content-addressed to
 //     ~/.cache/chipchat/att/<sha256>/<name> over sftp (github.com/pkg/sftp
 //     on `ssh -s sftp` over the master), checks its sha256 on the remote,

@@ -9,7 +9,8 @@
 //   - the diff model: ParseUnified / FormatUnified (git's extended unified
 //     diff: renames, copies, mode changes, new and deleted files, binary
 //     files, "\ No newline at end of file", C-quoted names), Git.Load,
-//     which runs the git command (never a library) with its output shape
+//     which runs the git command (never a library; here, or elsewhere
+//     through Git.Exec: a remote project's) with its output shape
 //     pinned, adds untracked files as new files for working-tree
 //     comparisons, and compares a branch from its merge base with HEAD as a
 //     pull request would; DiffText, a Myers line diff in Go (linear-space
