@@ -119,7 +119,7 @@ func TestEndToEndRemoteProject(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("attached shot.png")
 	s.keys("Enter")
-	s.waitFor("home="+e.srv.Home+" pwd="+e.proj, "att shot.png "+hexSum[:16], "remote secret 42")
+	s.waitFor("home="+e.srv.Home, "pwd="+e.proj, "att shot.png "+hexSum[:16], "remote secret 42")
 
 	staged, err := os.ReadFile(filepath.Join(e.srv.Home, ".cache", "chipchat", "att", hexSum, "shot.png"))
 	if err != nil || string(staged) != png {
@@ -196,6 +196,33 @@ func TestEndToEndRemoteACPRefusesClientFS(t *testing.T) {
 		"refused the agent's write of "+target+": the project is on "+sshtest.HostAlias, "enter send")
 	if b, _ := os.ReadFile(target); string(b) != "remote secret 42\n" {
 		t.Errorf("the remote file is %q", b)
+	}
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+}
+
+// The master connection ending between turns (ssh -O exit, as a dropped
+// network ends it) costs nothing but a new connection: the next turn's
+// agent runs over a new master, in batch mode.
+func TestEndToEndRemoteMasterEndsBetweenTurns(t *testing.T) {
+	e := newRemoteEnv(t)
+	s := startTmuxSize(t, e.command(t, "--remote", "box"), 140, 50)
+	s.waitFor("enter send")
+	s.text("first turn")
+	s.keys("Enter")
+	s.waitFor("home="+e.srv.Home, "pwd="+e.proj)
+	logins := e.srv.Logins()
+	exit := exec.Command("ssh", "-F", e.srv.ConfigFile, "-o", "ControlPath="+filepath.Join(e.run, "chipchat-ssh", "%C"), "-O", "exit", sshtest.HostAlias)
+	if out, err := exit.CombinedOutput(); err != nil {
+		t.Fatalf("ssh -O exit: %v: %s", err, out)
+	}
+	s.text("second turn")
+	s.keys("Enter")
+	s.waitUntil("the second reply", func(scr string) bool {
+		return strings.Count(scr, "pwd="+e.proj) == 2 && strings.Contains(scr, "second turn")
+	})
+	if n := e.srv.Logins(); n <= logins {
+		t.Errorf("no new login after the master ended (%d, %d before)", n, logins)
 	}
 	s.keys("C-q")
 	s.waitFor("EXITED=0")

@@ -55,9 +55,31 @@ func (s *sftpClient) Close() error {
 // same name, same size) is not sent again, only marked used. Afterwards
 // the least recently used entries are removed until the directory holds
 // at most the budget (Options.CacheBytes); the one just staged stays.
+//
+// A staging session lost before or during the call (the master ended:
+// a dropped network, ssh -O exit) is opened again once, over a new master.
 func (c *Conn) Stage(ctx context.Context, name string, content io.ReaderAt, size int64) (Staged, error) {
 	c.stageMu.Lock()
 	defer c.stageMu.Unlock()
+	st, err := c.stage(ctx, name, content, size)
+	if errors.Is(err, errSessionLost) && ctx.Err() == nil {
+		st, err = c.stage(ctx, name, content, size)
+	}
+	return st, err
+}
+
+// errSessionLost marks an sftp failure that is not the server's answer:
+// the session is gone (bounded dropped it).
+var errSessionLost = errors.New("the staging session was lost")
+
+type lostError struct{ err error }
+
+func (e lostError) Error() string { return e.err.Error() }
+func (e lostError) Unwrap() []error {
+	return []error{e.err, errSessionLost}
+}
+
+func (c *Conn) stage(ctx context.Context, name string, content io.ReaderAt, size int64) (Staged, error) {
 	h := sha256.New()
 	if _, err := io.Copy(h, io.NewSectionReader(content, 0, size)); err != nil {
 		return Staged{}, fmt.Errorf("remote: stage %s: read: %w", clip(name), err)
@@ -246,6 +268,7 @@ func (c *Conn) bounded(ctx context.Context, d time.Duration, f func() error) err
 			// Not the server's answer: the session is gone (a lost
 			// master); the next Stage opens another.
 			c.dropStager()
+			return lostError{err}
 		}
 		return err
 	case <-t.C:
@@ -277,7 +300,7 @@ func (c *Conn) stageError(name string, err error) error {
 	if errors.As(err, &re) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	return fmt.Errorf("remote: stage %s: %v", clip(name), err)
+	return fmt.Errorf("remote: stage %s: %w", clip(name), err)
 }
 
 // Home is the remote user's HOME (asked once, through the login shell).

@@ -98,3 +98,24 @@ func TestSafeName(t *testing.T) {
 		}
 	}
 }
+
+// The master ending between two stagings (a dropped network, ssh -O
+// exit) loses the sftp session with it; the next Stage opens another
+// over a new master instead of failing.
+func TestStageAfterTheMasterEnded(t *testing.T) {
+	s, c := newConn(t, Options{})
+	ctx := context.Background()
+	if _, err := c.Stage(ctx, "a.txt", bytes.NewReader([]byte("one")), 3); err != nil {
+		t.Fatalf("stage: %v\n%s", err, s.Log())
+	}
+	if out, err := c.command(ctx, append(c.sshArgs(true), "-O", "exit"), "").CombinedOutput(); err != nil {
+		t.Fatalf("ssh -O exit: %v: %s", err, out)
+	}
+	st, err := c.Stage(ctx, "b.txt", bytes.NewReader([]byte("two")), 3)
+	if err != nil {
+		t.Fatalf("stage after the master ended: %v", err)
+	}
+	if got, err := os.ReadFile(st.Path); err != nil || string(got) != "two" {
+		t.Fatalf("remote copy %q, %v", got, err)
+	}
+}
