@@ -13,6 +13,20 @@ func StartShellCommand(id, label string, scrollback int, dir, shell, cmdline str
 	return StartShellCommandWith(nil, id, label, scrollback, dir, shell, cmdline)
 }
 
+// StartShellCommand is the package's StartShellCommand with the pane's
+// shell for commands (CommandShell, else Shell's program, else
+// DefaultShell) and its Spawn. The caller adds the terminal (Add).
+func (p *Pane) StartShellCommand(id, label string, scrollback int, dir, cmdline string) (*Terminal, int64, error) {
+	sh := p.CommandShell
+	if sh == "" && len(p.Shell) > 0 {
+		sh = p.Shell[0]
+	}
+	if sh == "" {
+		sh = DefaultShell()
+	}
+	return StartShellCommandWith(p.Spawn, id, label, scrollback, dir, sh, cmdline)
+}
+
 // StartShellCommandWith is StartShellCommand through spawn (nil: here; a
 // remote project's runs the command there).
 func StartShellCommandWith(spawn Spawn, id, label string, scrollback int, dir, shell, cmdline string) (t *Terminal, from int64, err error) {

@@ -50,7 +50,10 @@ type copyState struct {
 type Pane struct {
 	Dir        string   // working directory of new shells
 	Shell      []string // argv of new shells (default: $SHELL, else /bin/sh)
-	Spawn      Spawn    // makes new shells' commands (nil: here)
+	Spawn      Spawn    // makes new shells' and ! commands' commands (nil: here)
+	// CommandShell runs ! commands (StartShellCommand): "" means Shell's
+	// program, else $SHELL, else /bin/sh. A remote project's is sh there.
+	CommandShell string
 	Scrollback int      // lines of history per terminal (default 10,000)
 	Layout     Layout
 	Focused    bool

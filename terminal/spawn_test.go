@@ -49,7 +49,8 @@ func TestSpawnRunsPaneShellsAndCommands(t *testing.T) {
 	r.mu.Unlock()
 
 	dir := t.TempDir()
-	c, _, err := StartShellCommandWith(r.spawn, "shell-1", "Shell 1", 100, dir, "/bin/sh", `echo "cmd=$SPAWNED"`)
+	p.Shell, p.CommandShell = []string{"/no/such/shell"}, "sh" // a remote project's: sh there
+	c, _, err := p.StartShellCommand("shell-1", "Shell 1", 100, dir, `echo "cmd=$SPAWNED"`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestSpawnRunsPaneShellsAndCommands(t *testing.T) {
 	waitFor(t, c, "cmd=yes", func(s *Screen) bool { return findLine(s, "cmd=yes") >= 0 })
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if got := r.argv[1]; len(got) != 3 || got[0] != "/bin/sh" || got[1] != "-c" || r.dirs[1] != dir {
+	if got := r.argv[1]; len(got) != 3 || got[0] != "sh" || got[1] != "-c" || r.dirs[1] != dir {
 		t.Errorf("the command's argv %q in %q", got, r.dirs[1])
 	}
 }

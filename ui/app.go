@@ -33,7 +33,7 @@ type Options struct {
 	Chat      *chat.Service
 	Opened    workspace.Opened // the thread to open, loaded before start (Workspace.Start)
 	Dir       string           // the project directory (cwd)
-	AttachDir string           // where ctrl+o's relative paths start (Dir when ""; the start directory of a remote project)
+	AttachDir string           // where ctrl+o's relative paths start (Dir when ""; a remote project's start directory)
 	Home      string
 	Config    config.Config
 	NoColor   bool
@@ -132,10 +132,9 @@ func New(opt Options) *App {
 	}
 	a.panes = &panes{pane: terminal.NewPane(opt.Dir), keys: a.keys, toast: a.toast, chat: opt.Chat,
 		host: opt.AgentTerminals, mcp: opt.Panes, scrollback: opt.Config.Limits.Scrollback}
-	a.panes.pane.Scrollback, a.panes.pane.Spawn = opt.Config.Limits.Scrollback, spawn
+	a.panes.pane.Scrollback, a.panes.pane.Spawn, a.panes.pane.CommandShell = opt.Config.Limits.Scrollback, spawn, shell
 	a.panes.pane.CopyModeKeys, a.panes.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
-	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback,
-		shell: shell}
+	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback}
 	a.rv = newReviewPane(opt.Review, opt.Dir, opt.NoColor, a.keys, ed, a.tr, a.toast)
 	if a.opt.Clipboard == nil {
 		a.opt.Clipboard = clipboard.Default()

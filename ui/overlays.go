@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -43,11 +44,7 @@ var habitsHelp = []string{
 // ---- attach: a path prompt with completion ----
 
 func (a *App) openAttach() {
-	dir := a.opt.AttachDir
-	if dir == "" {
-		dir = a.opt.Dir
-	}
-	a.ovs.Push(overlay.NewAttach(a.keys, dir, a.opt.Home))
+	a.ovs.Push(overlay.NewAttach(a.keys, cmp.Or(a.opt.AttachDir, a.opt.Dir), a.opt.Home))
 }
 
 // attach copies a file into the asset store and binds a fresh local id

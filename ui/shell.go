@@ -40,7 +40,6 @@ type shellMode struct {
 	keys       *keymap.Keys
 	toast      *toastLine
 	dir        string // the project directory, where the commands run
-	shell      string // the shell there, for a project elsewhere ("": the pane's)
 	scrollback int
 }
 
@@ -111,14 +110,7 @@ func (s *shellMode) start(line string) (tea.Cmd, paneFx) {
 	s.ed.Reset()
 	s.n++
 	id := "shell-" + strconv.Itoa(s.n)
-	sh := terminal.DefaultShell()
-	if len(s.panes.pane.Shell) > 0 {
-		sh = s.panes.pane.Shell[0]
-	}
-	if s.shell != "" {
-		sh = s.shell
-	}
-	t, from, err := terminal.StartShellCommandWith(s.panes.pane.Spawn, id, "Shell "+strconv.Itoa(s.n), s.scrollback, s.dir, sh, cmdline)
+	t, from, err := s.panes.pane.StartShellCommand(id, "Shell "+strconv.Itoa(s.n), s.scrollback, s.dir, cmdline)
 	if err != nil {
 		return s.toast.show("! "+cmdline+": "+err.Error(), true), paneFx{}
 	}
