@@ -48,15 +48,15 @@ type copyState struct {
 // title row and copy mode. View never does I/O: it reads the visible rows
 // under the terminal's lock.
 type Pane struct {
-	Dir        string   // working directory of new shells
-	Shell      []string // argv of new shells (default: $SHELL, else /bin/sh)
-	Spawn      Spawn    // makes new shells' and ! commands' commands (nil: here)
+	Dir   string   // working directory of new shells
+	Shell []string // argv of new shells (default: $SHELL, else /bin/sh)
+	Spawn Spawn    // makes new shells' and ! commands' commands (nil: here)
 	// CommandShell runs ! commands (StartShellCommand): "" means Shell's
 	// program, else $SHELL, else /bin/sh. A remote project's is sh there.
 	CommandShell string
-	Scrollback int      // lines of history per terminal (default 10,000)
-	Layout     Layout
-	Focused    bool
+	Scrollback   int // lines of history per terminal (default 10,000)
+	Layout       Layout
+	Focused      bool
 	// Keys the pane keeps from the shell (configurable by the app).
 	CopyModeKeys     []string // default ctrl+space, ctrl+@
 	QuickCaptureKeys []string // default alt+o
