@@ -48,7 +48,13 @@ func openRemote(target string, cfg config.Config, interactive bool, stdin io.Rea
 	if err != nil {
 		return nil, err
 	}
-	conn, err := remote.New(t, remote.Options{ConfigFile: cfg.Remote.SSHConfig, Timeout: cfg.Remote.TimeoutDuration(), CacheBytes: cfg.Remote.CacheBytes})
+	sshConfig := cfg.Remote.SSHConfig
+	if rest, ok := strings.CutPrefix(sshConfig, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			sshConfig = filepath.Join(home, rest)
+		}
+	}
+	conn, err := remote.New(t, remote.Options{ConfigFile: sshConfig, Timeout: cfg.Remote.TimeoutDuration(), CacheBytes: cfg.Remote.CacheBytes})
 	if err != nil {
 		return nil, err
 	}
