@@ -7,8 +7,9 @@
 // with the number of items.
 //
 // Decisions: items are matched with sahilm/fuzzy over their sanitized Title
-// (control characters and escape sequences removed), ranked by score then
-// by original order; an empty query lists every item in order. The filtered
+// (control characters and escape sequences removed), ranked by word tier
+// (the query as a whole word, then as a word's prefix, then scattered
+// letters: pickerword.go), then score, then original order; an empty query lists every item in order. The filtered
 // result is computed lazily, at most once per change of items or query, and
 // a query that extends the previous one only rescans the previous matches.
 // Changing the query puts the selection back on the best match; new items
@@ -240,6 +241,7 @@ func pickerFilter(q string, titles []string, ascii []bool, pool []int32, narrow 
 			cands, scores = c2, s2
 		}
 	}
+	pickerTiered(q, titles, cands, scores)
 	return cands, pickerRank(cands, scores)
 }
 
@@ -594,7 +596,7 @@ func pickerRender(gs []pickerGlyph, base, match lipgloss.Style) string {
 // header returns the plain title line: "@ src/ma — 3 of 1204".
 func (p *Picker) header() (left, right string) {
 	left = pickerSanitize(p.title)
-	if q := pickerSanitize(p.query); q != "" {
+	if q := p.query; q != "" {
 		if left != "" {
 			left += " "
 		}
@@ -738,8 +740,12 @@ func (p *Picker) row(i int, selected bool, w int) string {
 	cw := w - padL - padR
 	title := p.titles[i]
 	var matched []int
-	if p.query != "" {
-		if ms := fuzzy.Find(p.query, []string{title}); len(ms) == 1 {
+	if q := p.query; q != "" {
+		if tier, at := pickerWordTier(q, title); tier != tierScattered && at >= 0 {
+			for k := range len(q) { // the word that ranked it, not letters scattered before it
+				matched = append(matched, at+k)
+			}
+		} else if ms := fuzzy.Find(p.query, []string{title}); len(ms) == 1 {
 			matched = ms[0].MatchedIndexes
 		}
 	}
