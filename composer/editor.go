@@ -199,7 +199,10 @@ func (e *Editor) Update(msg tea.Msg) (*Editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case FilesLoadedMsg:
 		if msg.Root == e.root || e.root == "" {
-			e.files, e.filesState = msg.Paths, loaded
+			if msg.Err == nil || len(e.files) == 0 {
+				e.files = msg.Paths // a failed refresh keeps the list shown
+			}
+			e.filesState = loaded
 			if e.pickKind == pickFile {
 				e.fillPicker()
 			}
@@ -267,11 +270,12 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 			e.picker.Move(-1)
 			return nil
 		case key.Matches(msg, k.PickerChoose):
-			if _, ok := e.picker.Selected(); !ok && (e.pickKind == pickThread || !e.picker.loading) {
+			if _, ok := e.picker.Selected(); !ok && (e.pickKind == pickThread || !e.picker.loading || e.picker.Total() > 0) {
 				// Nothing to attach ("#123", "@nosuchfile", "$5": the
 				// picker shows no matches): the key does what it does
 				// without a picker, so enter sends the text as typed.
-				// While a file or skill list still loads, it waits.
+				// While a file or skill list loads for the first time, it
+				// waits (a refresh of a list already shown does not).
 				e.closePicker()
 				break
 			}
@@ -470,7 +474,10 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	switch {
-	case e.pickKind == pickFile && e.filesState == notLoaded:
+	case e.pickKind == pickFile && e.filesState != loading:
+		// Files come and go too (the user's, the agent's): the list is
+		// read again each time the picker opens, the last one shown
+		// meanwhile.
 		e.filesState = loading
 		cmd = LoadFiles(e.root, 0)
 	case e.pickKind == pickSkill && e.skillState == notLoaded:

@@ -13,7 +13,8 @@
 // result is computed lazily, at most once per change of items or query, and
 // a query that extends the previous one only rescans the previous matches.
 // Changing the query puts the selection back on the best match; new items
-// keep the selected item when it is still listed. Selection wraps. View's
+// keep the selected item when it is still listed and the user moved to it
+// (else the best match of the new items is selected). Selection wraps. View's
 // maxRows is the height of the whole box (border and title included); the
 // box shrinks to its content.
 package composer
@@ -56,6 +57,7 @@ type Picker struct {
 	sel, off  int
 	keep      bool // after new items, reselect keepValue when present
 	keepValue string
+	moved     bool // the user moved the selection since the query changed
 }
 
 // NewPicker returns an empty picker whose title line starts with title
@@ -67,7 +69,7 @@ func NewPicker(title string) *Picker {
 // SetItems replaces the items, keeping the query; the filter is recomputed
 // on demand. It also ends the loading and error states. The slice is copied.
 func (p *Picker) SetItems(items []PickerItem) {
-	if p.fresh {
+	if p.fresh && p.moved {
 		if it, ok := p.Selected(); ok {
 			p.keep, p.keepValue = true, it.Value
 		}
@@ -100,7 +102,7 @@ func (p *Picker) SetQuery(q string) {
 	}
 	p.query = q
 	p.fresh = false
-	p.sel, p.off, p.keep = 0, 0, false
+	p.sel, p.off, p.keep, p.moved = 0, 0, false, false
 }
 
 // Query returns the filter text.
@@ -125,6 +127,7 @@ func (p *Picker) Move(delta int) {
 		return
 	}
 	p.sel = ((p.sel+delta)%n + n) % n
+	p.moved = true
 }
 
 // Selected returns the selected item, false when nothing matches.
