@@ -92,6 +92,8 @@ type Editor struct {
 	skills     []Skill
 	skillState loadState
 
+	plain bool // the trigger characters are plain text (SetPlain)
+
 	threadList  func() ([]ThreadItem, error)
 	threads     []ThreadItem
 	threadsNow  time.Time
@@ -449,10 +451,23 @@ func (e *Editor) afterEdit() {
 
 // ---- pickers ----
 
+// SetPlain makes @, $ and # plain characters (true) or picker triggers
+// again (false): the app's ! shell mode, where "echo $HOME" is a command
+// line, not a skill. Setting it closes an open picker.
+func (e *Editor) SetPlain(plain bool) {
+	e.plain = plain
+	if plain {
+		e.closePicker()
+	}
+}
+
+// Plain reports whether the trigger characters are plain (SetPlain).
+func (e *Editor) Plain() bool { return e.plain }
+
 // maybeOpenPicker opens the file picker after '@' and the skill picker after
 // '$' typed at a word start.
 func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
-	if e.pickKind != pickNone || (typed != "@" && typed != "$" && typed != "#") || (typed == "#" && e.threadList == nil) {
+	if e.plain || e.pickKind != pickNone || (typed != "@" && typed != "$" && typed != "#") || (typed == "#" && e.threadList == nil) {
 		return nil
 	}
 	d := e.draft

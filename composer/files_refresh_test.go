@@ -86,3 +86,31 @@ func writeTestFile(t *testing.T, p string) {
 		t.Fatal(err)
 	}
 }
+
+// Issue 25 item 1: in ! shell mode (SetPlain) @, $ and # are characters.
+func TestPlainEditorOpensNoPicker(t *testing.T) {
+	e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: t.TempDir(),
+		Threads: func() ([]ThreadItem, error) { return nil, nil }})
+	typeKeys(e, "x $")
+	if !e.PickerOpen() {
+		t.Fatal("$ opens the skill picker in a normal draft")
+	}
+	e.SetPlain(true)
+	if e.PickerOpen() {
+		t.Fatal("SetPlain closes the open picker")
+	}
+	for _, c := range []string{" $", " @", " #"} {
+		typeKeys(e, c)
+		if e.PickerOpen() {
+			t.Fatalf("%q opened a picker in plain mode", c)
+		}
+	}
+	if got := e.Draft().Markdown(); got != `x $ $ @ #` {
+		t.Fatalf("the characters typed: %q", got)
+	}
+	e.SetPlain(false)
+	typeKeys(e, " @")
+	if !e.PickerOpen() {
+		t.Fatal("@ opens the picker again after SetPlain(false)")
+	}
+}
