@@ -60,14 +60,16 @@ func (h *Help) View(width, height int) []string {
 	for _, l := range h.lines {
 		rows = append(rows, wrapHanging(l, width)...)
 	}
-	h.top = max(0, min(h.top, len(rows)-1))
+	h.top = max(0, min(h.top, len(rows)-height)) // the last page ends with the last row
 	end := min(len(rows), h.top+height)
 	return rows[h.top:end]
 }
 
 // wrapHanging wraps a help line to width, its continuation rows indented
 // to where its last column starts (the help text after the key names), so
-// a long help stays in its column.
+// a long help stays in its column; where that column leaves less than 20
+// columns (80 wide), or the line has none, they are indented four past the
+// line's own indent — never back at the left edge.
 func wrapHanging(l string, width int) []string {
 	if ansi.StringWidth(l) <= width {
 		return []string{l}
@@ -83,7 +85,14 @@ func wrapHanging(l string, width int) []string {
 		col = ansi.StringWidth(l[:start])
 	}
 	if col == 0 || col > width-20 {
-		return strings.Split(ansi.Wrap(l, width, ""), "\n")
+		ind := min(len(l)-len(strings.TrimLeft(l, " "))+4, width/2)
+		parts := strings.Split(ansi.Wrap(l, width, ""), "\n")
+		rest := strings.Split(ansi.Wrap(strings.Join(parts[1:], " "), width-ind, ""), "\n")
+		rows := []string{parts[0]}
+		for _, p := range rest {
+			rows = append(rows, strings.Repeat(" ", ind)+p)
+		}
+		return rows
 	}
 	parts := strings.Split(ansi.Wrap(l[start:], width-col, ""), "\n")
 	rows := []string{l[:start] + parts[0]}

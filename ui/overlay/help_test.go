@@ -24,3 +24,32 @@ func TestHelpWrapsUnderItsColumn(t *testing.T) {
 		t.Errorf("a short line was wrapped: %q", short)
 	}
 }
+
+// Issue 25 item 15: at 80 columns, where the description column leaves
+// too little room, a wrapped description is indented under its row (it
+// restarted at column 1); paging down stops with the last row at the
+// bottom (it scrolled on into blank rows).
+func TestHelpAt80Columns(t *testing.T) {
+	l := "   interrupt              ctrl+c                             cancel the running turn from anywhere (pending agent questions answered cancelled) / clear the draft / twice: quit"
+	rows := wrapHanging(l, 80)
+	if len(rows) < 2 {
+		t.Fatalf("not wrapped: %q", rows)
+	}
+	for _, r := range rows[1:] {
+		if ansi.StringWidth(r) > 80 || !strings.HasPrefix(r, strings.Repeat(" ", 7)) {
+			t.Errorf("continuation %q restarts left of its row", r)
+		}
+	}
+	if got := strings.Join(strings.Fields(strings.Join(rows, " ")), " "); got != strings.Join(strings.Fields(l), " ") {
+		t.Errorf("words lost or reordered:\n%s", got)
+	}
+	var lines []string
+	for i := range 50 {
+		lines = append(lines, "line "+strings.Repeat("x", i%7))
+	}
+	h := NewHelp(nil, lines)
+	h.top = 1000
+	if v := h.View(80, 20); len(v) != 20 || v[19] != lines[49] {
+		t.Fatalf("the last page shows %d rows ending %q", len(v), v[len(v)-1])
+	}
+}
