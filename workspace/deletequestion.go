@@ -12,20 +12,17 @@ import (
 // (issue 25 item 9): the whole title, so that a fork and its original
 // differ, how long ago it was last updated and how many messages it has —
 // `Delete the thread "Fix the parser (fork)", updated 5 minutes ago, 4
-// messages? (y/n)`. Control characters of the title are the drawing's to
-// strip.
-func (w *Workspace) DeleteQuestion(id string) func() (string, error) {
+// messages? (y/n)`. When the store cannot say, it asks with title (the
+// list's). Control characters are the drawing's to strip.
+func (w *Workspace) DeleteQuestion(id, title string) func() string {
 	st, now := w.o.Store, w.now()
-	return func() (string, error) {
+	return func() string {
 		t, err := st.Thread(id)
-		if err != nil {
-			return "", err
+		n, nerr := st.MessageCount(id)
+		if err != nil || nerr != nil {
+			return deleteQuestion(Thread{Title: title}, -1, now)
 		}
-		n, err := st.MessageCount(id)
-		if err != nil {
-			return "", err
-		}
-		return deleteQuestion(thread(t), n, now), nil
+		return deleteQuestion(thread(t), n, now)
 	}
 }
 
@@ -40,6 +37,7 @@ func deleteQuestion(t Thread, messages int, now time.Time) string {
 		b.WriteString(", updated " + ago(now.Sub(t.Updated)))
 	}
 	switch messages {
+	case -1: // not known
 	case 0:
 		b.WriteString(", no messages")
 	case 1:

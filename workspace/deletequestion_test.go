@@ -19,9 +19,12 @@ func TestDeleteQuestionShowsTitleAgeAndCount(t *testing.T) {
 	if _, err := e.st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleAssistant, Text: "it does", Status: message.StatusDone}); err != nil {
 		t.Fatal(err)
 	}
-	q := must(t, w.DeleteQuestion(th.ID))
+	q := w.DeleteQuestion(th.ID, "from the list")()
 	if !strings.HasPrefix(q, `Delete the thread "`+long+`", updated `) || !strings.HasSuffix(q, ", 2 messages? (y/n)") {
 		t.Fatalf("the question: %q", q)
+	}
+	if q := w.DeleteQuestion("thr_gone", "from the list")(); q != `Delete the thread "from the list"? (y/n)` {
+		t.Errorf("a thread the store cannot read: %q", q)
 	}
 	now := time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
