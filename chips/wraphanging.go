@@ -37,7 +37,11 @@ func wrapHanging(l string, width int) []string {
 	if col == 0 || col > width-20 {
 		ind := min(len(l)-len(strings.TrimLeft(l, " "))+4, width/2)
 		parts := strings.Split(ansi.Wrap(l, width, ""), "\n")
-		rest := strings.Split(ansi.Wrap(strings.Join(parts[1:], " "), width-ind, ""), "\n")
+		more := strings.Join(parts[1:], " ")
+		if strings.HasPrefix(l, parts[0]) { // the rest as written: a word cut at the edge stays whole
+			more = strings.TrimLeft(l[len(parts[0]):], " ")
+		}
+		rest := strings.Split(ansi.Wrap(more, width-ind, ""), "\n")
 		rows := []string{parts[0]}
 		for _, p := range rest {
 			rows = append(rows, strings.Repeat(" ", ind)+p)

@@ -44,3 +44,18 @@ func TestHelpWrapAt80Columns(t *testing.T) {
 		t.Errorf("words lost or reordered:\n%s", got)
 	}
 }
+
+// A word cut at the edge (a long path) is not split by a space when the
+// rest is wrapped again.
+func TestHelpWrapKeepsACutWordWhole(t *testing.T) {
+	l := "Keys (set any of them in /tmp/TestEndToEndHelpAt80Columns1622577352/001/home/.config/chipchat/config.toml, [keys] table)"
+	rows := WrapHanging([]string{l}, 80)
+	if got := strings.Join(strings.Fields(strings.Join(rows, "")), ""); got != strings.Join(strings.Fields(l), "") {
+		t.Fatalf("the text changed:\n%q", rows)
+	}
+	for _, r := range rows[1:] {
+		if !strings.HasPrefix(r, "    ") || ansi.StringWidth(r) > 80 {
+			t.Errorf("row %q", r)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func (h *Help) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	case key.Matches(msg, k.HelpPageUp):
 		h.top -= 10
 	}
-	h.top = max(0, min(h.top, len(h.lines)-1))
+	h.top = max(0, h.top) // View keeps it within the wrapped rows (more than the lines when narrow)
 	return h, nil, nil
 }
 

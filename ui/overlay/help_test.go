@@ -17,4 +17,11 @@ func TestHelpStopsAtItsLastPage(t *testing.T) {
 	if v := h.View(80, 20); len(v) != 20 || v[19] != lines[49] {
 		t.Fatalf("the last page shows %d rows ending %q", len(v), v[len(v)-1])
 	}
+	// Narrow, the rows outnumber the lines: the last page is still reached.
+	long := strings.Repeat("word ", 40)
+	h = NewHelp(nil, []string{long, long, long, "the end"})
+	h.top = 1000
+	if v := h.View(20, 5); v[len(v)-1] != "the end" {
+		t.Fatalf("the last page ends %q", v[len(v)-1])
+	}
 }
