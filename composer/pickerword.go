@@ -106,6 +106,9 @@ func pickerWordRune(r rune) bool {
 // scores are clamped to ±2^28 and a tier adds (hi-lo+1) per step, which
 // keeps the span as small as the scores' (pickerRank's counting sort).
 func pickerTiered(q string, titles []string, cands []int32, scores []int) {
+	if utf8.RuneCountInString(q) < 2 {
+		return // one letter matches nearly every title: the score alone ranks (and costs less)
+	}
 	const limit = 1 << 28
 	lo, hi := limit, -limit
 	tiers := make([]uint8, len(cands))
