@@ -95,6 +95,17 @@ func ResolveMode(info Info, scope ModeScope, arg string) (ModeChoice, bool) {
 	return ModeChoice{}, false
 }
 
+// IsCurrent says whether the agent reports c as current (a switch to it
+// landed).
+func (info Info) IsCurrent(c ModeChoice) bool {
+	for _, x := range ModeChoices(info, ScopeAll) {
+		if x.Mode == c.Mode && x.Option == c.Option && x.Value == c.Value {
+			return x.Current
+		}
+	}
+	return false
+}
+
 // Choose switches the thread to c: its mode, or its option's value.
 func (s *Service) Choose(threadID string, c ModeChoice) {
 	if c.Mode {

@@ -100,6 +100,8 @@ type Editor struct {
 	skills     []Skill
 	skillState loadState
 
+	plain bool // the trigger characters are plain text (SetPlain)
+
 	threadList  func() ([]ThreadItem, error)
 	threads     []ThreadItem
 	threadsNow  time.Time
@@ -207,7 +209,10 @@ func (e *Editor) Update(msg tea.Msg) (*Editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case FilesLoadedMsg:
 		if msg.Root == e.root || e.root == "" {
-			e.files, e.filesState = msg.Paths, loaded
+			if msg.Err == nil || len(e.files) == 0 {
+				e.files = msg.Paths // a failed refresh keeps the list shown
+			}
+			e.filesState = loaded
 			if e.pickKind == pickFile {
 				e.fillPicker()
 			}
@@ -275,11 +280,12 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 			e.picker.Move(-1)
 			return nil
 		case key.Matches(msg, k.PickerChoose):
-			if _, ok := e.picker.Selected(); !ok && (e.pickKind == pickThread || !e.picker.loading) {
+			if _, ok := e.picker.Selected(); !ok && (e.pickKind == pickThread || !e.picker.loading || e.picker.Total() > 0) {
 				// Nothing to attach ("#123", "@nosuchfile", "$5": the
 				// picker shows no matches): the key does what it does
 				// without a picker, so enter sends the text as typed.
-				// While a file or skill list still loads, it waits.
+				// While a file or skill list loads for the first time, it
+				// waits (a refresh of a list already shown does not).
 				e.closePicker()
 				break
 			}
@@ -453,10 +459,23 @@ func (e *Editor) afterEdit() {
 
 // ---- pickers ----
 
+// SetPlain makes @, $ and # plain characters (true) or picker triggers
+// again (false): the app's ! shell mode, where "echo $HOME" is a command
+// line, not a skill. Setting it closes an open picker.
+func (e *Editor) SetPlain(plain bool) {
+	e.plain = plain
+	if plain {
+		e.closePicker()
+	}
+}
+
+// Plain reports whether the trigger characters are plain (SetPlain).
+func (e *Editor) Plain() bool { return e.plain }
+
 // maybeOpenPicker opens the file picker after '@' and the skill picker after
 // '$' typed at a word start.
 func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
-	if e.pickKind != pickNone || (typed != "@" && typed != "$" && typed != "#") || (typed == "#" && e.threadList == nil) {
+	if e.plain || e.pickKind != pickNone || (typed != "@" && typed != "$" && typed != "#") || (typed == "#" && e.threadList == nil) {
 		return nil
 	}
 	d := e.draft
@@ -478,7 +497,10 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	switch {
-	case e.pickKind == pickFile && e.filesState == notLoaded:
+	case e.pickKind == pickFile && e.filesState != loading:
+		// Files come and go too (the user's, the agent's): the list is
+		// read again each time the picker opens, the last one shown
+		// meanwhile.
 		e.filesState = loading
 		cmd = LoadFilesWith(e.fileList, e.root, 0)
 	case e.pickKind == pickFile && e.filesState == loaded && e.fileList != nil:

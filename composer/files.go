@@ -53,7 +53,9 @@ type FilesLoadedMsg struct {
 }
 
 // LoadFiles returns a command that lists the files under root (see
-// ListFiles) off the UI goroutine and reports a FilesLoadedMsg.
+// ListFiles) off the UI goroutine and reports a FilesLoadedMsg whose Paths
+// are the files and the directories holding them, a directory with a
+// trailing "/" (WithDirs): a directory mentioned is sent as its listing.
 func LoadFiles(root string, limit int) tea.Cmd { return LoadFilesWith(nil, root, limit) }
 
 // LoadFilesWith is LoadFiles through list (Options.Files; nil: ListFiles
@@ -66,8 +68,30 @@ func LoadFilesWith(list func(ctx context.Context, limit int) ([]string, bool, er
 		ctx, cancel := context.WithTimeout(context.Background(), filesLoadTimeout)
 		defer cancel()
 		paths, truncated, err := list(ctx, limit)
-		return FilesLoadedMsg{Root: root, Paths: paths, Truncated: truncated, Err: err}
+		return FilesLoadedMsg{Root: root, Paths: WithDirs(paths), Truncated: truncated, Err: err}
 	}
+}
+
+// WithDirs returns the sorted paths with every directory that holds one of
+// them added, written with a trailing "/" ("src/" before "src/main.go").
+// A directory with no listed file in it (empty, or all of it ignored) is
+// not offered.
+func WithDirs(paths []string) []string {
+	out := make([]string, 0, len(paths)+len(paths)/4)
+	seen := map[string]bool{}
+	for _, p := range paths {
+		for i := 0; i < len(p); i++ {
+			if p[i] != '/' {
+				continue
+			}
+			if d := p[:i+1]; !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+		out = append(out, p)
+	}
+	return filesSortUnique(out)
 }
 
 // ListFiles lists the files under root as sorted, deduplicated paths relative

@@ -7,12 +7,14 @@
 // with the number of items.
 //
 // Decisions: items are matched with sahilm/fuzzy over their sanitized Title
-// (control characters and escape sequences removed), ranked by score then
-// by original order; an empty query lists every item in order. The filtered
+// (control characters and escape sequences removed), ranked by word tier
+// (the query as a whole word, then as a word's prefix, then scattered
+// letters: pickerword.go), then score, then original order; an empty query lists every item in order. The filtered
 // result is computed lazily, at most once per change of items or query, and
 // a query that extends the previous one only rescans the previous matches.
 // Changing the query puts the selection back on the best match; new items
-// keep the selected item when it is still listed. Selection wraps. View's
+// keep the selected item when it is still listed and the user moved to it
+// (else the best match of the new items is selected). Selection wraps. View's
 // maxRows is the height of the whole box (border and title included); the
 // box shrinks to its content.
 package composer
@@ -55,6 +57,7 @@ type Picker struct {
 	sel, off  int
 	keep      bool // after new items, reselect keepValue when present
 	keepValue string
+	moved     bool // the user moved the selection since the query changed
 }
 
 // NewPicker returns an empty picker whose title line starts with title
@@ -66,7 +69,7 @@ func NewPicker(title string) *Picker {
 // SetItems replaces the items, keeping the query; the filter is recomputed
 // on demand. It also ends the loading and error states. The slice is copied.
 func (p *Picker) SetItems(items []PickerItem) {
-	if p.fresh {
+	if p.fresh && p.moved {
 		if it, ok := p.Selected(); ok {
 			p.keep, p.keepValue = true, it.Value
 		}
@@ -99,7 +102,7 @@ func (p *Picker) SetQuery(q string) {
 	}
 	p.query = q
 	p.fresh = false
-	p.sel, p.off, p.keep = 0, 0, false
+	p.sel, p.off, p.keep, p.moved = 0, 0, false, false
 }
 
 // Query returns the filter text.
@@ -124,6 +127,7 @@ func (p *Picker) Move(delta int) {
 		return
 	}
 	p.sel = ((p.sel+delta)%n + n) % n
+	p.moved = true
 }
 
 // Selected returns the selected item, false when nothing matches.
@@ -240,6 +244,7 @@ func pickerFilter(q string, titles []string, ascii []bool, pool []int32, narrow 
 			cands, scores = c2, s2
 		}
 	}
+	pickerTiered(q, titles, cands, scores)
 	return cands, pickerRank(cands, scores)
 }
 
@@ -594,7 +599,7 @@ func pickerRender(gs []pickerGlyph, base, match lipgloss.Style) string {
 // header returns the plain title line: "@ src/ma — 3 of 1204".
 func (p *Picker) header() (left, right string) {
 	left = pickerSanitize(p.title)
-	if q := pickerSanitize(p.query); q != "" {
+	if q := p.query; q != "" {
 		if left != "" {
 			left += " "
 		}
@@ -738,8 +743,12 @@ func (p *Picker) row(i int, selected bool, w int) string {
 	cw := w - padL - padR
 	title := p.titles[i]
 	var matched []int
-	if p.query != "" {
-		if ms := fuzzy.Find(p.query, []string{title}); len(ms) == 1 {
+	if q := p.query; q != "" {
+		if tier, at := pickerWordTier(q, title); tier != tierScattered && at >= 0 {
+			for k := range len(q) { // the word that ranked it, not letters scattered before it
+				matched = append(matched, at+k)
+			}
+		} else if ms := fuzzy.Find(p.query, []string{title}); len(ms) == 1 {
 			matched = ms[0].MatchedIndexes
 		}
 	}

@@ -267,3 +267,12 @@ func (m *Model) stopEnd(s stop, vh int) int {
 	}
 	return row + m.ph(l)
 }
+
+// ToEnd shows the end of the thread and follows new messages again, the
+// last message focused and no chip selected (what the end key does): the
+// app calls it when the user sends, so the message sent is on screen
+// wherever the view had been scrolled to. It costs nothing until drawn.
+func (m *Model) ToEnd() {
+	m.follow = true
+	m.sel, m.selIt, m.chip = len(m.ents)-1, -1, -1
+}

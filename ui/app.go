@@ -145,7 +145,7 @@ func New(opt Options) *App {
 	a.hist = &history{ws: ws, ed: ed, keys: a.keys, ovs: a.ovs, toast: a.toast, reg: a.opt.Registry}
 	a.hist.steps.Read(opt.History) // up works from the first frame (history.go)
 	a.clip = &clip{ws: ws, ed: ed, keys: a.keys, toast: a.toast, thread: &a.thread, cb: a.opt.Clipboard, reg: a.opt.Registry,
-		limits: opt.Config.Limits, config: opt.Config.Path}
+		limits: opt.Config.Limits, config: opt.Config.Path, home: opt.Home}
 	a.nav = &nav{ws: ws, chat: a.chat, drafts: a.drafts, ovs: a.ovs, keys: a.keys, toast: a.toast, thread: &a.thread, dir: opt.Dir, threads: threads}
 	a.stash = &stash{ws: ws, ed: ed, keys: a.keys, ovs: a.ovs, toast: a.toast, reg: a.opt.Registry}
 	a.loadThread(opt.Opened)
@@ -276,6 +276,9 @@ func (a *App) threadOpened(msg threadOpenedMsg) tea.Cmd {
 	}
 	a.loadThread(msg.open)
 	a.layout()
+	if list, ok := overlay.Of[*overlay.Threads](a.ovs); ok {
+		list.SetCurrent(a.thread.ID) // the list marks what the header names
+	}
 	return nil
 }
 

@@ -69,6 +69,7 @@ type clip struct {
 	reg      *clipboard.Registry
 	limits   config.Limits
 	config   string // the config file's path, for the refusal's hint
+	home     string // ~ of a dropped image path
 	seq      int    // numbers pasted-text-N.txt and pasted-image-N.png
 	shelfSel int    // the image shelf's selected image
 }
@@ -144,6 +145,9 @@ func (c *clip) paste(text string) tea.Cmd {
 	// Line ends and controls as the draft will hold them, before anything
 	// looks the text up: a terminal pastes newlines as CR.
 	text = clipboard.NormalizeText(text)
+	if cmd, ok := c.pasteImagePath(text); ok {
+		return cmd
+	}
 	if !contextref.HasReferences(text) {
 		return c.pastePlain(text, "")
 	}
@@ -200,7 +204,8 @@ func (c *clip) pastedFile(m pastedFileMsg, spaceBeforeChip func()) tea.Cmd {
 		return c.toast.show("pasted image kept as "+name, false)
 	}
 	hint := " — " + c.keys.ExpandPaste.Help().Key + " beside it expands it"
-	return c.toast.show("long paste kept as "+name+hint, false)
+	id, d := m.rec.RecordBase().ContextID, c.ed
+	return c.toast.show("long paste kept as "+name+hint, false, func() bool { return d.Draft().References(id) == 0 }) // expanded or deleted
 }
 
 func (c *clip) pasteReady(m pasteReadyMsg) tea.Cmd {
@@ -212,13 +217,7 @@ func (c *clip) pasteReady(m pasteReadyMsg) tea.Cmd {
 		return tea.Batch(c.pastePlain(m.plain, m.reason), after)
 	}
 	d := c.ed.Draft()
-	d.InsertMarkdown(m.imp.Text, m.imp.Records)
-	// Images no link shows (a stashed draft's shelf) go back on the shelf.
-	for _, r := range m.imp.Records {
-		if r.RecordBase().Kind == contextref.KindImage && d.References(r.RecordBase().ContextID) == 0 {
-			d.AddImage(r)
-		}
-	}
+	d.InsertImported(m.imp.Text, m.imp.Records) // and a stashed draft's shelf
 	c.ed.SetDraft(d)
 	note := fmt.Sprintf("%s with %d chip record(s)", m.what, len(m.imp.Records))
 	if len(m.imp.Notes) > 0 {

@@ -131,7 +131,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 		return // another overlay is open (the modes picker among them)
 	}
 	q, ok := slash.Query(c.ed.Draft())
-	if !ok || !composing || c.ed.PickerOpen() {
+	if !ok || !composing || c.ed.PickerOpen() || c.ed.Plain() { // ! shell mode: "/" is a character
 		if !ok {
 			c.dismissed = false
 		}
@@ -181,7 +181,7 @@ func (c *conversation) commandItems() []composer.PickerItem {
 // commandHint is the footer's line while the draft holds an agent command
 // (slash.Hint); composing says the composer has the keys.
 func (c *conversation) commandHint(composing bool) string {
-	if !composing {
+	if !composing || c.ed.Plain() {
 		return ""
 	}
 	return slash.Hint(c.info(), c.ed.Draft())

@@ -245,6 +245,9 @@ func (c *conversation) userStored(e chat.UserStored) effect {
 	if !e.Queued {
 		m := e.Message
 		c.tr.Append(transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status})
+		if e.Ref != 0 {
+			c.tr.ToEnd() // sent from here: on screen, however far up the view was (issue 25 item 3)
+		}
 	}
 	fx.cmd = tea.Batch(cmds...)
 	return fx

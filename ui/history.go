@@ -167,12 +167,7 @@ func (h *history) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
 
 // show replaces the draft with a prompt, the caret at its end.
 func (h *history) show(md string, recs []contextref.Record) {
-	d := composer.FromMarkdown(md, recs)
-	for _, r := range recs {
-		if r.RecordBase().Kind == contextref.KindImage && d.References(r.RecordBase().ContextID) == 0 {
-			d.AddImage(r)
-		}
-	}
+	d := composer.FromMarkdown(md, recs) // every image on the shelf, linked or not
 	last := d.LineCount() - 1
 	d.SetCaret(composer.Pos{Line: last, Col: len(d.Line(last))}, false)
 	h.ed.SetDraft(d)

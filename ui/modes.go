@@ -52,7 +52,7 @@ func (c *conversation) applyMode(ch chat.ModeChoice) tea.Cmd {
 		return c.notify(chips.SanitizeLine(ch.Label)+" is already on", false)
 	}
 	c.chat.Choose(c.thread.ID, ch)
-	return c.notify("switching to "+chips.SanitizeLine(ch.Label), false)
+	return c.toast.show("switching to "+chips.SanitizeLine(ch.Label), false, func() bool { return c.info().IsCurrent(ch) })
 }
 
 // refreshModes re-reads an open modes picker after AgentInfo (the current

@@ -3,7 +3,6 @@ package ui
 import (
 	"cmp"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -62,6 +61,9 @@ func (c *clip) attach(path string) tea.Cmd {
 func (a *App) attached(m attachedMsg) tea.Cmd {
 	a.ovs.Deliver(overlay.Is[*overlay.Attach], overlay.AttachDone{Err: m.err})
 	if m.err != nil {
+		if _, open := overlay.Of[*overlay.Attach](a.ovs); open {
+			return nil // the prompt says it, once (issue 25 item 13)
+		}
 		return a.notify("not attached: "+m.err.Error(), true)
 	}
 	a.setFocus(paneComposer)
@@ -76,26 +78,14 @@ func (a *App) attached(m attachedMsg) tea.Cmd {
 // open shows a file or image chip's bytes with xdg-open, or says where they
 // are; a mention opens its path.
 func (n *nav) open(r contextref.Record) tea.Cmd {
-	dir := n.dir
 	if t, ok := r.(*contextref.ThreadRecord); ok {
 		return n.openRef(t)
 	}
-	if m, ok := r.(*contextref.MentionRecord); ok {
-		p := filepath.Join(dir, m.Path)
-		return func() tea.Msg { return openedMsg{workspace.OpenPath(p, m.Path)} }
-	}
-	att := contextref.AttachmentOf(r)
-	if att == nil {
+	open, ok := n.ws.Open(r, n.dir)
+	if !ok {
 		return n.toast.show("nothing to open for this chip", false)
 	}
-	where, name := n.ws.Path(att.AttachmentID), att.Name
-	return func() tea.Msg {
-		p, err := where()
-		if err != nil {
-			return openedMsg{fmt.Sprintf("%s: the bytes are not in this environment's asset store", name)}
-		}
-		return openedMsg{workspace.OpenPath(p, name)}
-	}
+	return func() tea.Msg { return openedMsg{open()} }
 }
 
 // ---- threads ----
@@ -148,12 +138,11 @@ func (n *nav) askDelete(d overlay.ThreadDelete) tea.Cmd {
 	if n.chat.Phase(d.ID) != chat.Idle {
 		return n.toast.show("a turn is running in that thread: cancel it first (esc in the thread)", true)
 	}
-	if d.Title == "" {
-		d.Title = "(new thread)"
-	}
-	n.ovs.Push(overlay.NewConfirm(n.keys, fmt.Sprintf("Delete the thread %q and all its messages? (y/n)", chips.Truncate(d.Title, 40)), deleteThread{d.ID}))
-	return nil
+	ask := n.ws.DeleteQuestion(d.ID, d.Title) // the whole title, age and count, read in a command
+	return func() tea.Msg { return deleteAskedMsg{id: d.ID, question: ask()} }
 }
+
+type deleteAskedMsg struct{ id, question string } // the question, read
 
 // renameThread stores a thread's new title.
 func (n *nav) rename(r overlay.ThreadRename) tea.Cmd {
@@ -195,6 +184,9 @@ func (n *nav) changed(m threadChangedMsg) tea.Cmd {
 	if deleted, ok := strings.CutPrefix(m.what, "deleted:"); ok {
 		cmds = append(cmds, n.toast.show("thread deleted", false))
 		if deleted == n.thread.ID {
+			if list, ok := overlay.Of[*overlay.Threads](n.ovs); ok {
+				list.SetCurrent("") // until the next thread opens: no phantom row for the deleted one
+			}
 			cmds = append(cmds, opening(n.ws.Latest()))
 		}
 	} else if m.what != "" {

@@ -70,6 +70,10 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m overlay.ThreadsListed) tea.Cmd { return a.deliver(overlay.Is[*overlay.Threads], m) }))
 	add(on(func(a *App, m threadChangedMsg) tea.Cmd { return tea.Batch(a.nav.changed(m), a.refreshThread()) }))
 	add(on(func(a *App, m threadTitleMsg) tea.Cmd { a.retitle(m); return nil }))
+	add(on(func(a *App, m deleteAskedMsg) tea.Cmd {
+		a.ovs.Push(overlay.NewConfirm(a.keys, m.question, deleteThread{m.id}))
+		return nil
+	}))
 	add(on(func(a *App, m stashedMsg) tea.Cmd { return a.edited(a.stash.stashed(m)) }))
 	add(on(func(a *App, m overlay.StashListed) tea.Cmd { return a.deliver(overlay.Is[*overlay.Stash], m) }))
 	add(on(func(a *App, m stashDroppedMsg) tea.Cmd { return a.failed("stash: ", m.err) }))
@@ -86,6 +90,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m systemReadMsg) tea.Cmd { return a.edited(a.clip.systemRead(m)) }))
 	add(on(func(a *App, m pastedFileMsg) tea.Cmd { return a.edited(a.clip.pastedFile(m, a.ed.SpaceBeforeChip)) }))
 	add(on(func(a *App, m expandedMsg) tea.Cmd { return a.edited(a.clip.expanded(m)) }))
+	add(on(func(a *App, m droppedImageMsg) tea.Cmd { return a.edited(a.clip.droppedImage(m)) }))
 	// the transcript's requests
 	add(on(func(a *App, m transcript.OpenMsg) tea.Cmd { return a.nav.open(m.Record) }))
 	add(on(func(a *App, m transcript.PagerMsg) tea.Cmd { return page(a.opt.ExitFiles, m) }))

@@ -73,6 +73,12 @@ func (s *shellMode) view(v string) string {
 	return strings.Join(lines, "\n")
 }
 
+// set enters or leaves shell mode, where $ @ # / open no picker (issue 25).
+func (s *shellMode) set(on bool) {
+	s.on = on
+	s.ed.SetPlain(on)
+}
+
 // key is the composer's keys of shell mode: "!" on an empty draft enters
 // it, esc or backspace on the empty line leaves it, esc or ctrl+c kill a
 // running command. ok false leaves the key to the others.
@@ -88,10 +94,10 @@ func (s *shellMode) key(msg tea.KeyPressMsg) (tea.Cmd, paneFx, bool) {
 	empty := s.ed.Draft().IsEmpty()
 	switch {
 	case !s.on && empty && msg.Text == "!" && s.run == nil:
-		s.on = true
+		s.set(true)
 		return nil, paneFx{layout: true}, true
 	case s.on && (key.Matches(msg, k.ShellLeave) || empty && key.Matches(msg, k.Editor.DeleteBack)):
-		s.on = false
+		s.set(false)
 		return nil, paneFx{layout: true}, true
 	}
 	return nil, paneFx{}, false
@@ -106,7 +112,7 @@ func (s *shellMode) start(line string) (tea.Cmd, paneFx) {
 	if s.run != nil {
 		return s.toast.show("a ! command is still running ("+s.keys.ShellKill.Help().Key+" kills it)", true), paneFx{}
 	}
-	s.on = false
+	s.set(false)
 	s.ed.Reset()
 	s.n++
 	id := "shell-" + strconv.Itoa(s.n)

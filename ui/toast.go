@@ -17,13 +17,18 @@ type toastLine struct {
 	text string
 	err  bool
 	seq  int
+	over func() bool // what it tells is over (issue 25 item 10); nil: it lasts its time
 }
 
 type toastDoneMsg struct{ seq int }
 
-// show puts text on the footer (sanitized) until its tick comes.
-func (t *toastLine) show(text string, isErr bool) tea.Cmd {
-	t.text, t.err = chips.SanitizeLine(text), isErr
+// show puts text on the footer (sanitized) until its tick comes, or until
+// over (cheap, no I/O: asked each frame) says what it tells is over.
+func (t *toastLine) show(text string, isErr bool, over ...func() bool) tea.Cmd {
+	t.text, t.err, t.over = chips.SanitizeLine(text), isErr, nil
+	if len(over) > 0 {
+		t.over = over[0]
+	}
 	t.seq++
 	seq := t.seq
 	return tea.Tick(toastFor, func(time.Time) tea.Msg { return toastDoneMsg{seq} })
@@ -38,7 +43,7 @@ func (t *toastLine) done(seq int) {
 
 // view is the footer row while a toast shows ("" when none).
 func (t *toastLine) view(width int) string {
-	if t.text == "" {
+	if t.text == "" || t.over != nil && t.over() {
 		return ""
 	}
 	st := okStyle

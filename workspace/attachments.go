@@ -97,7 +97,7 @@ func (w *Workspace) Attach(path string) func() (contextref.Record, error) {
 		}
 		a, err := as.PutFile(path)
 		if err != nil {
-			return nil, err
+			return nil, NoFile(path, err)
 		}
 		local := randomID("att_")
 		if err := st.BindAttachment(local, a.ID); err != nil {

@@ -4,10 +4,12 @@
 // schedule (Autosave) and bookkeeping (DraftSaves: the version on disk, the
 // pending tick, the running write, failed saves kept and retried, a stopped
 // quit), the prompt stash, the prompt history and the stepping through it
-// (HistorySteps), the # picker's
-// thread source, attachment binding and paste import (bytes into the asset
-// store, a fresh local id bound to them), and the attachment-limit check
-// of the agent's limits, which main passes in.
+// (HistorySteps) with each entry's one-line Title (chips as labels), the
+// # picker's thread source, a thread's row and its delete question (title,
+// age, message count), attachment binding and paste import (bytes into
+// the asset store, a fresh local id bound to them; a pasted image path read
+// by PastedImagePath and kept by AttachImage), opening a chip's file, and
+// the attachment-limit check of the agent's limits, which main passes in.
 //
 // Its methods never block the caller: a method that reads or writes the
 // store or the asset store returns a func that does it, for the UI to run

@@ -18,6 +18,7 @@ type StashEntry struct {
 // HistoryEntry is a prompt sent in the project.
 type HistoryEntry struct {
 	Markdown string
+	Title    string // the prompt on one line with chips as labels (HistoryTitle)
 	Records  []contextref.Record
 	Created  time.Time
 }
@@ -64,7 +65,7 @@ func (w *Workspace) History() func() ([]HistoryEntry, error) {
 		es, err := st.History(project, HistoryRows)
 		out := make([]HistoryEntry, len(es))
 		for i, e := range es {
-			out[i] = HistoryEntry{Markdown: e.Markdown, Records: e.Records, Created: e.Created}
+			out[i] = HistoryEntry{Markdown: e.Markdown, Title: HistoryTitle(e.Markdown), Records: e.Records, Created: e.Created}
 		}
 		return out, err
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/chipchat/chipchat/contextref"
 )
 
 // CommonPrefix is the longest prefix of every string of ss (ss not empty).
@@ -67,4 +69,27 @@ func OpenPath(p, name string) string {
 		}
 	}
 	return name + " is at " + p
+}
+
+// Open is what opening a chip does (transcript o, the shelf's open): a
+// mention's path under dir, a file's or an image's stored bytes, shown with
+// OpenPath; the func (run it in a command) says what to tell the user. ok
+// false: the record has nothing to open.
+func (w *Workspace) Open(r contextref.Record, dir string) (open func() string, ok bool) {
+	if m, ok := r.(*contextref.MentionRecord); ok {
+		p := filepath.Join(dir, m.Path)
+		return func() string { return OpenPath(p, m.Path) }, true
+	}
+	att := contextref.AttachmentOf(r)
+	if att == nil {
+		return nil, false
+	}
+	where, name := w.Path(att.AttachmentID), att.Name
+	return func() string {
+		p, err := where()
+		if err != nil {
+			return name + ": the bytes are not in this environment's asset store"
+		}
+		return OpenPath(p, name)
+	}, true
 }

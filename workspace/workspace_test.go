@@ -341,3 +341,26 @@ func TestTitleIsTheFirstLineWithChipsAsLabels(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 }
+
+// Issue 25 item 8: the history search lists a prompt with its chips as
+// labels and a quote as its words and the user's comment, never the quote
+// link's percent-encoded text.
+func TestHistoryTitleShowsChipsAsLabels(t *testing.T) {
+	e := newEnv(t, 0)
+	w := e.workspace()
+	rec := &contextref.MentionRecord{Base: contextref.NewBase(contextref.KindMention, "m1", "notes.md"), Path: "notes.md"}
+	comment := "is this  right?"
+	q := &contextref.Citation{Version: 1, EnvironmentID: "local", ThreadID: "t1", MessageID: "m1",
+		Text: "The cache is\nflushed on exit.", Comment: &comment, Start: 0, End: 27}
+	noErr(t, w.Remember("look at "+contextref.LinkFor(rec)+"\nand "+q.Link()+" thanks", []contextref.Record{rec}))
+	hs := must(t, w.History())
+	want := "look at [notes.md] and [❝ The cache is flushed on exit.] is this right? thanks"
+	if len(hs) != 1 || hs[0].Title != want {
+		t.Fatalf("history title %q, want %q", hs[0].Title, want)
+	}
+	long := strings.Repeat("word ", 30)
+	lq := &contextref.Citation{Version: 1, EnvironmentID: "local", ThreadID: "t1", MessageID: "m1", Text: long, End: int64(len(long))}
+	if got := HistoryTitle(lq.Link()); got != "[❝ "+long[:64]+"…]" {
+		t.Errorf("a long quote: %q", got)
+	}
+}

@@ -27,7 +27,9 @@ func (c *Confirm) Hints() string {
 	return keymap.Join(keymap.Hint(c.k.ConfirmYes, "yes"), keymap.Hint(c.k.ConfirmNo, "no"))
 }
 
-func (c *Confirm) View(width, _ int) []string { return []string{chips.Truncate(c.text, width)} }
+func (c *Confirm) View(width, _ int) []string {
+	return chips.WrapHanging([]string{chips.SanitizeLine(c.text)}, width)
+}
 
 func (c *Confirm) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	msg, ok := m.(tea.KeyPressMsg)

@@ -1,12 +1,10 @@
 package overlay
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/ui/keymap"
 )
 
@@ -46,7 +44,7 @@ func (h *Help) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	case key.Matches(msg, k.HelpPageUp):
 		h.top -= 10
 	}
-	h.top = max(0, min(h.top, len(h.lines)-1))
+	h.top = max(0, h.top) // View keeps it within the wrapped rows (more than the lines when narrow)
 	return h, nil, nil
 }
 
@@ -56,39 +54,8 @@ func (h *Help) Lines() []string { return h.lines }
 // View wraps the help to width (nothing is cut) and shows height rows of
 // it from the scroll position.
 func (h *Help) View(width, height int) []string {
-	var rows []string
-	for _, l := range h.lines {
-		rows = append(rows, wrapHanging(l, width)...)
-	}
-	h.top = max(0, min(h.top, len(rows)-1))
+	rows := chips.WrapHanging(h.lines, width)
+	h.top = max(0, min(h.top, len(rows)-height)) // the last page ends with the last row
 	end := min(len(rows), h.top+height)
 	return rows[h.top:end]
-}
-
-// wrapHanging wraps a help line to width, its continuation rows indented
-// to where its last column starts (the help text after the key names), so
-// a long help stays in its column.
-func wrapHanging(l string, width int) []string {
-	if ansi.StringWidth(l) <= width {
-		return []string{l}
-	}
-	start := -1
-	for i := 1; i+1 < len(l); i++ {
-		if l[i] == ' ' && l[i-1] == ' ' && l[i+1] != ' ' {
-			start = i + 1
-		}
-	}
-	col := 0
-	if start > 0 {
-		col = ansi.StringWidth(l[:start])
-	}
-	if col == 0 || col > width-20 {
-		return strings.Split(ansi.Wrap(l, width, ""), "\n")
-	}
-	parts := strings.Split(ansi.Wrap(l[start:], width-col, ""), "\n")
-	rows := []string{l[:start] + parts[0]}
-	for _, p := range parts[1:] {
-		rows = append(rows, strings.Repeat(" ", col)+p)
-	}
-	return rows
 }

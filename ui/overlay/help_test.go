@@ -3,24 +3,25 @@ package overlay
 import (
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
-// A long help line wraps under its own column, not under the key names.
-func TestHelpWrapsUnderItsColumn(t *testing.T) {
-	l := "   cancel                 esc                                close the innermost open thing (picker, popup, prompt, selection, pane); with nothing open, cancel the running turn"
-	rows := wrapHanging(l, 100)
-	if len(rows) < 2 {
-		t.Fatalf("not wrapped: %q", rows)
+// Issue 25 item 15: paging down stops with the help's last row at the
+// bottom (it scrolled on into blank rows).
+func TestHelpStopsAtItsLastPage(t *testing.T) {
+	var lines []string
+	for i := range 50 {
+		lines = append(lines, "line "+strings.Repeat("x", i%7))
 	}
-	col := strings.Index(l, "close")
-	for _, r := range rows[1:] {
-		if ansi.StringWidth(r) > 100 || !strings.HasPrefix(r, strings.Repeat(" ", col)) || r[col] == ' ' {
-			t.Errorf("continuation %q is not under column %d", r, col)
-		}
+	h := NewHelp(nil, lines)
+	h.top = 1000
+	if v := h.View(80, 20); len(v) != 20 || v[19] != lines[49] {
+		t.Fatalf("the last page shows %d rows ending %q", len(v), v[len(v)-1])
 	}
-	if short := wrapHanging("   quit  ctrl+q  quit", 80); len(short) != 1 {
-		t.Errorf("a short line was wrapped: %q", short)
+	// Narrow, the rows outnumber the lines: the last page is still reached.
+	long := strings.Repeat("word ", 40)
+	h = NewHelp(nil, []string{long, long, long, "the end"})
+	h.top = 1000
+	if v := h.View(20, 5); v[len(v)-1] != "the end" {
+		t.Fatalf("the last page ends %q", v[len(v)-1])
 	}
 }

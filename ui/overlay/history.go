@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -9,7 +10,6 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 )
@@ -36,8 +36,7 @@ func (s *HistorySearch) Set(entries []workspace.HistoryEntry) {
 	s.entries = entries
 	items := make([]composer.PickerItem, len(entries))
 	for i, e := range entries {
-		title := contextref.Replace(e.Markdown, func(o contextref.Occurrence) string { return "[" + o.Label + "]" })
-		items[i] = composer.PickerItem{Title: chips.SanitizeLine(strings.Join(strings.Fields(title), " ")),
+		items[i] = composer.PickerItem{Title: chips.SanitizeLine(cmp.Or(e.Title, workspace.HistoryTitle(e.Markdown))),
 			Detail: e.Created.Format("2006-01-02 15:04"), Value: strconv.Itoa(i)}
 	}
 	s.Picker.SetItems(items)

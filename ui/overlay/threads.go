@@ -44,6 +44,13 @@ type (
 	ThreadDelete struct{ ID, Title string } // to be confirmed
 )
 
+// SetCurrent marks id as the open thread ("": none, the next opening).
+func (s *Threads) SetCurrent(id string) {
+	if s.current = id; s.threads != nil {
+		s.setThreads(s.threads, nil)
+	}
+}
+
 // Listed is the threads as last delivered (nil: not yet).
 func (s *Threads) Listed() []workspace.Thread { return s.threads }
 
@@ -70,25 +77,10 @@ func (s *Threads) setThreads(ts []workspace.Thread, err error) {
 	s.Picker.SetQuery(s.Field.String())
 }
 
-// threadItem is a thread's row: "● " marks the open one; the detail holds
-// the id and the time.
+// threadItem is a thread's row (workspace.Thread.Row).
 func threadItem(t workspace.Thread, current bool) composer.PickerItem {
-	title := chips.SanitizeLine(t.Title)
-	if title == "" {
-		title = "(new thread)"
-	}
-	mark := "  "
-	if current {
-		mark = "● "
-	}
-	detail := t.ID
-	if !t.Updated.IsZero() {
-		detail += " · " + t.Updated.Format("2006-01-02 15:04")
-	}
-	if current {
-		detail += " · open"
-	}
-	return composer.PickerItem{Title: mark + title, Detail: detail, Value: t.ID}
+	title, detail := t.Row(current)
+	return composer.PickerItem{Title: title, Detail: detail, Value: t.ID}
 }
 
 // title is thread id's title as stored ("" for none).
