@@ -366,7 +366,9 @@ func (h *harness) probe() store.Message {
 			for _, m := range msgs[i+1:] {
 				if m.Role == message.RoleAssistant {
 					reply = m
-					return m.Status.Final()
+					// The turn is over in chat too: a ctrl+c pressed next
+					// must not find the probe's turn still running.
+					return m.Status.Final() && h.app.chat.Phase(id) == chat.Idle
 				}
 			}
 		}
