@@ -749,6 +749,7 @@ func acpStart(command, dir string, env []string, host Host, client *acpClient, l
 	log := newACPLogger(logPath, p.logTail, "agent", command, "pid", cmd.Process.Pid)
 	p.lines.log = log.Warn
 	p.lines.onCut = func(*acpCutError) { p.kill() }
+	p.lines.update = func(n acp.SessionNotification) { _ = client.SessionUpdate(context.Background(), n) }
 	p.conn = acp.NewClientSideConnection(client, inW, p.lines.out)
 	p.conn.SetLogger(log)
 	go func() {
