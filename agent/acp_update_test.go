@@ -162,9 +162,9 @@ func FuzzACPDecodeString(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := &acpDec{b: b}
 		got, ok := d.str()
-		end := acpSkipString(b, 0)
-		if len(b) == 0 || b[0] != '"' {
-			end = -1
+		end := -1
+		if len(b) > 0 && b[0] == '"' {
+			end = acpSkipString(b, 0)
 		}
 		var want string
 		werr := json.Unmarshal(b[:max(end, 0)], &want)
@@ -178,4 +178,36 @@ func FuzzACPDecodeString(f *testing.F) {
 			t.Fatalf("str(%q) = %q ending at %d, encoding/json %q ending at %d", b, got, d.i, want, end)
 		}
 	})
+}
+
+// BenchmarkACPDecodeUpdate: a text chunk and a 4 MB tool output, decoded
+// by chipchat's fast path and, for reference, the SDK's way.
+func BenchmarkACPDecodeUpdate(b *testing.B) {
+	status := acp.ToolCallStatusInProgress
+	for _, c := range []struct {
+		name string
+		u    acp.SessionUpdate
+	}{
+		{"chunk", acp.UpdateAgentMessageText("c12345;")},
+		{"tool4MB", acp.SessionUpdate{ToolCallUpdate: &acp.SessionToolCallUpdate{SessionUpdate: "tool_call_update", ToolCallId: "g", Status: &status,
+			Content: []acp.ToolCallContent{{Content: &acp.ToolCallContentContent{Type: "content", Content: acp.TextBlock(strings.Repeat("line of output\n", 4<<20/15))}}}}}},
+	} {
+		line := acpUpdateLine(b, c.u)
+		b.Run(c.name+"/chipchat", func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				if _, ok := acpDecodeUpdate(line); !ok {
+					b.Fatal("not decoded")
+				}
+			}
+		})
+		b.Run(c.name+"/sdk", func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				if _, ok := acpSDKDecode(line); !ok {
+					b.Fatal("not decoded")
+				}
+			}
+		})
+	}
 }
