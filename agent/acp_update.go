@@ -52,7 +52,7 @@ func (d *acpDec) is(c byte) bool {
 // each key (with the cursor at its value), parses the value and returns
 // the key's bit, 0 for a key or value it does not take. A key seen twice
 // is refused.
-func (d *acpDec) object(member func(key string) uint32) (seen uint32, ok bool) {
+func (d *acpDec) object(member func(key []byte) uint32) (seen uint32, ok bool) {
 	if !d.is('{') {
 		return 0, false
 	}
@@ -83,21 +83,21 @@ func (d *acpDec) object(member func(key string) uint32) (seen uint32, ok bool) {
 
 // key is the key at the cursor, refused when it has an escape or a
 // control character (no known key has).
-func (d *acpDec) key() (string, bool) {
+func (d *acpDec) key() ([]byte, bool) {
 	if d.i >= len(d.b) || d.b[d.i] != '"' {
-		return "", false
+		return nil, false
 	}
 	for j := d.i + 1; j < len(d.b); j++ {
 		switch c := d.b[j]; {
 		case c == '"':
 			k := d.b[d.i+1 : j]
 			d.i = j + 1
-			return string(k), true // interned by the switch that reads it
+			return k, true // read by switch string(k), which copies nothing
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // skip moves past the value at the cursor, checking only its structure
@@ -240,8 +240,8 @@ func acpDecodeUpdate(line []byte) (n acp.SessionNotification, ok bool) {
 		bParams
 	)
 	method, params, decoded := false, -1, false
-	seen, ok := d.object(func(k string) uint32 {
-		switch k {
+	seen, ok := d.object(func(k []byte) uint32 {
+		switch string(k) {
 		case "jsonrpc":
 			if _, ok := d.str(); ok {
 				return bJSONRPC
@@ -291,8 +291,8 @@ func (d *acpDec) params(n *acp.SessionNotification) bool {
 		bSession = 1 << iota
 		bUpdate
 	)
-	seen, ok := d.object(func(k string) uint32 {
-		switch k {
+	seen, ok := d.object(func(k []byte) uint32 {
+		switch string(k) {
 		case "sessionId":
 			if s, ok := d.str(); ok {
 				n.SessionId = acp.SessionId(s)
@@ -323,10 +323,10 @@ const (
 func (d *acpDec) update(u *acp.SessionUpdate) bool {
 	var kind, messageID, toolCallID, title, toolKind, status string
 	content, contentEnd := -1, -1
-	seen, ok := d.object(func(k string) uint32 {
+	seen, ok := d.object(func(k []byte) uint32 {
 		var dst *string
 		var bit uint32
-		switch k {
+		switch string(k) {
 		case "sessionUpdate":
 			dst, bit = &kind, acpUKind
 		case "messageId":
@@ -421,9 +421,9 @@ func (d *acpDec) update(u *acp.SessionUpdate) bool {
 // textBlock decodes a text content block: type "text" and text.
 func (d *acpDec) textBlock(c *acp.ContentBlock) bool {
 	var typ, text string
-	seen, ok := d.object(func(k string) uint32 {
+	seen, ok := d.object(func(k []byte) uint32 {
 		dst, bit := &typ, uint32(1)
-		switch k {
+		switch string(k) {
 		case "type":
 		case "text":
 			dst, bit = &text, 2
@@ -482,10 +482,10 @@ func (d *acpDec) toolContent(c *acp.ToolCallContent) bool {
 	)
 	var typ, path, old, nw, term string
 	var block acp.ContentBlock
-	seen, ok := d.object(func(k string) uint32 {
+	seen, ok := d.object(func(k []byte) uint32 {
 		var dst *string
 		var bit uint32
-		switch k {
+		switch string(k) {
 		case "type":
 			dst, bit = &typ, bType
 		case "path":
