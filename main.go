@@ -382,6 +382,9 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 		return nil, nil, err
 	}
 	closers = append(closers, func() { _ = st.Close() })
+	// The app, through its panes socket, decides which threads chipchat
+	// mcp may read: this project's and those the user attached in it.
+	acpUI.panes.SetThreads(st, store.ProjectKey(env.cwd))
 	// This data dir's environment, for pastes in other chipchat processes
 	// that fetch images and files from it (best effort: a copy registers it
 	// again).

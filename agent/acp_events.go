@@ -15,8 +15,9 @@ import (
 
 // acpTurn queues the events of one running turn; the connection's
 // goroutines push them, Run's goroutine emits them (so emit is never called
-// concurrently). Pushing never waits for the emitter: the SDK's
-// notification goroutine applies an update in a step bounded by the
+// concurrently). Pushing never waits for the emitter: the line reader's
+// goroutine (for the updates it decodes itself, acp_update.go) or the
+// SDK's notification goroutine applies an update in a step bounded by the
 // update's own size (and ReplyBytes), whatever the UI does. While events
 // wait, they are coalesced: a text or thought chunk joins the chunk
 // before it, an update of a tool call joins the event queued for that call

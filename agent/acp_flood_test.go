@@ -136,6 +136,32 @@ func TestACPFloodOfNotificationsIsApplied(t *testing.T) {
 		n, len(acpOf[TextDelta](evs)), wall.Round(time.Millisecond), cpu.Round(time.Millisecond), float64(cpu.Microseconds())/float64(n))
 }
 
+func TestACPUpdatesDecodedTwoWaysKeepTheirOrder(t *testing.T) {
+	// chipchat decodes most chunks itself and leaves the rest (here every
+	// third, carrying _meta) to the SDK: written back to back, they are
+	// still applied in the order sent.
+	n := 30_000
+	if testing.Short() {
+		n = 6_000
+	}
+	h := newFloodHarness(t, ACPOptions{})
+	evs, err := h.run("mixed " + strconv.Itoa(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := 1; i <= n; i++ {
+		want.WriteString("c" + strconv.Itoa(i) + ";")
+	}
+	if got := acpText(evs); got != want.String() {
+		i := 0
+		for i < min(len(got), want.Len()) && got[i] == want.String()[i] {
+			i++
+		}
+		t.Fatalf("the text (%d bytes, want %d) departs from the order sent at byte %d: %q", len(got), want.Len(), i, got[max(0, i-20):min(len(got), i+20)])
+	}
+}
+
 func TestACPOverlongLineStopsTheAgent(t *testing.T) {
 	h := newFloodHarness(t, ACPOptions{})
 	if _, err := h.run("flood 1"); err != nil {

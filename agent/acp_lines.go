@@ -11,6 +11,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	acp "github.com/coder/acp-go-sdk"
 )
 
 // chipchat reads the agent's stdout itself and hands it to the SDK line by
@@ -32,6 +34,13 @@ import (
 //     (acpMarksAhead+1)·(acpMarkEvery+1) entries, and about
 //     (acpMarksAhead+1)·(acpMarkBytes+10 MiB) bytes, are ever queued; a
 //     faster agent blocks on its stdout instead.
+//   - Speed. The common session/update notifications are decoded here
+//     (acp_update.go) and applied at once on the reader's goroutine
+//     (update), never reaching the SDK. Order holds: before applying one
+//     the reader waits until the SDK has applied every notification it
+//     was handed since its last applied mark (a request's mark covers
+//     the update before it already, as the update is applied before
+//     the request is handed on).
 //   - Boundary. The SDK's scanner gives up on a line over 10 MiB (its
 //     maxBufSize, the newline included) and closes the connection, leaving
 //     the agent blocked on a pipe nobody reads. The reader cuts such a line
@@ -94,6 +103,9 @@ type acpReader struct {
 	onCut func(*acpCutError)
 	// log receives the reader's own diagnostics.
 	log func(msg string, args ...any)
+	// update, when set, applies a session/update the reader decoded
+	// itself; it must not block.
+	update func(acp.SessionNotification)
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -216,6 +228,11 @@ func (l *acpReader) cause() *acpCutError {
 // applied when it is a request, else after at most acpMarksAhead
 // unapplied marks. It reports false once the SDK's side is closed.
 func (l *acpReader) forward(line []byte) bool {
+	if l.update != nil {
+		if n, ok := acpDecodeUpdate(line); ok {
+			return l.apply(n)
+		}
+	}
 	req := acpIsRequest(line)
 	l.mu.Lock()
 	l.lines++
@@ -241,6 +258,23 @@ func (l *acpReader) forward(line []byte) bool {
 	l.since++
 	l.sinceB += len(line)
 	l.mu.Unlock()
+	return true
+}
+
+// apply applies an update the reader decoded, once the SDK has applied
+// what it was handed before.
+func (l *acpReader) apply(n acp.SessionNotification) bool {
+	l.mu.Lock()
+	l.lines++
+	handed, stopped := l.since > 0, l.stopped
+	l.mu.Unlock()
+	if stopped {
+		return false
+	}
+	if handed && (!l.mark() || !l.waitApplied()) {
+		return false
+	}
+	l.update(n)
 	return true
 }
 

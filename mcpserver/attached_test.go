@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,7 +54,7 @@ func TestThreadReadAttachedThreads(t *testing.T) {
 		Items: []message.Item{{Kind: message.ItemText, Text: "read " + namedByAgent.ID}}}); err != nil {
 		t.Fatal(err)
 	}
-	cs := inProcess(t, Options{DataDir: dir, ProjectKey: store.ProjectKey(here)})
+	cs := inProcess(t, Options{DataDir: dir, PanesSocket: appFor(t, st, here)})
 	if page, res := callIn(t, cs, map[string]any{"threadId": attachedThere.ID}); res.IsError || len(page.Messages) != 1 || page.Messages[0].Text != "attached by the user" {
 		t.Errorf("the attached thread: %+v %+v", page, res.Content)
 	}
@@ -64,5 +66,75 @@ func TestThreadReadAttachedThreads(t *testing.T) {
 		if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "belongs to another project") {
 			t.Errorf("thread %s: %+v", th.ID, res.Content)
 		}
+	}
+}
+
+// The running app decides what t3_thread_read reads, not the flags
+// chipchat mcp was started with: an agent starting it with --project of
+// another project gets that project's threads only when the app running
+// here allows them; with no app running, no thread is read.
+func TestThreadReadScopeIsTheApps(t *testing.T) {
+	dir, here, there := t.TempDir(), t.TempDir(), t.TempDir()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	thread := func(project string) store.Thread {
+		t.Helper()
+		p, err := st.Project(store.ProjectKey(project))
+		if err != nil {
+			t.Fatal(err)
+		}
+		th, err := st.CreateThread(p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleUser, Text: "in " + project}); err != nil {
+			t.Fatal(err)
+		}
+		return th
+	}
+	mine, theirs := thread(here), thread(there)
+	app := appFor(t, st, here)
+	text := func(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.TextContent).Text }
+
+	// `chipchat mcp --project THERE` as an agent could start it, with the
+	// app of HERE running.
+	var out, errb bytes.Buffer
+	in := strings.NewReader("")
+	if code := Main([]string{"--data-dir", dir, "--project", there}, in, &out, &errb); code != 0 {
+		t.Fatalf("--project is still accepted: exit %d, %s", code, errb.String())
+	}
+	cs := inProcess(t, Options{DataDir: dir, PanesSocket: app})
+	if _, res := callIn(t, cs, map[string]any{"threadId": theirs.ID}); !res.IsError || !strings.Contains(text(res), "belongs to another project") {
+		t.Errorf("another project's thread read with the app of this one running: %+v", res.Content)
+	}
+	if page, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); res.IsError || len(page.Messages) != 1 {
+		t.Errorf("this project's thread: %+v %+v", page, res.Content)
+	}
+
+	// The app of THERE allows its own thread, and not HERE's.
+	cs = inProcess(t, Options{DataDir: dir, PanesSocket: appFor(t, st, there)})
+	if page, res := callIn(t, cs, map[string]any{"threadId": theirs.ID}); res.IsError || len(page.Messages) != 1 || page.Messages[0].Text != "in "+there {
+		t.Errorf("the app's own project's thread: %+v %+v", page, res.Content)
+	}
+	if _, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); !res.IsError {
+		t.Errorf("read a thread the app did not allow: %+v", res.Content)
+	}
+
+	// No app: nothing is read, and the agent is told why.
+	for _, socket := range []string{"", filepath.Join(t.TempDir(), "gone.sock")} {
+		cs = inProcess(t, Options{DataDir: dir, PanesSocket: socket})
+		if _, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); !res.IsError || !strings.Contains(text(res), "the chipchat app is not running") {
+			t.Errorf("socket %q: %+v", socket, res.Content)
+		}
+	}
+	// An app that shares no threads (no store given to its socket).
+	var terms Terminals
+	bare := listen(t, terms.Read)
+	cs = inProcess(t, Options{DataDir: dir, PanesSocket: bare.Path()})
+	if _, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); !res.IsError || !strings.Contains(text(res), "does not share its threads") {
+		t.Errorf("an app without threads: %+v", res.Content)
 	}
 }

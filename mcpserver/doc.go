@@ -8,11 +8,16 @@
 //     messages (position, role, status, text) and nextPosition, the value
 //     to pass as afterPosition for the next page (null after the last
 //     page). Threads come from the store opened read-only
-//     (store.OpenReadOnly). Readable are the project's threads and the
-//     threads of other projects that a user message of the project
-//     attached as a thread chip (T3 Code's rule: records the user created;
-//     a thread id in a reply does not count); any other thread, or an
-//     unknown id, is a tool error that says so.
+//     (store.OpenReadOnly). Which threads are readable is the running
+//     app's decision, asked through the panes socket for each call
+//     (AskScope; the app answers with StoreScope over its own store):
+//     the threads of the project the app runs in and the threads of other
+//     projects that a user message of that project attached as a thread
+//     chip (T3 Code's rule: records the user created; a thread id in a
+//     reply does not count). The --project flag has no say (an agent can
+//     start chipchat mcp itself); with no app answering, no thread is
+//     read. Any other thread, or an unknown id, is a tool error that says
+//     so.
 //   - terminal_read(terminal?, lines?) returns the recent output of the
 //     running app's terminal panes, asked through a unix socket whose path
 //     comes in CHIPCHAT_PANES_SOCKET. Without a running app the tool says
@@ -28,7 +33,9 @@
 // Socket protocol (one request per connection): the client writes one JSON
 // line {"terminal": NAME, "lines": N}; the server answers one JSON line
 // {"panes": [PaneText…]} or {"error": TEXT} and closes. NAME "" means every
-// pane. The socket is mode 0600 in a 0700 directory
+// pane. A request {"thread": ID} is answered {"readable": BOOL} (or an
+// error): whether t3_thread_read may read that thread (SetScope, set by
+// main once the store is open through Panes.SetThreads). The socket is mode 0600 in a 0700 directory
 // ($XDG_RUNTIME_DIR/chipchat, else the state directory) and is removed
 // when the server closes.
 //
@@ -39,9 +46,6 @@
 //   - A page holds at most PageMessages messages and PageBytes bytes of
 //     text; a single message longer than PageBytes is cut and marked
 //     (truncated: true, and a last line saying how much was left out).
-//   - The project is the git root of the directory chipchat was started in
-//     (--project, which Spec always passes), else that of the server's
-//     working directory.
 //   - The store is opened on the first call that needs it, so the server
 //     starts (and terminal_read works) even when the data directory has no
 //     database yet; an open that failed is tried again on the next call.

@@ -219,6 +219,7 @@ func TestMCPEndToEnd(t *testing.T) {
 	var terms Terminals
 	terms.Set(fakeTerminals("$ go test ./...\r\nok  \tchipchat\t0.3s\r\n$ ", "vim\r\n"))
 	panes := listen(t, terms.Read)
+	panes.SetScope(StoreScope(f.st, store.ProjectKey(f.project)))
 
 	sp, err := Spec(f.dataDir, store.ProjectKey(f.project), panes.Path())
 	if err != nil {
@@ -339,19 +340,19 @@ func TestMCPEndToEnd(t *testing.T) {
 	}
 }
 
-// Without an app (no CHIPCHAT_PANES_SOCKET) terminal_read says so, and the
-// threads are still readable; the project defaults to the working
-// directory.
+// Without an app (no CHIPCHAT_PANES_SOCKET) terminal_read says so, and so
+// does t3_thread_read: the app decides which threads may be read, and no
+// flag stands in for it.
 func TestMCPNoApp(t *testing.T) {
 	f := newFixture(t)
-	cs := mcpSession(t, f.project, []string{PanesSocketEnv + "="}, "--data-dir", f.dataDir)
+	cs := mcpSession(t, f.project, []string{PanesSocketEnv + "="}, "--data-dir", f.dataDir, "--project", f.project)
 	res, text := call(t, cs, ToolTerminalRead, map[string]any{"lines": 10}, nil)
 	if !res.IsError || !strings.Contains(text, "the chipchat app is not running") {
 		t.Fatalf("no app: %v %q", res.IsError, text)
 	}
-	msgs, _ := readAll(t, cs, f.thread.ID)
-	if len(msgs) != 120 {
-		t.Fatalf("%d messages", len(msgs))
+	res, text = call(t, cs, ToolThreadRead, map[string]any{"threadId": f.thread.ID}, nil)
+	if !res.IsError || !strings.Contains(text, "the chipchat app is not running") || strings.Contains(text, "question 1") {
+		t.Fatalf("a thread read with no app: %v %q", res.IsError, text)
 	}
 }
 
@@ -376,8 +377,19 @@ func TestMCPLeavesDatabaseUnchanged(t *testing.T) {
 		return fi.Size(), fi.ModTime(), b
 	}
 	size0, mtime0, data0 := stat()
+	// The app's end decides from a read-only store (the file stays as it
+	// is).
+	ro, err := store.OpenReadOnly(f.dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	var terms Terminals
+	app := listen(t, terms.Read)
+	app.SetScope(StoreScope(ro, store.ProjectKey(f.project)))
+	env := []string{PanesSocketEnv + "=" + app.Path()}
 	func() {
-		cs := mcpSession(t, f.project, nil, "--data-dir", f.dataDir)
+		cs := mcpSession(t, f.project, env, "--data-dir", f.dataDir)
 		readAll(t, cs, f.thread.ID)
 		if err := cs.Close(); err != nil {
 			t.Fatal(err)
@@ -389,7 +401,7 @@ func TestMCPLeavesDatabaseUnchanged(t *testing.T) {
 	}
 
 	empty := t.TempDir()
-	cs := mcpSession(t, f.project, nil, "--data-dir", empty)
+	cs := mcpSession(t, f.project, env, "--data-dir", empty)
 	res, text := call(t, cs, ToolThreadRead, map[string]any{"threadId": f.thread.ID}, nil)
 	if !res.IsError || !strings.Contains(text, "no chipchat database") {
 		t.Fatalf("empty data dir: %v %q", res.IsError, text)

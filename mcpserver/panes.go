@@ -54,14 +54,18 @@ type PaneText struct {
 // goroutines and must not wait for the UI goroutine.
 type PaneFunc func(name string, lines int) ([]PaneText, error)
 
+// paneRequest is a request on the socket: panes, or with Thread set
+// whether that thread may be read (scope.go).
 type paneRequest struct {
 	Terminal string `json:"terminal,omitempty"`
 	Lines    int    `json:"lines"`
+	Thread   string `json:"thread,omitempty"`
 }
 
 type paneResponse struct {
-	Panes []PaneText `json:"panes"`
-	Error string     `json:"error,omitempty"`
+	Panes    []PaneText `json:"panes"`
+	Readable *bool      `json:"readable,omitempty"`
+	Error    string     `json:"error,omitempty"`
 }
 
 // ErrNoApp is wrapped by ReadPanes' error when no chipchat app answers:
@@ -102,6 +106,7 @@ type PaneServer struct {
 	read PaneFunc
 
 	mu     sync.Mutex
+	scope  ScopeFunc // SetScope
 	conns  map[net.Conn]struct{}
 	closed bool
 	wg     sync.WaitGroup
@@ -221,6 +226,8 @@ func (s *PaneServer) answer(r *bufio.Reader) []byte {
 	switch {
 	case err != nil:
 		resp.Error = "bad request: " + err.Error()
+	case req.Thread != "":
+		resp = s.answerScope(req.Thread)
 	case req.Lines < 0:
 		resp.Error = "lines must not be negative"
 	default:
@@ -271,16 +278,27 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 // ReadPanes asks the app listening on path for its panes (see PaneFunc).
 // When no app answers, the error wraps ErrNoApp.
 func ReadPanes(ctx context.Context, path, name string, lines int) ([]PaneText, error) {
+	resp, err := ask(ctx, path, paneRequest{Terminal: name, Lines: lines})
+	if err != nil {
+		return nil, err
+	}
+	return resp.Panes, nil
+}
+
+// ask sends one request to the app listening on path and returns its
+// answer; the app's error comes back as an appError, and when no app
+// answers the error wraps ErrNoApp.
+func ask(ctx context.Context, path string, req paneRequest) (paneResponse, error) {
 	if path == "" {
-		return nil, fmt.Errorf("%w: %s is not set", ErrNoApp, PanesSocketEnv)
+		return paneResponse{}, fmt.Errorf("%w: %s is not set", ErrNoApp, PanesSocketEnv)
 	}
 	d := net.Dialer{Timeout: connTimeout}
 	c, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
-			return nil, fmt.Errorf("%w: nothing listens on %s", ErrNoApp, path)
+			return paneResponse{}, fmt.Errorf("%w: nothing listens on %s", ErrNoApp, path)
 		}
-		return nil, fmt.Errorf("mcpserver: panes socket %s: %w", path, err)
+		return paneResponse{}, fmt.Errorf("mcpserver: panes socket %s: %w", path, err)
 	}
 	defer c.Close()
 	deadline := time.Now().Add(connTimeout)
@@ -290,26 +308,26 @@ func ReadPanes(ctx context.Context, path, name string, lines int) ([]PaneText, e
 	c.SetDeadline(deadline)
 	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-	req, _ := json.Marshal(paneRequest{Terminal: name, Lines: lines})
-	if _, err := c.Write(append(req, '\n')); err != nil {
-		return nil, fmt.Errorf("mcpserver: panes socket %s: %w", path, err)
+	b, _ := json.Marshal(req)
+	if _, err := c.Write(append(b, '\n')); err != nil {
+		return paneResponse{}, fmt.Errorf("mcpserver: panes socket %s: %w", path, err)
 	}
 	line, err := readLine(bufio.NewReader(c), maxResponseBytes)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return paneResponse{}, ctx.Err()
 		}
-		return nil, fmt.Errorf("mcpserver: panes socket %s: no answer: %w", path, err)
+		return paneResponse{}, fmt.Errorf("mcpserver: panes socket %s: no answer: %w", path, err)
 	}
-	panes, err := decodeAnswer(line)
+	resp, err := decodeAnswer(line, req.Thread != "")
 	var ae appError
 	if errors.As(err, &ae) {
-		return nil, err // worded for the agent by the app
+		return paneResponse{}, err // worded for the agent by the app
 	}
 	if err != nil {
-		return nil, fmt.Errorf("mcpserver: panes socket %s: %w", path, err)
+		return paneResponse{}, fmt.Errorf("mcpserver: panes socket %s: %w", path, err)
 	}
-	return panes, nil
+	return resp, nil
 }
 
 // appError is the error the app answered with.
@@ -317,18 +335,20 @@ type appError string
 
 func (e appError) Error() string { return string(e) }
 
-// decodeAnswer decodes an answer line; the app's error comes back as an
-// error with its text.
-func decodeAnswer(line []byte) ([]PaneText, error) {
+// decodeAnswer decodes an answer line to a panes request, or to a thread
+// request when thread is set; the app's error comes back as an appError.
+func decodeAnswer(line []byte, thread bool) (paneResponse, error) {
 	var resp paneResponse
 	if err := json.Unmarshal(line, &resp); err != nil {
-		return nil, fmt.Errorf("bad answer: %w", err)
+		return paneResponse{}, fmt.Errorf("bad answer: %w", err)
 	}
-	if resp.Error != "" {
-		return nil, appError(resp.Error)
+	switch {
+	case resp.Error != "":
+		return paneResponse{}, appError(resp.Error)
+	case thread && resp.Readable == nil:
+		return paneResponse{}, errors.New("bad answer: no readable and no error")
+	case !thread && resp.Panes == nil:
+		return paneResponse{}, errors.New("bad answer: no panes and no error")
 	}
-	if resp.Panes == nil {
-		return nil, errors.New("bad answer: no panes and no error")
-	}
-	return resp.Panes, nil
+	return resp, nil
 }

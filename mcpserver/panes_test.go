@@ -227,20 +227,26 @@ func FuzzPaneAnswer(f *testing.F) {
 	f.Add([]byte(`{"lines":-1}`))
 	f.Add([]byte("\n"))
 	f.Add([]byte(`{"terminal":"\u0000","lines":99999999999}`))
+	f.Add([]byte(`{"thread":"thr_1"}`))
 	var terms Terminals
 	terms.Set(fakeTerminals("a\r\nb\r\n"))
 	s := &PaneServer{read: terms.Read}
+	s.SetScope(func(id string) (bool, error) { return id == "thr_1", nil })
 	f.Fuzz(func(t *testing.T, req []byte) {
 		out := s.answer(bufio.NewReader(bytes.NewReader(req)))
 		if len(out) == 0 || out[len(out)-1] != '\n' || bytes.Count(out, []byte("\n")) != 1 {
 			t.Fatalf("answer %q is not one line", out)
 		}
-		panes, err := decodeAnswer(out[:len(out)-1])
+		thread := bytes.Contains(req, []byte("thread"))
+		resp, err := decodeAnswer(out[:len(out)-1], thread)
 		var ae appError
+		if err != nil && !errors.As(err, &ae) {
+			resp, err = decodeAnswer(out[:len(out)-1], !thread) // "thread" was not the member
+		}
 		if err != nil && !errors.As(err, &ae) {
 			t.Fatalf("answer %q does not decode: %v", out, err)
 		}
-		for _, p := range panes {
+		for _, p := range resp.Panes {
 			if len(p.Lines) > MaxLines {
 				t.Fatalf("%d lines", len(p.Lines))
 			}
@@ -248,16 +254,20 @@ func FuzzPaneAnswer(f *testing.F) {
 	})
 }
 
-// Decoding an answer never panics and gives panes or an error.
+// Decoding an answer never panics and gives what was asked (panes, or
+// whether a thread is readable) or an error.
 func FuzzDecodeAnswer(f *testing.F) {
 	f.Add([]byte(`{"panes":[{"id":"term-1","label":"T","running":true,"firstLine":3,"lines":["x"]}]}`))
 	f.Add([]byte(`{"error":"no"}`))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"readable":false}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		panes, err := decodeAnswer(line)
-		if err == nil && panes == nil {
+		if resp, err := decodeAnswer(line, false); err == nil && resp.Panes == nil {
 			t.Fatal("no panes and no error")
+		}
+		if resp, err := decodeAnswer(line, true); err == nil && resp.Readable == nil {
+			t.Fatal("no readable and no error")
 		}
 	})
 }

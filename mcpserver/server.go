@@ -39,10 +39,8 @@ const terminalReadDescription = `Read the recent output of the user's terminal p
 type Options struct {
 	// DataDir is the data directory whose store is read.
 	DataDir string
-	// ProjectKey is the project whose threads may be read
-	// (store.ProjectKey of the app's start directory).
-	ProjectKey string
-	// PanesSocket is the app's panes socket ("" when no app runs).
+	// PanesSocket is the app's panes socket ("" when no app runs). The
+	// app decides which threads may be read (ScopeFunc).
 	PanesSocket string
 	// OpenStore opens the store; nil is store.OpenReadOnly.
 	OpenStore func(dir string) (*store.Store, error)
@@ -72,7 +70,7 @@ func NewServer(opt Options) *Server {
 		open = store.OpenReadOnly
 	}
 	s := &Server{
-		threads: &threads{dataDir: opt.DataDir, projectKey: opt.ProjectKey, open: open},
+		threads: &threads{dataDir: opt.DataDir, socket: opt.PanesSocket, open: open},
 		socket:  opt.PanesSocket,
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "chipchat", Version: version()},
@@ -84,7 +82,7 @@ func NewServer(opt Options) *Server {
 		Description: threadReadDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no, Title: "Read a chipchat thread"},
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in ThreadReadInput) (*mcp.CallToolResult, ThreadPage, error) {
-		page, err := s.threads.read(in)
+		page, err := s.threads.read(ctx, in)
 		return textResult(page, err), page, err
 	})
 	mcp.AddTool(s.mcp, &mcp.Tool{
@@ -226,7 +224,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("chipchat mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", "", "read the store in `DIR` (default $CHIPCHAT_HOME, else $XDG_DATA_HOME/chipchat)")
-	project := fs.String("project", "", "read threads of the project `DIR` (the directory chipchat was started in; default the working directory)")
+	// Spec passes --project; which threads may be read is the running
+	// app's decision, whatever it says (issue 23).
+	_ = fs.String("project", "", "the project `DIR` chipchat was started in (for the record: the running app decides which threads may be read)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: chipchat mcp [--data-dir DIR] [--project DIR]\n\n"+
 			"Serves chipchat's MCP tools (t3_thread_read, terminal_read) over stdin/stdout.\n"+
@@ -252,16 +252,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	key := *project
-	if key == "" {
-		cwd, err := os.Getwd()
-		if err != nil {
-			fmt.Fprintf(stderr, "chipchat mcp: %v\n", err)
-			return 1
-		}
-		key = cwd
-	}
-	srv := NewServer(Options{DataDir: dir, ProjectKey: store.ProjectKey(key), PanesSocket: os.Getenv(PanesSocketEnv)})
+	srv := NewServer(Options{DataDir: dir, PanesSocket: os.Getenv(PanesSocketEnv)})
 	defer srv.Close()
 	err := srv.Run(context.Background(), &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
 	if err != nil && !isHangup(err) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -78,7 +79,17 @@ func oneThread(t *testing.T) (Options, store.Thread, func(text string)) {
 			t.Fatal(err)
 		}
 	}
-	return Options{DataDir: dir, ProjectKey: store.ProjectKey(project)}, th, add
+	return Options{DataDir: dir, PanesSocket: appFor(t, st, project)}, th, add
+}
+
+// appFor is a running app's panes socket for project over st: it decides
+// which threads may be read (StoreScope), as the app does.
+func appFor(t *testing.T, st *store.Store, project string) string {
+	t.Helper()
+	var terms Terminals
+	s := listen(t, terms.Read)
+	s.SetScope(StoreScope(st, store.ProjectKey(project)))
+	return s.Path()
 }
 
 // Pages stop at PageBytes of text, and a message longer than that comes
@@ -195,12 +206,17 @@ func BenchmarkThreadPage(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tr := &threads{dataDir: dir, projectKey: "/p", open: func(string) (*store.Store, error) { return ro, nil }}
+		app, err := ListenPanes(filepath.Join(b.TempDir(), "panes.sock"), (&Terminals{}).Read)
+		if err != nil {
+			b.Fatal(err)
+		}
+		app.SetScope(StoreScope(ro, "/p"))
+		tr := &threads{dataDir: dir, socket: app.Path(), open: func(string) (*store.Store, error) { return ro, nil }}
 		after := int64(n / 2)
 		var page, whole float64
 		b.Run(fmt.Sprintf("page/%d", n), func(b *testing.B) {
 			for b.Loop() {
-				pg, err := tr.read(ThreadReadInput{ThreadID: th.ID, AfterPosition: &after})
+				pg, err := tr.read(context.Background(), ThreadReadInput{ThreadID: th.ID, AfterPosition: &after})
 				if err != nil || len(pg.Messages) != PageMessages {
 					b.Fatal(err, len(pg.Messages))
 				}
@@ -220,6 +236,7 @@ func BenchmarkThreadPage(b *testing.B) {
 		if page > 0 {
 			b.Logf("%d messages: a page costs %.2f ms, the whole thread %.2f ms (%.0fx)", n, page/1e6, whole/1e6, whole/page)
 		}
+		app.Close()
 		ro.Close()
 	}
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -45,9 +46,9 @@ type ThreadPage struct {
 
 // threads reads thread pages from a store opened read-only on first use.
 type threads struct {
-	dataDir    string
-	projectKey string
-	open       func(dir string) (*store.Store, error)
+	dataDir string
+	socket  string // the app's panes socket: the app decides what is readable
+	open    func(dir string) (*store.Store, error)
 
 	mu sync.Mutex
 	st *store.Store
@@ -78,9 +79,9 @@ func (t *threads) close() error {
 	return err
 }
 
-// read returns one page of a thread of this project. Its errors are
-// worded for the agent.
-func (t *threads) read(in ThreadReadInput) (ThreadPage, error) {
+// read returns one page of a thread the running app says may be read.
+// Its errors are worded for the agent.
+func (t *threads) read(ctx context.Context, in ThreadReadInput) (ThreadPage, error) {
 	if in.ThreadID == "" {
 		return ThreadPage{}, errors.New("threadId is required: the threadId line of the attached thread")
 	}
@@ -90,6 +91,18 @@ func (t *threads) read(in ThreadReadInput) (ThreadPage, error) {
 	}
 	if after < 0 {
 		return ThreadPage{}, errors.New("afterPosition must be 0 or more (the nextPosition of the previous page)")
+	}
+	// The running app decides what may be read, not the flags this
+	// process was started with (an agent can start chipchat mcp itself).
+	readable, aerr := AskScope(ctx, t.socket, in.ThreadID)
+	var ae appError
+	switch {
+	case errors.Is(aerr, ErrNoApp):
+		return ThreadPage{}, errors.New("threads can be read only while the chipchat app runs (it decides which ones): the chipchat app is not running")
+	case errors.As(aerr, &ae):
+		return ThreadPage{}, aerr
+	case aerr != nil:
+		return ThreadPage{}, fmt.Errorf("cannot ask the chipchat app which threads may be read: %w", aerr)
 	}
 	st, err := t.store()
 	if err != nil {
@@ -102,21 +115,8 @@ func (t *threads) read(in ThreadReadInput) (ThreadPage, error) {
 	if err != nil {
 		return ThreadPage{}, fmt.Errorf("cannot read thread %s: %w", in.ThreadID, err)
 	}
-	p, err := st.ProjectByKey(t.projectKey)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return ThreadPage{}, fmt.Errorf("cannot read thread %s: %w", in.ThreadID, err)
-	}
-	if err == nil && p.ID != th.ProjectID {
-		ok, aerr := attached(st, p.ID, th.ID)
-		if aerr != nil {
-			return ThreadPage{}, fmt.Errorf("cannot read thread %s: %w", in.ThreadID, aerr)
-		}
-		if !ok {
-			err = store.ErrNotFound
-		}
-	}
-	if err != nil {
-		return ThreadPage{}, fmt.Errorf("thread %s belongs to another project: only threads of %s, and threads the user attached in them, can be read here", in.ThreadID, t.projectKey)
+	if !readable {
+		return ThreadPage{}, fmt.Errorf("thread %s belongs to another project: only threads of the project chipchat runs in, and threads the user attached in them, can be read here", in.ThreadID)
 	}
 	msgs, more, err := st.MessagesAfter(th.ID, after, PageMessages)
 	if err != nil {

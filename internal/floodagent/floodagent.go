@@ -7,6 +7,8 @@
 //	               written back to back, then the prompt's answer
 //	paragraphs N K N chunks as flood does, with a blank line after every
 //	               K-th ("c1;…cK;\n\n"): a reply of N/K paragraphs
+//	mixed N        N chunks as flood does, every third with a _meta
+//	               member (one chipchat's own decoding leaves to the SDK)
 //	order N        N times: a tool_call (an edit of fI.txt with a diff) and
 //	               session/request_permission for it (no content of its
 //	               own) in one write, then the answer is awaited
@@ -181,6 +183,19 @@ func (a *agent) prompt(m msg) {
 		a.mu.Lock()
 		for i := 1; i <= n; i++ {
 			a.out.Write(chunk("c" + strconv.Itoa(i) + ";"))
+			a.out.WriteByte('\n')
+		}
+		a.out.Flush()
+		a.mu.Unlock()
+	case "mixed":
+		n := arg(1)
+		a.mu.Lock()
+		for i := 1; i <= n; i++ {
+			u := map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "c" + strconv.Itoa(i) + ";"}}
+			if i%3 == 0 {
+				u["_meta"] = map[string]any{"i": i}
+			}
+			a.out.Write(update(u))
 			a.out.WriteByte('\n')
 		}
 		a.out.Flush()
