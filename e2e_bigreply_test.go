@@ -30,7 +30,7 @@ sleep 1
 burst 295000 590000
 echo "THE VERY END OF THE REPLY"
 `)
-	a := p.start(t)
+	a := startChipchat(t, p.proj, p.home, p.data, p.config, profileEnv("50MB")...)
 	pid := a.pid()
 	a.text("write a lot")
 	a.keys("Enter")
@@ -72,6 +72,7 @@ echo "THE VERY END OF THE REPLY"
 	if d > 500*time.Millisecond {
 		t.Errorf("a key after the reply took %v to appear", d)
 	}
+	quitApp(t, a) // the profiles are written as the app ends
 }
 
 // An exec: agent that writes plain text keeps its single newlines: "chunk

@@ -40,6 +40,34 @@ func streamScript(n, chunk int) string {
 `, n, chunk)
 }
 
+// profileEnv is the environment that has a run of the real binary keep
+// its profiles: CHIPCHAT_E2E_CPUPROFILE=dir keeps a CPU profile
+// (dir/<name>.prof), CHIPCHAT_E2E_MEMPROFILE=dir a heap profile
+// (dir/<name>.heap).
+func profileEnv(name string) []string {
+	var env []string
+	if dir := os.Getenv("CHIPCHAT_E2E_CPUPROFILE"); dir != "" {
+		env = append(env, "CHIPCHAT_CPUPROFILE="+filepath.Join(dir, name+".prof"))
+	}
+	if dir := os.Getenv("CHIPCHAT_E2E_MEMPROFILE"); dir != "" {
+		env = append(env, "CHIPCHAT_MEMPROFILE="+filepath.Join(dir, name+".heap"))
+	}
+	return env
+}
+
+// quitApp quits the app with ctrl+c (the first clears the draft) and
+// waits for it to end.
+func quitApp(t *testing.T, a *chipchatApp) {
+	t.Helper()
+	for k := 0; !strings.Contains(a.screen(), "EXITED="); k++ {
+		if k == 6 {
+			t.Fatalf("ctrl+c did not quit:\n%s", a.screen())
+		}
+		a.keys("C-c")
+		time.Sleep(300 * time.Millisecond) // the polling pace
+	}
+}
+
 // keyLatencies reads a key trace: each key's time and latency.
 func keyLatencies(t *testing.T, path string) (at []time.Time, lat []time.Duration) {
 	t.Helper()
@@ -105,12 +133,7 @@ func TestEndToEndStreamingCost(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := newExecProject(t, streamScript(c.n, c.chunk))
 			trace := filepath.Join(p.root, "keys.trace")
-			env := []string{"CHIPCHAT_KEYTRACE=" + trace}
-			// CHIPCHAT_E2E_CPUPROFILE=dir keeps a CPU profile of each run
-			// there (<case>.prof).
-			if dir := os.Getenv("CHIPCHAT_E2E_CPUPROFILE"); dir != "" {
-				env = append(env, "CHIPCHAT_CPUPROFILE="+filepath.Join(dir, c.name+".prof"))
-			}
+			env := append([]string{"CHIPCHAT_KEYTRACE=" + trace}, profileEnv(c.name)...)
 			a := startChipchat(t, p.proj, p.home, p.data, p.config, env...)
 			pid := a.pid()
 			idleEnd := time.Now()
@@ -138,15 +161,7 @@ func TestEndToEndStreamingCost(t *testing.T) {
 			hwm := peakRSS(t, pid)
 			t.Logf("%s: %d bytes in %d-byte chunks every 10 ms over %v: chipchat CPU %v, %.2f µs per byte; VmHWM %d MB",
 				c.name, c.n, c.chunk, wall.Round(time.Millisecond), cpu, float64(cpu.Nanoseconds())/1e3/float64(c.n), hwm>>20)
-			// Quit (ctrl+c clears the draft first): the trace and the
-			// profile are written as the app ends.
-			for k := 0; !strings.Contains(a.screen(), "EXITED="); k++ {
-				if k == 6 {
-					t.Fatalf("ctrl+c did not quit:\n%s", a.screen())
-				}
-				a.keys("C-c")
-				time.Sleep(300 * time.Millisecond) // the polling pace
-			}
+			quitApp(t, a) // the trace and the profiles are written as the app ends
 			if !c.keys {
 				return
 			}

@@ -61,6 +61,9 @@ Environment:
   CHIPCHAT_CPUPROFILE
                     write a CPU profile of the run to this path (read it
                     with go tool pprof)
+  CHIPCHAT_MEMPROFILE
+                    write a heap profile to this path as the app ends:
+                    what the run allocated and what was still live
   CHIPCHAT_KEYTRACE write one line per key to this path: when the app got
                     it (Unix ns) and the µs until its frame was written
 
@@ -301,6 +304,13 @@ func runApp(f flags) error {
 	}
 	if path := os.Getenv("CHIPCHAT_CPUPROFILE"); path != "" {
 		stop, err := startCPUProfile(path)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if path := os.Getenv("CHIPCHAT_MEMPROFILE"); path != "" {
+		stop, err := startMemProfile(path)
 		if err != nil {
 			return err
 		}

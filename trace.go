@@ -19,6 +19,25 @@ import (
 // A key that changes nothing on screen is counted at the next frame
 // written.
 
+// CHIPCHAT_MEMPROFILE=path writes a heap profile there as the app ends:
+// what was allocated over the run (go tool pprof -sample_index=alloc_space)
+// and what was live at the end (inuse_space).
+
+// startMemProfile checks that path can be written; stop writes the heap
+// profile of the run there.
+func startMemProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("CHIPCHAT_MEMPROFILE: %w", err)
+	}
+	return func() {
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			fmt.Fprintf(os.Stderr, "chipchat: CHIPCHAT_MEMPROFILE: %v\n", err)
+		}
+		f.Close()
+	}, nil
+}
+
 // startCPUProfile starts the CPU profile of path; stop ends and writes it.
 func startCPUProfile(path string) (stop func(), err error) {
 	f, err := os.Create(path)

