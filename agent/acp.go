@@ -27,13 +27,15 @@ import (
 //     a crash is an *Error carrying the tail of the agent's stderr.
 //   - One ACP session per chipchat thread. Turn.SessionID (the session the
 //     thread had, stored by chat) wins over what this process remembers; it
-//     is resumed with session/load when the agent advertises loadSession,
-//     else a new session is made. Every new session is reported with
+//     is resumed with session/resume when the agent offers it
+//     (sessionCapabilities.resume: nothing is replayed, nothing dropped or
+//     waited for), else with session/load when it advertises loadSession,
+//     else a new session is made (acp_resume.go). Every new session is reported with
 //     SessionStarted. The modes, config options (models included) and
 //     commands a session has are emitted as Modes/ConfigOptions/Commands in
 //     the first turn after they change (SessionState reads them between
 //     turns).
-//   - Replays: every update for a session that is being loaded is dropped,
+//   - Replays (session/load only): every update for a session that is being loaded is dropped,
 //     and after session/load returns the session stays "settling" until no
 //     update has come for ACPOptions.LoadQuiet (default 300ms, at most
 //     acpSettleMax): Gemini CLI answers session/load before it streams the

@@ -255,8 +255,8 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 			}
 		}
 	}
-	if sid != "" && p.caps.LoadSession {
-		err := a.load(ctx, p, sid, cwd, servers, extra, emit)
+	if reopen, method := a.reopener(p); sid != "" && reopen != nil {
+		err := reopen(ctx, p, sid, cwd, servers, extra, emit)
 		if err == nil {
 			return sid, nil
 		}
@@ -264,7 +264,7 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 			return "", err
 		}
 		if p.dead() {
-			return "", p.wrapErr("session/load", err)
+			return "", p.wrapErr(method, err)
 		}
 		emit(Notice{acpHandoverNotice("chipchat could not resume the agent's own session "+sid+" (the agent said: "+acpRefusal(err)+")", t.Handover)})
 	} else if sid != "" {

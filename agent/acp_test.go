@@ -98,6 +98,7 @@ type fakeACPAgent struct {
 	conn     *acp.AgentSideConnection
 	caps     bool
 	needAuth bool
+	offers   string // CHIPCHAT_ACP_SESSIONS: the session methods offered ("resume,close,list")
 
 	logMu sync.Mutex
 	log   *os.File
@@ -121,7 +122,8 @@ func runFakeACPAgent() {
 		os.Exit(2)
 	}
 	ag := &fakeACPAgent{log: f, caps: os.Getenv("CHIPCHAT_ACP_CAPS") != "none", needAuth: os.Getenv("CHIPCHAT_ACP_AUTH") == "1",
-		cwd: map[acp.SessionId]string{}}
+		offers: os.Getenv("CHIPCHAT_ACP_SESSIONS"),
+		cwd:    map[acp.SessionId]string{}}
 	conn := acp.NewAgentSideConnection(ag, os.Stdout, os.Stdin)
 	conn.SetLogger(slog.New(slog.DiscardHandler))
 	ag.conn = conn
@@ -147,6 +149,17 @@ func (f *fakeACPAgent) Initialize(_ context.Context, p acp.InitializeRequest) (a
 			LoadSession:        true,
 			PromptCapabilities: acp.PromptCapabilities{Image: true, EmbeddedContext: true},
 			McpCapabilities:    acp.McpCapabilities{Http: true},
+		}
+	}
+	sc := &resp.AgentCapabilities.SessionCapabilities
+	for _, m := range strings.Split(f.offers, ",") {
+		switch m {
+		case "resume":
+			sc.Resume = &acp.SessionResumeCapabilities{}
+		case "close":
+			sc.Close = &acp.SessionCloseCapabilities{}
+		case "list":
+			sc.List = &acp.SessionListCapabilities{}
 		}
 	}
 	if f.needAuth {
@@ -422,7 +435,11 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 }
 
-func (f *fakeACPAgent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+func (f *fakeACPAgent) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	f.record(map[string]any{"ev": "close", "session": string(p.SessionId)})
+	if os.Getenv("CHIPCHAT_ACP_SLOW_CLOSE") == "1" {
+		time.Sleep(time.Hour) // an agent that never answers: quitting must not wait for it
+	}
 	return acp.CloseSessionResponse{}, nil
 }
 
@@ -430,8 +447,17 @@ func (f *fakeACPAgent) ListSessions(context.Context, acp.ListSessionsRequest) (a
 	return acp.ListSessionsResponse{}, nil
 }
 
-func (f *fakeACPAgent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
-	return acp.ResumeSessionResponse{}, nil
+func (f *fakeACPAgent) ResumeSession(ctx context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	f.record(map[string]any{"ev": "resume", "session": string(p.SessionId), "cwd": p.Cwd})
+	if p.SessionId == "sess-gone" {
+		return acp.ResumeSessionResponse{}, &acp.RequestError{Code: -32002, Message: "Resource not found: session sess-gone"}
+	}
+	f.mu.Lock()
+	f.cwd[p.SessionId] = p.Cwd
+	f.mu.Unlock()
+	modes, config, models := fakeSessionState()
+	modes.CurrentModeId = "plan"
+	return acp.ResumeSessionResponse{Modes: modes, ConfigOptions: config, Models: models}, nil
 }
 
 func (f *fakeACPAgent) SetSessionConfigOption(_ context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
