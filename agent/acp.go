@@ -299,6 +299,7 @@ type ACP struct {
 	// dropped is told of each replayed update dropped.
 	quietAfter func(time.Duration) <-chan time.Time
 	dropped    func(sessionID string)
+	closeAfter func(time.Duration) <-chan time.Time // times Close's wait for session/close
 }
 
 // NewACP returns an ACP backend for the agent started by command (a shell
@@ -362,15 +363,19 @@ func (a *ACP) SetSessionID(threadID, sessionID string) {
 	a.sessions[threadID] = sessionID
 }
 
-// Close stops the agent process (its whole process group) and its
-// terminals, closes the fs roots, and makes later turns fail. It is safe
-// to call more than once.
+// Close closes the agent's open sessions with session/close when it offers
+// it (waiting ACPQuitCloseWait at most), stops the agent process (its whole
+// process group) and its terminals, closes the fs roots, and makes later
+// turns fail. It is safe to call more than once.
 func (a *ACP) Close() error {
 	a.mu.Lock()
 	a.closed = true
 	p := a.proc
 	a.proc = nil
 	a.mu.Unlock()
+	if p != nil {
+		a.closeSessions(p)
+	}
 	a.terms.releaseAll()
 	if p != nil {
 		p.kill()

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -84,5 +85,108 @@ func TestACPResumeRefusedHandsOverHistory(t *testing.T) {
 	n := acpOf[Notice](evs)
 	if len(n) != 1 || !strings.Contains(n[0].Text, "could not resume the agent's own session sess-gone") || !strings.Contains(n[0].Text, "Resource not found") {
 		t.Errorf("notices = %v", n)
+	}
+}
+
+// Deleting a thread closes its session with session/close when the agent
+// offers it; the thread's next turn gets a new session.
+func TestACPCloseSessionOffered(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_SESSIONS=close")
+	evs := h.mustTurn("a", "one")
+	h.mustTurn("b", "two")
+	sid := acpOf[SessionStarted](evs)[0].ID
+	if err := h.a.CloseSession(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	closes := h.events("close")
+	if len(closes) != 1 || closes[0]["session"] != sid {
+		t.Errorf("closes = %v, want one of %s", closes, sid)
+	}
+	if h.a.SessionID("a") != "" || h.a.SessionID("b") == "" {
+		t.Errorf("sessions after close: a %q, b %q", h.a.SessionID("a"), h.a.SessionID("b"))
+	}
+	h.mustTurn("a", "three")
+	if len(h.events("new")) != 3 {
+		t.Errorf("the closed thread's next turn did not get a new session: %v", h.events("new"))
+	}
+}
+
+func TestACPCloseSessionNotOffered(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	h.mustTurn("a", "one")
+	if err := h.a.CloseSession(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.events("close")) != 0 || h.a.SessionID("a") != "" {
+		t.Errorf("closes %v, session %q", h.events("close"), h.a.SessionID("a"))
+	}
+}
+
+// Quitting closes the open sessions but waits ACPQuitCloseWait at most for
+// an agent that does not answer.
+func TestACPQuitClosesSessionsWithoutWaiting(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_SESSIONS=close", "CHIPCHAT_ACP_SLOW_CLOSE=1")
+	evs := h.mustTurn("a", "one")
+	fire := make(chan time.Time)
+	waited := make(chan time.Duration, 1)
+	h.a.closeAfter = func(d time.Duration) <-chan time.Time {
+		waited <- d
+		return fire
+	}
+	closed := make(chan struct{})
+	go func() {
+		h.a.Close()
+		close(closed)
+	}()
+	if e := h.waitEvent("close"); e["session"] != acpOf[SessionStarted](evs)[0].ID {
+		t.Errorf("closed %v", e)
+	}
+	if d := <-waited; d != ACPQuitCloseWait || d > 100*time.Millisecond {
+		t.Errorf("Close waits %v for session/close", d)
+	}
+	select {
+	case <-closed:
+		t.Fatal("Close returned before the agent answered or the wait was over")
+	default:
+	}
+	close(fire)
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return once its wait was over")
+	}
+}
+
+// An agent that answers at once is not waited for any longer.
+func TestACPQuitClosesSessionsAnswered(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_SESSIONS=close")
+	h.mustTurn("a", "one")
+	h.mustTurn("b", "two")
+	h.a.closeAfter = func(time.Duration) <-chan time.Time { return nil } // never
+	closed := make(chan struct{})
+	go func() {
+		h.a.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited though the agent answered")
+	}
+	if n := len(h.events("close")); n != 2 {
+		t.Errorf("%d sessions closed, want 2", n)
+	}
+}
+
+func TestACPQuitWithoutClose(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	h.mustTurn("a", "one")
+	h.a.closeAfter = func(time.Duration) <-chan time.Time {
+		t.Error("Close waited for session/close the agent does not offer")
+		return nil
+	}
+	h.a.Close()
+	if len(h.events("close")) != 0 {
+		t.Errorf("closes %v", h.events("close"))
 	}
 }
