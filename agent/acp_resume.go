@@ -47,3 +47,13 @@ func (a *ACP) resume(ctx context.Context, p *acpProc, sid, cwd string, servers [
 	p.setLive(sid)
 	return nil
 }
+
+// acpUsage is a usage_update as a Usage: the context used and its size,
+// and the session's cost when the agent sends it.
+func acpUsage(u acp.SessionUsageUpdate) Usage {
+	out := Usage{ContextUsed: int64(u.Used), ContextSize: int64(u.Size)}
+	if u.Cost != nil && u.Cost.Currency != "" {
+		out.Cost, out.Currency = u.Cost.Amount, u.Cost.Currency
+	}
+	return out
+}

@@ -428,7 +428,7 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 			acp.PlanEntry{Content: "step one", Status: acp.PlanEntryStatusCompleted, Priority: acp.PlanEntryPriorityHigh},
 			acp.PlanEntry{Content: "step two", Status: acp.PlanEntryStatusInProgress, Priority: acp.PlanEntryPriorityMedium},
 		))
-		f.say(ctx, sid, acp.SessionUpdate{UsageUpdate: &acp.SessionUsageUpdate{Used: 1200, Size: 200000}})
+		f.say(ctx, sid, acp.SessionUpdate{UsageUpdate: &acp.SessionUsageUpdate{Used: 1200, Size: 200000, Cost: &acp.Cost{Amount: 0.0123, Currency: "USD"}}})
 		f.say(ctx, sid, acp.UpdateAgentMessageText("\n\nDone."))
 		return acp.PromptResponse{StopReason: acp.StopReasonEndTurn, Usage: &acp.Usage{InputTokens: 11, OutputTokens: 22, TotalTokens: 33}}, nil
 	}
@@ -687,7 +687,7 @@ func TestACPSessionUpdatesBecomeEvents(t *testing.T) {
 		t.Errorf("plan = %+v", plans)
 	}
 	us := acpOf[Usage](evs)
-	if len(us) != 2 || us[0] != (Usage{ContextUsed: 1200, ContextSize: 200000}) || us[1] != (Usage{InputTokens: 11, OutputTokens: 22}) {
+	if len(us) != 2 || us[0] != (Usage{ContextUsed: 1200, ContextSize: 200000, Cost: 0.0123, Currency: "USD"}) || us[1] != (Usage{InputTokens: 11, OutputTokens: 22}) {
 		t.Errorf("usage = %+v", us)
 	}
 	if len(acpOf[Notice](evs)) != 0 {

@@ -120,12 +120,16 @@ type ConfigOptions struct{ Options []ConfigOption }
 
 // Usage reports tokens spent. ContextUsed and ContextSize, when non-zero,
 // are how much of the model's context window the session fills (ACP's
-// usage_update).
+// usage_update; the openai backend's last request, whose context size it
+// does not know); Cost, when Currency is set, is the session's cost so far.
+// A field left zero is not known by this event (it keeps what was).
 type Usage struct {
 	InputTokens  int64
 	OutputTokens int64
 	ContextUsed  int64
 	ContextSize  int64
+	Cost         float64
+	Currency     string
 }
 
 // Notice is a line for the user that is not part of the answer (a stop

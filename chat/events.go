@@ -149,7 +149,7 @@ func (in *Info) fold(ev agent.Event) {
 			in.Options = append(in.Options, c)
 		}
 	case agent.Usage:
-		in.Usage = Usage(e)
+		in.Usage = in.Usage.merge(Usage(e))
 	}
 }
 

@@ -140,6 +140,8 @@ type Usage struct {
 	OutputTokens int64
 	ContextUsed  int64
 	ContextSize  int64
+	Cost         float64 // the session's so far, in Currency (when set)
+	Currency     string
 }
 
 // DefaultReplyBytes is the most of one item's text shown in full, and of a
