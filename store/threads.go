@@ -73,8 +73,8 @@ type Thread struct {
 	// TitleByUser: the user renamed the thread; the agent's session
 	// titles no longer replace its title (AgentTitle).
 	TitleByUser bool
-	Created   time.Time
-	Updated   time.Time
+	Created     time.Time
+	Updated     time.Time
 }
 
 // NewThread returns a new thread of the project that is not stored yet:
