@@ -31,8 +31,9 @@ type acpSession struct {
 	models      *acp.SessionModelState
 	commands    []Command
 	hasCommands bool
+	title       string // from session_info_update
 
-	dirtyModes, dirtyConfig, dirtyCommands bool
+	dirtyModes, dirtyConfig, dirtyCommands, dirtyTitle bool
 }
 
 // acpSetting is a mode or config option to set.
@@ -81,6 +82,10 @@ func (s *acpSession) stateUpdate(u acp.SessionUpdate) bool {
 		s.dirtyModes = true
 	case u.ConfigOptionUpdate != nil:
 		s.config, s.dirtyConfig = u.ConfigOptionUpdate.ConfigOptions, true
+	case u.SessionInfoUpdate != nil:
+		if t := acpTitle(u.SessionInfoUpdate.Title); t != "" && t != s.title {
+			s.title, s.dirtyTitle = t, true
+		}
 	default:
 		return false
 	}
@@ -102,7 +107,10 @@ func (s *acpSession) events(dirtyOnly bool) []Event {
 	if s.hasCommands && (s.dirtyCommands || !dirtyOnly) {
 		out = append(out, Commands{Commands: append([]Command(nil), s.commands...)})
 	}
-	s.dirtyModes, s.dirtyConfig, s.dirtyCommands = false, false, false
+	if s.title != "" && (s.dirtyTitle || !dirtyOnly) {
+		out = append(out, SessionTitle{Title: s.title})
+	}
+	s.dirtyModes, s.dirtyConfig, s.dirtyCommands, s.dirtyTitle = false, false, false, false
 	return out
 }
 
@@ -129,9 +137,9 @@ func (a *ACP) SessionState(threadID string) []Event {
 	if s == nil {
 		return nil
 	}
-	d1, d2, d3 := s.dirtyModes, s.dirtyConfig, s.dirtyCommands
+	d1, d2, d3, d4 := s.dirtyModes, s.dirtyConfig, s.dirtyCommands, s.dirtyTitle
 	evs := s.events(false)
-	s.dirtyModes, s.dirtyConfig, s.dirtyCommands = d1, d2, d3
+	s.dirtyModes, s.dirtyConfig, s.dirtyCommands, s.dirtyTitle = d1, d2, d3, d4
 	return evs
 }
 

@@ -190,3 +190,22 @@ func TestACPQuitWithoutClose(t *testing.T) {
 		t.Errorf("closes %v", h.events("close"))
 	}
 }
+
+// session_info_update's title is a SessionTitle event, one line; an agent
+// that sends none gives none.
+func TestACPSessionTitle(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	evs := h.mustTurn("a", "one")
+	if st := acpOf[SessionTitle](evs); len(st) != 0 {
+		t.Errorf("titles without session_info_update: %v", st)
+	}
+	evs = h.mustTurn("a", "[title]")
+	if st := acpOf[SessionTitle](evs); len(st) != 1 || st[0].Title != "Fix the login bug" {
+		t.Errorf("titles = %+v", st)
+	}
+	// The same title again is no news.
+	evs = h.mustTurn("a", "[title]")
+	if st := acpOf[SessionTitle](evs); len(st) != 0 {
+		t.Errorf("the same title again: %+v", st)
+	}
+}

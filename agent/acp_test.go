@@ -343,6 +343,11 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 	case strings.Contains(text, "[max]"):
 		f.say(ctx, sid, acp.UpdateAgentMessageText("partial"))
 		return acp.PromptResponse{StopReason: acp.StopReasonMaxTokens}, nil
+	case strings.Contains(text, "[title]"):
+		// As Claude's adapter: the session's title once the first turn
+		// is under way (control characters and all).
+		f.say(ctx, sid, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr("Fix the\n login\x1b bug")}})
+		f.say(ctx, sid, acp.UpdateAgentMessageText("titled"))
 	case strings.Contains(text, "[agent-cancel]"):
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	case strings.Contains(text, "[permission]"):

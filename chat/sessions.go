@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/store"
 )
 
 // closeSessionWait bounds a deleted thread's session/close.
@@ -27,4 +28,33 @@ func (s *Service) CloseSession(threadID string) {
 			s.mu.Unlock()
 		}
 	}()
+}
+
+// TitleChanged: the thread's title is now Title (the agent named its
+// session, and the user had not renamed the thread).
+type TitleChanged struct {
+	ThreadID string
+	Title    string
+}
+
+func (TitleChanged) isChatEvent() {}
+
+// agentTitle stores the title the agent gave the thread's session, unless
+// the user renamed the thread (store.AgentTitle); s.mu must be held.
+func (s *Service) agentTitle(threadID, title string) {
+	s.do(func() {
+		changed, err := s.st.AgentTitle(threadID, title)
+		var t store.Thread
+		if err == nil && changed {
+			t, err = s.st.Thread(threadID)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch {
+		case err != nil:
+			s.emit(Notice{ThreadID: threadID, Text: "the agent's title for the thread was not saved: " + err.Error(), Err: true})
+		case changed:
+			s.emit(TitleChanged{ThreadID: threadID, Title: t.Title})
+		}
+	})
 }

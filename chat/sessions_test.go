@@ -60,3 +60,40 @@ func TestCloseSessionBackendWithout(t *testing.T) {
 		}
 	}
 }
+
+// The agent's session title becomes the thread's until the user renames it.
+func TestAgentTitleFeedsTheThread(t *testing.T) {
+	e := newEnv(t, agent.Capabilities{Sessions: true})
+	e.send("fix the login bug please")
+	ft := e.turn()
+	ft.emit(agent.SessionTitle{Title: "Login bug"})
+	ft.end <- nil
+	until[ReplyFinished](e, nil)
+	e.cursor = 0 // the title's store op and the reply's end come in either order
+	tc := until[TitleChanged](e, nil)
+	if tc.ThreadID != e.thread.ID || tc.Title != "Login bug" {
+		t.Errorf("TitleChanged %+v", tc)
+	}
+	if th, _ := e.st.Thread(e.thread.ID); th.Title != "Login bug" {
+		t.Errorf("stored title %q", th.Title)
+	}
+	if err := e.st.RenameThread(e.thread.ID, "mine"); err != nil {
+		t.Fatal(err)
+	}
+	e.send("more")
+	ft = e.turn()
+	ft.emit(agent.SessionTitle{Title: "Another idea"})
+	ft.end <- nil
+	until[ReplyFinished](e, nil)
+	e.s.Send(e.thread.ID, Submission{Markdown: "sync"}) // a later op: the title's op is done
+	e.turn().end <- nil
+	until[ReplyFinished](e, nil)
+	for _, ev := range e.events {
+		if tc, ok := ev.(TitleChanged); ok && tc.Title != "Login bug" {
+			t.Errorf("the user's title was replaced: %+v", tc)
+		}
+	}
+	if th, _ := e.st.Thread(e.thread.ID); th.Title != "mine" {
+		t.Errorf("stored title %q, want the user's", th.Title)
+	}
+}
