@@ -31,7 +31,8 @@ type acpSession struct {
 	models      *acp.SessionModelState
 	commands    []Command
 	hasCommands bool
-	title       string // from session_info_update
+	title       string     // from session_info_update
+	replay      *acpReplay // collects the replay of a session being imported (ImportSession)
 
 	dirtyModes, dirtyConfig, dirtyCommands, dirtyTitle bool
 }
@@ -70,6 +71,9 @@ func (s *acpSession) setInitial(modes *acp.SessionModeState, config []acp.Sessio
 // stateUpdate applies an update about the session's state (not a replay of
 // content); it reports whether u was one. a.mu must be held.
 func (s *acpSession) stateUpdate(u acp.SessionUpdate) bool {
+	if s.loading {
+		s.collect(u)
+	}
 	switch {
 	case u.AvailableCommandsUpdate != nil:
 		s.commands = acpCommands(u.AvailableCommandsUpdate.AvailableCommands)

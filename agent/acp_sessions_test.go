@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,63 @@ func TestACPSessionTitle(t *testing.T) {
 	evs = h.mustTurn("a", "[title]")
 	if st := acpOf[SessionTitle](evs); len(st) != 0 {
 		t.Errorf("the same title again: %+v", st)
+	}
+}
+
+// session/list: the sessions of the project's directory, every page, the
+// newest first, titles on one line.
+func TestACPListSessions(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_SESSIONS=list")
+	list, err := h.a.ListSessions(context.Background(), h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].ID != "sess-newer" || list[0].Title != "Newer work" || list[1].ID != "sess-older" ||
+		list[1].Updated.Year() != 2026 || list[0].Cwd != h.dir {
+		t.Errorf("list = %+v", list)
+	}
+	if ls := h.events("list"); len(ls) != 2 || ls[0]["cwd"] != h.dir || ls[1]["cursor"] != "page2" {
+		t.Errorf("requests %v", ls)
+	}
+}
+
+func TestACPListSessionsNotOffered(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	if _, err := h.a.ListSessions(context.Background(), h.dir); !errors.Is(err, ErrNotOffered) {
+		t.Errorf("err = %v, want ErrNotOffered", err)
+	}
+	if len(h.events("list")) != 0 {
+		t.Error("session/list sent though not offered")
+	}
+}
+
+// ImportSession loads the agent's session once, returns what it replayed
+// (the messages, not thoughts or tools), and the thread goes on in it.
+func TestACPImportSession(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_SESSIONS=list,resume")
+	msgs, err := h.a.ImportSession(context.Background(), "imported", "sess-older", h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].Role != "user" || msgs[0].Text != "old question" || msgs[1].Role != "assistant" || msgs[1].Text != "old reply" {
+		t.Errorf("history = %+v", msgs)
+	}
+	if l := h.events("load"); len(l) != 1 || l[0]["session"] != "sess-older" {
+		t.Errorf("loads %v", l)
+	}
+	evs, err := h.run(Turn{ThreadID: "imported", Prompt: "go on", SessionID: "sess-older"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acpNoReplay(t, evs)
+	if p := h.event("prompt"); p["session"] != "sess-older" || len(h.events("load"))+len(h.events("resume"))+len(h.events("new")) != 1 {
+		t.Errorf("the imported thread's turn: prompt to %v; %v", p["session"], h.events(""))
+	}
+}
+
+func TestACPImportSessionCannotLoad(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_CAPS=none")
+	if _, err := h.a.ImportSession(context.Background(), "x", "sess-older", h.dir); !errors.Is(err, ErrNotOffered) {
+		t.Errorf("err = %v, want ErrNotOffered", err)
 	}
 }

@@ -448,8 +448,20 @@ func (f *fakeACPAgent) CloseSession(_ context.Context, p acp.CloseSessionRequest
 	return acp.CloseSessionResponse{}, nil
 }
 
-func (f *fakeACPAgent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, nil
+// ListSessions has three sessions made outside chipchat, two in the
+// asked cwd and one elsewhere, in two pages.
+func (f *fakeACPAgent) ListSessions(_ context.Context, p acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	cwd := acpStr(p.Cwd)
+	f.record(map[string]any{"ev": "list", "cwd": cwd, "cursor": acpStr(p.Cursor)})
+	if p.Cursor == nil {
+		return acp.ListSessionsResponse{NextCursor: acp.Ptr("page2"), Sessions: []acp.SessionInfo{
+			{SessionId: "sess-older", Cwd: cwd, Title: acp.Ptr("Older work"), UpdatedAt: acp.Ptr("2026-11-01T10:00:00Z")},
+			{SessionId: "sess-elsewhere", Cwd: "/somewhere/else", Title: acp.Ptr("Other project")},
+		}}, nil
+	}
+	return acp.ListSessionsResponse{Sessions: []acp.SessionInfo{
+		{SessionId: "sess-newer", Cwd: cwd, Title: acp.Ptr("Newer\nwork"), UpdatedAt: acp.Ptr("2026-11-20T10:00:00Z")},
+	}}, nil
 }
 
 func (f *fakeACPAgent) ResumeSession(ctx context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
