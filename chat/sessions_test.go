@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/message"
 )
 
 // closingBackend is a fake backend that can close sessions: each call's
@@ -95,5 +97,100 @@ func TestAgentTitleFeedsTheThread(t *testing.T) {
 	}
 	if th, _ := e.st.Thread(e.thread.ID); th.Title != "mine" {
 		t.Errorf("stored title %q, want the user's", th.Title)
+	}
+}
+
+// listingBackend is a fake backend with sessions of its own.
+type listingBackend struct {
+	*fakeBackend
+	list    []agent.AgentSession
+	history []agent.HistoryMessage
+	err     error
+	mu      sync.Mutex
+	imports []string // "thread session"
+}
+
+func (b *listingBackend) ListSessions(context.Context, string) ([]agent.AgentSession, error) {
+	return b.list, b.err
+}
+
+func (b *listingBackend) ImportSession(_ context.Context, threadID, sid, _ string) ([]agent.HistoryMessage, error) {
+	b.mu.Lock()
+	b.imports = append(b.imports, threadID+" "+sid)
+	b.mu.Unlock()
+	return b.history, b.err
+}
+
+func newListingEnv(t *testing.T) (*env, *listingBackend) {
+	fb := &fakeBackend{caps: agent.Capabilities{Sessions: true}, turns: make(chan *fakeTurn, 4)}
+	lb := &listingBackend{fakeBackend: fb}
+	return newEnvFor(t, fb, lb), lb
+}
+
+// The agent's sessions that are no thread yet are listed; one opened is a
+// new thread holding its replayed history once, with the agent's title and
+// its session, whose next turn goes on in that session.
+func TestAgentSessionsListedAndImported(t *testing.T) {
+	e, lb := newListingEnv(t)
+	if err := e.st.SetAgentSession(e.thread.ID, "fake", "sess-mine"); err != nil {
+		t.Fatal(err)
+	}
+	lb.list = []agent.AgentSession{{ID: "sess-outside", Title: "Outside work"}, {ID: "sess-mine", Title: "Already a thread"}}
+	e.s.ListAgentSessions()
+	as := until[AgentSessions](e, nil)
+	if as.Err != nil || len(as.Sessions) != 1 || as.Sessions[0].ID != "sess-outside" {
+		t.Fatalf("AgentSessions %+v", as)
+	}
+	lb.history = []agent.HistoryMessage{{Role: "user", Text: "old question"}, {Role: "assistant", Text: "old answer"}}
+	e.s.ImportAgentSession(as.Sessions[0])
+	si := until[SessionImported](e, nil)
+	if si.Title != "Outside work" || si.SessionID != "sess-outside" {
+		t.Errorf("SessionImported %+v", si)
+	}
+	ms, err := e.st.Messages(si.ThreadID)
+	if err != nil || len(ms) != 2 || ms[0].Role != message.RoleUser || ms[0].Text != "old question" || message.ReplyText(ms[1].Items) != "old answer" {
+		t.Fatalf("stored history %+v %v", ms, err)
+	}
+	if sid, _, _ := e.st.AgentSession(si.ThreadID, "fake"); sid != "sess-outside" {
+		t.Errorf("stored session %q", sid)
+	}
+	if lb.imports[0] != si.ThreadID+" sess-outside" {
+		t.Errorf("imports %v", lb.imports)
+	}
+	e.s.Send(si.ThreadID, Submission{Markdown: "go on"})
+	if ft := e.turn(); ft.turn.SessionID != "sess-outside" {
+		t.Errorf("the imported thread's turn has session %q", ft.turn.SessionID)
+	} else {
+		ft.end <- nil
+	}
+	// Listed again, it is a thread now.
+	e.s.ListAgentSessions()
+	if as := until[AgentSessions](e, nil); len(as.Sessions) != 0 {
+		t.Errorf("listed again: %+v", as.Sessions)
+	}
+}
+
+// An agent without session/list, or one that cannot load, says so.
+func TestAgentSessionsNotOffered(t *testing.T) {
+	e := newEnv(t, agent.Capabilities{})
+	e.s.ListAgentSessions()
+	if as := until[AgentSessions](e, nil); !errors.Is(as.Err, agent.ErrNotOffered) {
+		t.Errorf("AgentSessions %+v", as)
+	}
+	e.s.ImportAgentSession(agent.AgentSession{ID: "x"})
+	if n := until[Notice](e, nil); !n.Err {
+		t.Errorf("notice %+v", n)
+	}
+
+	e2, lb := newListingEnv(t)
+	lb.err = agent.ErrNotOffered
+	e2.s.ImportAgentSession(agent.AgentSession{ID: "sess-x"})
+	n := until[Notice](e2, nil)
+	if !strings.Contains(n.Text, "could not open the agent's session sess-x") || !strings.Contains(n.Text, "cannot load its sessions") {
+		t.Errorf("notice %+v", n)
+	}
+	ts, _ := e2.st.Threads(e2.thread.ProjectID)
+	if len(ts) != 1 {
+		t.Errorf("a failed import left threads: %+v", ts)
 	}
 }

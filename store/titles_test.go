@@ -89,3 +89,22 @@ func TestSchema6MigratesTitleFlag(t *testing.T) {
 		t.Errorf("AgentTitle on a migrated thread: %v %v", ok, err)
 	}
 }
+
+func TestAgentSessionIDs(t *testing.T) {
+	s := open(t, t.TempDir())
+	p, _ := s.Project("/p")
+	q, _ := s.Project("/q")
+	a, b, c := s.NewThread(p.ID), s.NewThread(p.ID), s.NewThread(q.ID)
+	for _, x := range []struct {
+		th         Thread
+		agent, sid string
+	}{{a, "acp:claude", "s1"}, {b, "acp:codex", "s2"}, {c, "acp:claude", "s3"}} {
+		if err := s.SetAgentSession(x.th.ID, x.agent, x.sid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.AgentSessionIDs(p.ID, "acp:claude")
+	if err != nil || len(got) != 1 || !got["s1"] {
+		t.Errorf("AgentSessionIDs = %v, %v", got, err)
+	}
+}
