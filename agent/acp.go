@@ -713,7 +713,7 @@ func (a *ACP) clientCapabilities() acp.ClientCapabilities {
 		Fs:       acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
 		Terminal: true,
 		Auth:     acp.AuthCapabilities{Terminal: true},
-		Meta:     map[string]any{"terminal-auth": true},
+		Meta:     acpClientMeta(),
 	}
 }
 

@@ -57,3 +57,14 @@ func acpUsage(u acp.SessionUsageUpdate) Usage {
 	}
 	return out
 }
+
+// acpClientMeta is the _meta of the client capabilities: terminal auth
+// (Claude's adapter's own key) and boolean config options
+// (session.configOptions.boolean, which the SDK's ClientCapabilities has
+// no field for).
+func acpClientMeta() map[string]any {
+	return map[string]any{
+		"terminal-auth": true,
+		"session":       map[string]any{"configOptions": map[string]any{"boolean": map[string]any{}}},
+	}
+}

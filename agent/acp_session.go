@@ -208,7 +208,7 @@ func acpConfigOptions(opts []acp.SessionConfigOption, models *acp.SessionModelSt
 			out = append(out, c)
 		case o.Boolean != nil:
 			b := o.Boolean
-			c := ConfigOption{ID: string(b.Id), Name: b.Name, Current: fmt.Sprint(b.CurrentValue),
+			c := ConfigOption{ID: string(b.Id), Name: b.Name, Current: fmt.Sprint(b.CurrentValue), Boolean: true,
 				Values: []ConfigValue{{ID: "true", Name: "on"}, {ID: "false", Name: "off"}}}
 			if b.Category != nil {
 				c.Category = string(*b.Category)

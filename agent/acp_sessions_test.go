@@ -268,3 +268,38 @@ func TestACPImportSessionCannotLoad(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotOffered", err)
 	}
 }
+
+// chipchat advertises boolean config options (in the capabilities'
+// _meta: the SDK has no field for them) and reports an agent's boolean
+// option as one to toggle; a select option is not one.
+func TestACPBooleanConfigOptions(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	evs := h.mustTurn("a", "one")
+	caps, _ := h.event("initialize")["caps"].(map[string]any)
+	meta, _ := caps["_meta"].(map[string]any)
+	sess, _ := meta["session"].(map[string]any)
+	co, _ := sess["configOptions"].(map[string]any)
+	if _, ok := co["boolean"].(map[string]any); !ok {
+		t.Errorf("client capabilities %v lack _meta.session.configOptions.boolean", caps)
+	}
+	var web, effort *ConfigOption
+	for _, c := range acpOf[ConfigOptions](evs) {
+		for i := range c.Options {
+			switch c.Options[i].ID {
+			case "web":
+				web = &c.Options[i]
+			case "effort":
+				effort = &c.Options[i]
+			}
+		}
+	}
+	if web == nil || !web.Boolean || web.Current != "false" || effort == nil || effort.Boolean {
+		t.Fatalf("options: web %+v, effort %+v", web, effort)
+	}
+	if err := h.a.SetConfigOption(context.Background(), "a", "web", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if req, _ := h.event("set-config")["req"].(string); !strings.Contains(req, `"type":"boolean"`) || !strings.Contains(req, `"value":true`) {
+		t.Errorf("set_config_option %s", req)
+	}
+}

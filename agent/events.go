@@ -113,6 +113,9 @@ type ConfigOption struct {
 	Category string
 	Current  string
 	Values   []ConfigValue
+	// Boolean: the option is on or off (Current "true" or "false"; the
+	// Values are those two), toggled rather than picked.
+	Boolean bool
 }
 
 // ConfigOptions replaces the list of the session's config options.

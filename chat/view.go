@@ -127,6 +127,9 @@ type ConfigOption struct {
 	Category string
 	Current  string
 	Values   []ConfigValue
+	// Boolean: the option is on or off (Current "true" or "false"; the
+	// Values are those two), toggled rather than picked.
+	Boolean bool
 }
 
 // ModelOption is the id of the config option that stands for the agent's
