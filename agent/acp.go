@@ -584,6 +584,7 @@ type acpProc struct {
 	lines       *acpReader  // reads stdout for the SDK
 	logTail     *acpLogTail // the connection's last diagnostics
 	caps        acp.AgentCapabilities
+	initMeta    map[string]any // the initialize answer's top-level _meta (steering)
 	authMethods []acp.AuthMethod
 	agentName   string
 
@@ -646,6 +647,7 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 		return nil, werr
 	}
 	p.caps = resp.AgentCapabilities
+	p.initMeta = resp.Meta
 	p.authMethods = resp.AuthMethods
 	a.mu.Lock()
 	method := a.authWith

@@ -303,3 +303,67 @@ func TestACPBooleanConfigOptions(t *testing.T) {
 		t.Errorf("set_config_option %s", req)
 	}
 }
+
+// Steering: an agent that advertises it takes a message into the running
+// turn, whose answer carries it; an idle session is not started by it.
+func TestACPSteer(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_SESSIONS=steer")
+	h.mustTurn("a", "one")
+	if !h.a.CanSteer("a") {
+		t.Fatal("CanSteer is false for an agent that advertises steering")
+	}
+	if err := h.a.Steer(context.Background(), "a", "nobody runs"); !errors.Is(err, ErrNoTurn) {
+		t.Errorf("steer while idle: %v, want ErrNoTurn", err)
+	}
+	done := make(chan struct {
+		evs []Event
+		err error
+	}, 1)
+	go func() {
+		evs, err := h.run(Turn{ThreadID: "a", Prompt: "[steerable]"})
+		done <- struct {
+			evs []Event
+			err error
+		}{evs, err}
+	}()
+	// Steer once the turn runs (the agent logged its prompt).
+	deadline := time.Now().Add(10 * time.Second)
+	var err error
+	for {
+		if len(h.events("prompt")) == 2 {
+			if err = h.a.Steer(context.Background(), "a", "use the other file"); !errors.Is(err, ErrNoTurn) {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the steerable turn never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || !strings.Contains(acpText(r.evs), "steered: use the other file") {
+		t.Errorf("turn: %v, text %q", r.err, acpText(r.evs))
+	}
+	steers := h.events("steer")
+	meta, _ := steers[len(steers)-1]["meta"].(map[string]any)
+	if st, _ := meta["steering"].(map[string]any); st["idleBehavior"] != "promptRequired" {
+		t.Errorf("steer _meta %v", meta)
+	}
+}
+
+func TestACPSteerNotOffered(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	h.mustTurn("a", "one")
+	if h.a.CanSteer("a") {
+		t.Error("CanSteer is true for an agent without steering")
+	}
+	if err := h.a.Steer(context.Background(), "a", "x"); !errors.Is(err, ErrNotOffered) {
+		t.Errorf("err = %v, want ErrNotOffered", err)
+	}
+	if len(h.events("steer")) != 0 {
+		t.Error("steered though not offered")
+	}
+}

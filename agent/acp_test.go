@@ -108,6 +108,7 @@ type fakeACPAgent struct {
 	n      int
 	cwd    map[acp.SessionId]string
 	config []acp.SessionConfigOption // as set_config_option left them
+	steer  chan string               // the running "[steerable]" prompt takes steered text
 }
 
 func runFakeACPAgent() {
@@ -160,6 +161,8 @@ func (f *fakeACPAgent) Initialize(_ context.Context, p acp.InitializeRequest) (a
 			sc.Close = &acp.SessionCloseCapabilities{}
 		case "list":
 			sc.List = &acp.SessionListCapabilities{}
+		case "steer":
+			resp.Meta = map[string]any{"steering": map[string]any{"supported": true}}
 		}
 	}
 	if f.needAuth {
@@ -348,6 +351,24 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 		// is under way (control characters and all).
 		f.say(ctx, sid, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr("Fix the\n login\x1b bug")}})
 		f.say(ctx, sid, acp.UpdateAgentMessageText("titled"))
+	case strings.Contains(text, "[steerable]"):
+		// Runs until a message is steered into it (or it is cancelled).
+		ch := make(chan string, 1)
+		f.mu.Lock()
+		f.steer = ch
+		f.mu.Unlock()
+		defer func() {
+			f.mu.Lock()
+			f.steer = nil
+			f.mu.Unlock()
+		}()
+		f.say(ctx, sid, acp.UpdateAgentMessageText("working; "))
+		select {
+		case s := <-ch:
+			f.say(ctx, sid, acp.UpdateAgentMessageText("steered: "+s))
+		case <-ctx.Done():
+			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+		}
 	case strings.Contains(text, "[agent-cancel]"):
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	case strings.Contains(text, "[permission]"):
@@ -1765,4 +1786,29 @@ func TestACPSettingWhileTheAgentIsDown(t *testing.T) {
 	if e := h.event("set-config"); !strings.Contains(e["req"].(string), `"value":"high"`) {
 		t.Errorf("set-config after the restart = %v", e)
 	}
+}
+
+// HandleExtensionMethod serves _session/steering (claude-agent-acp's
+// shape) into the running "[steerable]" prompt.
+func (f *fakeACPAgent) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+	if method != "_session/steering" {
+		return nil, acp.NewMethodNotFound(method)
+	}
+	var p struct {
+		SessionID string             `json:"sessionId"`
+		Prompt    []acp.ContentBlock `json:"prompt"`
+		Meta      map[string]any     `json:"_meta"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || len(p.Prompt) == 0 || p.Prompt[0].Text == nil {
+		return nil, acp.NewInvalidParams(map[string]any{"error": "steer params"})
+	}
+	f.record(map[string]any{"ev": "steer", "session": p.SessionID, "text": p.Prompt[0].Text.Text, "meta": p.Meta})
+	f.mu.Lock()
+	ch := f.steer
+	f.mu.Unlock()
+	if ch == nil {
+		return map[string]any{"outcome": "promptRequired", "reason": "noRunningTurn"}, nil
+	}
+	ch <- p.Prompt[0].Text.Text
+	return map[string]any{"outcome": "injected"}, nil
 }
