@@ -21,8 +21,9 @@ type closingBackend struct {
 }
 
 func (b *closingBackend) CloseSession(_ context.Context, threadID string) error {
+	err := b.err // read before the test hears of the call (it sets err next)
 	b.closed <- threadID
-	return b.err
+	return err
 }
 
 func TestCloseSessionOfDeletedThread(t *testing.T) {
