@@ -387,7 +387,7 @@ func (a *ACP) Close() error {
 // Capabilities: sessions, cancel, images and files (as the agent accepts
 // them), modes and commands.
 func (a *ACP) Capabilities() Capabilities {
-	return Capabilities{Sessions: true, Cancel: true, Images: true, Files: true, Modes: true, Commands: true, MaxAttachment: a.maxAttachment(), Process: true}
+	return Capabilities{Sessions: true, Cancel: true, Images: true, Files: true, Modes: true, Commands: true, MaxAttachment: a.maxAttachment(), Process: true, Logout: true}
 }
 
 var _ Configurer = (*ACP)(nil)

@@ -367,3 +367,20 @@ func TestACPSteerNotOffered(t *testing.T) {
 		t.Error("steered though not offered")
 	}
 }
+
+func TestACPLogout(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{}, "CHIPCHAT_ACP_SESSIONS=logout")
+	if err := h.a.Logout(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.events("logout")) != 1 {
+		t.Errorf("logout not sent: %v", h.events(""))
+	}
+	h2 := newACPHarness(t, ACPOptions{})
+	if err := h2.a.Logout(context.Background()); !errors.Is(err, ErrNotOffered) {
+		t.Errorf("err = %v, want ErrNotOffered", err)
+	}
+	if len(h2.events("logout")) != 0 {
+		t.Error("logout sent though not offered")
+	}
+}

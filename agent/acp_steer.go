@@ -86,3 +86,31 @@ func (a *ACP) Steer(ctx context.Context, threadID, text string) error {
 	}
 	return fmt.Errorf("acp: %s: the agent answered %q", acpSteerMethod, oneLine(resp.Outcome))
 }
+
+// LoggerOut is a backend that can sign out of its agent.
+type LoggerOut interface {
+	// Logout signs out (ErrNotOffered when the agent cannot).
+	Logout(ctx context.Context) error
+}
+
+var _ LoggerOut = (*ACP)(nil)
+
+// Logout signs out of the agent with ACP's logout, when it offers it
+// (agentCapabilities.auth.logout), starting the agent if it is not
+// running; the next session request asks for a sign-in again.
+func (a *ACP) Logout(ctx context.Context) error {
+	p, err := a.ensureProc(ctx, "")
+	if err != nil {
+		return err
+	}
+	if p.caps.Auth.Logout == nil {
+		return ErrNotOffered
+	}
+	if _, err := p.conn.UnstableLogout(ctx, acp.UnstableLogoutRequest{}); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return p.wrapErr("logout", err)
+	}
+	return nil
+}

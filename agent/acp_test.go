@@ -163,6 +163,8 @@ func (f *fakeACPAgent) Initialize(_ context.Context, p acp.InitializeRequest) (a
 			sc.List = &acp.SessionListCapabilities{}
 		case "steer":
 			resp.Meta = map[string]any{"steering": map[string]any{"supported": true}}
+		case "logout":
+			resp.AgentCapabilities.Auth.Logout = &acp.LogoutCapabilities{}
 		}
 	}
 	if f.needAuth {
@@ -1811,4 +1813,12 @@ func (f *fakeACPAgent) HandleExtensionMethod(_ context.Context, method string, p
 	}
 	ch <- p.Prompt[0].Text.Text
 	return map[string]any{"outcome": "injected"}, nil
+}
+
+func (f *fakeACPAgent) UnstableLogout(context.Context, acp.UnstableLogoutRequest) (acp.UnstableLogoutResponse, error) {
+	f.record(map[string]any{"ev": "logout"})
+	f.mu.Lock()
+	f.authed = false
+	f.mu.Unlock()
+	return acp.UnstableLogoutResponse{}, nil
 }

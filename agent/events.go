@@ -187,6 +187,9 @@ type Capabilities struct {
 	MaxAttachment int64
 	// Process: the backend holds a process or connection until agent.Close.
 	Process bool
+	// Logout: the backend can sign out of the agent (LoggerOut; ACP's
+	// logout, when the agent offers it).
+	Logout bool
 }
 
 // Error is a backend failure with the end of the agent's stderr, when it

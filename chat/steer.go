@@ -95,3 +95,35 @@ func (s *Service) steerStored(th *thread, user store.Message) {
 		})
 	}()
 }
+
+// logoutWait bounds the agent's sign-out.
+const logoutWait = 30 * time.Second
+
+// Logout signs out of the agent (chipchat's /logout, when the agent has no
+// /logout command of its own): a Notice tells how it went. It does not
+// wait.
+func (s *Service) Logout(threadID string) {
+	lo, ok := s.opt.Backend.(agent.LoggerOut)
+	name := s.opt.Backend.Name()
+	if !ok {
+		s.mu.Lock()
+		s.emit(Notice{ThreadID: threadID, Text: name + " has no sign-in to sign out of", Err: true})
+		s.mu.Unlock()
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), logoutWait)
+		defer cancel()
+		err := lo.Logout(ctx)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch {
+		case errors.Is(err, agent.ErrNotOffered):
+			s.emit(Notice{ThreadID: threadID, Text: name + " offers no logout: sign out with the agent's own command", Err: true})
+		case err != nil:
+			s.emit(Notice{ThreadID: threadID, Text: "logout failed: " + err.Error(), Err: true})
+		default:
+			s.emit(Notice{ThreadID: threadID, Text: "signed out of " + name + "; the next turn asks you to sign in"})
+		}
+	}()
+}

@@ -118,3 +118,32 @@ func TestSteerIdleSends(t *testing.T) {
 		t.Error("steered with no turn running")
 	}
 }
+
+type logoutBackend struct {
+	*fakeBackend
+	err error
+}
+
+func (b *logoutBackend) Logout(context.Context) error { return b.err }
+
+func TestLogout(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{nil, "signed out of fake"},
+		{agent.ErrNotOffered, "offers no logout"},
+	} {
+		fb := &fakeBackend{caps: agent.Capabilities{Logout: true}, turns: make(chan *fakeTurn, 1)}
+		e := newEnvFor(t, fb, &logoutBackend{fakeBackend: fb, err: c.err})
+		e.s.Logout(e.thread.ID)
+		if n := until[Notice](e, nil); !strings.Contains(n.Text, c.want) || n.Err != (c.err != nil) {
+			t.Errorf("%v: notice %+v", c.err, n)
+		}
+	}
+	e := newEnv(t, agent.Capabilities{})
+	e.s.Logout(e.thread.ID)
+	if n := until[Notice](e, nil); !n.Err || !strings.Contains(n.Text, "no sign-in") {
+		t.Errorf("backend without logout: %+v", n)
+	}
+}
