@@ -96,7 +96,9 @@ func TestSteerRefusedQueues(t *testing.T) {
 	e, _ := newSteerEnv(t, true, agent.ErrNoTurn)
 	ft := e.streaming()
 	e.s.Steer(e.thread.ID, Submission{Markdown: "too late", Ref: 9})
-	until[Notice](e, func(n Notice) bool { return strings.Contains(n.Text, "did not take the message mid-turn (the turn was over)") })
+	until[Notice](e, func(n Notice) bool {
+		return strings.Contains(n.Text, "did not take the message mid-turn (the turn was over)")
+	})
 	ft.end <- nil
 	if next := e.turn(); !strings.Contains(next.turn.Prompt, "too late") {
 		t.Errorf("next turn %q", next.turn.Prompt)
