@@ -219,3 +219,32 @@ func (info Info) modeDescription(id string) string {
 	}
 	return ""
 }
+
+// Names are what the modes picker lists in scope, in words ("models") and
+// as its title ("model").
+func (scope ModeScope) Names() (what, title string) {
+	switch scope {
+	case ScopeModes:
+		return "modes", "mode"
+	case ScopeModels:
+		return "models", "model"
+	}
+	return "modes or settings", "mode · model"
+}
+
+// Status is the header's part for the agent's state: " · mode X · model
+// Y · ctx 42% · $0.12", the names the agent gives them and the usage it
+// reported (UsageLine).
+func (info Info) Status() string {
+	var s string
+	if m := info.ModeName(); m != "" {
+		s += " · mode " + m
+	}
+	if m := info.ModelName(); m != "" {
+		s += " · model " + m
+	}
+	if u := info.UsageLine(); u != "" {
+		s += " · " + u
+	}
+	return s
+}
