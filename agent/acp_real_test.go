@@ -116,6 +116,7 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 
 	t.Run("two-turns", func(t *testing.T) {
 		evs := r.turn(t, "", "Please answer "+acpagents.MarkPing1)
+		first := evs
 		if got := acpText(evs); !strings.Contains(got, acpagents.ReplyPing1) {
 			t.Fatalf("reply %q lacks %q", got, acpagents.ReplyPing1)
 		}
@@ -141,6 +142,20 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		}
 		if !r.anyWith(acpagents.MarkPing2, acpagents.ReplyPing1) {
 			t.Errorf("the second turn's model request lacks the first turn's history")
+		}
+		if ag.Name == "claude" {
+			// Claude names its session (session_info_update) a few seconds
+			// in, from a model request of its own: in a turn's events, or
+			// in the session's state between turns.
+			st := append(acpOf[SessionTitle](first), acpOf[SessionTitle](evs)...)
+			for deadline := time.Now().Add(60 * time.Second); len(st) == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				st = acpOf[SessionTitle](r.a.SessionState("main"))
+			}
+			if len(st) == 0 || st[0].Title == "" {
+				t.Errorf("no session title from Claude: %+v", st)
+			} else {
+				t.Logf("Claude's session title: %q", st[0].Title)
+			}
 		}
 	})
 	t.Run("edit-allow-once", func(t *testing.T) {
