@@ -9,12 +9,11 @@ import (
 )
 
 // Modes and config options (issue 12 item 3): one picker — alt+m, /mode,
-// /model — lists the session modes and the config options the agent
-// offers (chat.ModeChoices over the thread's chat.Info: which ones, and how
-// an argument resolves, are chat's rules). Choosing calls
-// chat.Service.Choose; the header shows the current mode and model
-// (chat.Info.Status). /mode and /model with an argument switch at once when it
-// names a choice, else they open the picker filtered by it.
+// /model — lists the modes and config options the agent offers
+// (chat.ModeChoices: which ones, and how an argument resolves, are chat's
+// rules). Choosing calls chat.Service.Choose; the header shows the mode,
+// model and usage (chat.Info.Status). /mode and /model with an argument
+// switch at once when it names a choice, else open the picker filtered.
 
 // openModes opens the modes picker on scope, filtered by query.
 func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
