@@ -27,13 +27,15 @@ import (
 //     a crash is an *Error carrying the tail of the agent's stderr.
 //   - One ACP session per chipchat thread. Turn.SessionID (the session the
 //     thread had, stored by chat) wins over what this process remembers; it
-//     is resumed with session/load when the agent advertises loadSession,
-//     else a new session is made. Every new session is reported with
+//     is resumed with session/resume when the agent offers it
+//     (sessionCapabilities.resume: nothing is replayed, nothing dropped or
+//     waited for), else with session/load when it advertises loadSession,
+//     else a new session is made (acp_resume.go). Every new session is reported with
 //     SessionStarted. The modes, config options (models included) and
 //     commands a session has are emitted as Modes/ConfigOptions/Commands in
 //     the first turn after they change (SessionState reads them between
 //     turns).
-//   - Replays: every update for a session that is being loaded is dropped,
+//   - Replays (session/load only): every update for a session that is being loaded is dropped,
 //     and after session/load returns the session stays "settling" until no
 //     update has come for ACPOptions.LoadQuiet (default 300ms, at most
 //     acpSettleMax): Gemini CLI answers session/load before it streams the
@@ -297,6 +299,7 @@ type ACP struct {
 	// dropped is told of each replayed update dropped.
 	quietAfter func(time.Duration) <-chan time.Time
 	dropped    func(sessionID string)
+	closeAfter func(time.Duration) <-chan time.Time // times Close's wait for session/close
 }
 
 // NewACP returns an ACP backend for the agent started by command (a shell
@@ -360,15 +363,19 @@ func (a *ACP) SetSessionID(threadID, sessionID string) {
 	a.sessions[threadID] = sessionID
 }
 
-// Close stops the agent process (its whole process group) and its
-// terminals, closes the fs roots, and makes later turns fail. It is safe
-// to call more than once.
+// Close closes the agent's open sessions with session/close when it offers
+// it (waiting ACPQuitCloseWait at most), stops the agent process (its whole
+// process group) and its terminals, closes the fs roots, and makes later
+// turns fail. It is safe to call more than once.
 func (a *ACP) Close() error {
 	a.mu.Lock()
 	a.closed = true
 	p := a.proc
 	a.proc = nil
 	a.mu.Unlock()
+	if p != nil {
+		a.closeSessions(p)
+	}
 	a.terms.releaseAll()
 	if p != nil {
 		p.kill()
@@ -380,7 +387,7 @@ func (a *ACP) Close() error {
 // Capabilities: sessions, cancel, images and files (as the agent accepts
 // them), modes and commands.
 func (a *ACP) Capabilities() Capabilities {
-	return Capabilities{Sessions: true, Cancel: true, Images: true, Files: true, Modes: true, Commands: true, MaxAttachment: a.maxAttachment(), Process: true}
+	return Capabilities{Sessions: true, Cancel: true, Images: true, Files: true, Modes: true, Commands: true, MaxAttachment: a.maxAttachment(), Process: true, Logout: true}
 }
 
 var _ Configurer = (*ACP)(nil)
@@ -577,6 +584,7 @@ type acpProc struct {
 	lines       *acpReader  // reads stdout for the SDK
 	logTail     *acpLogTail // the connection's last diagnostics
 	caps        acp.AgentCapabilities
+	initMeta    map[string]any // the initialize answer's top-level _meta (steering)
 	authMethods []acp.AuthMethod
 	agentName   string
 
@@ -639,6 +647,7 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 		return nil, werr
 	}
 	p.caps = resp.AgentCapabilities
+	p.initMeta = resp.Meta
 	p.authMethods = resp.AuthMethods
 	a.mu.Lock()
 	method := a.authWith
@@ -706,7 +715,7 @@ func (a *ACP) clientCapabilities() acp.ClientCapabilities {
 		Fs:       acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
 		Terminal: true,
 		Auth:     acp.AuthCapabilities{Terminal: true},
-		Meta:     map[string]any{"terminal-auth": true},
+		Meta:     acpClientMeta(),
 	}
 }
 

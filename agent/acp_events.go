@@ -223,7 +223,7 @@ func (t *acpTurn) update(u acp.SessionUpdate) {
 		}
 		t.push(Plan{Entries: entries})
 	case u.UsageUpdate != nil:
-		t.push(Usage{ContextUsed: int64(u.UsageUpdate.Used), ContextSize: int64(u.UsageUpdate.Size)})
+		t.push(acpUsage(*u.UsageUpdate))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,6 +41,10 @@ import (
 //	agent slash command yes     yes    yes     yes   (/context, /init, /about, /init)
 //	attached file name  yes     yes    yes     yes
 //	restart and resume  yes     yes    yes     yes   (no replayed text in the new reply)
+//	  by                resume  resume load    resume (load: its replay dropped; resume: none sent)
+//	usage_update        yes     no     no      no    (context used, size and cost)
+//	close on delete     yes     yes    no-op   yes   (session/close offered but by Gemini CLI;
+//	                                                   the thread's next turn gets a new session)
 //	same-minute restart no      no     yes     no    (resumed, or the history handed over)
 func TestACPRealAgents(t *testing.T) {
 	if os.Getenv(acpagents.EnvGate) != "1" {
@@ -111,6 +116,7 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 
 	t.Run("two-turns", func(t *testing.T) {
 		evs := r.turn(t, "", "Please answer "+acpagents.MarkPing1)
+		first := evs
 		if got := acpText(evs); !strings.Contains(got, acpagents.ReplyPing1) {
 			t.Fatalf("reply %q lacks %q", got, acpagents.ReplyPing1)
 		}
@@ -119,12 +125,37 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		} else {
 			r.sid = ss[0].ID
 		}
+		if ag.Name == "claude" {
+			// Claude's usage_update: the context used and its size, and
+			// the session's cost.
+			ok := false
+			for _, u := range acpOf[Usage](evs) {
+				ok = ok || (u.ContextSize > 0 && u.ContextUsed > 0 && u.Currency != "")
+			}
+			if !ok {
+				t.Errorf("no usage with the context and the cost: %+v", acpOf[Usage](evs))
+			}
+		}
 		evs = r.turn(t, "", "And now "+acpagents.MarkPing2)
 		if got := acpText(evs); !strings.Contains(got, acpagents.ReplyPing2) || strings.Contains(got, acpagents.ReplyPing1) {
 			t.Fatalf("second reply %q", got)
 		}
 		if !r.anyWith(acpagents.MarkPing2, acpagents.ReplyPing1) {
 			t.Errorf("the second turn's model request lacks the first turn's history")
+		}
+		if ag.Name == "claude" {
+			// Claude names its session (session_info_update) a few seconds
+			// in, from a model request of its own: in a turn's events, or
+			// in the session's state between turns.
+			st := append(acpOf[SessionTitle](first), acpOf[SessionTitle](evs)...)
+			for deadline := time.Now().Add(60 * time.Second); len(st) == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				st = acpOf[SessionTitle](r.a.SessionState("main"))
+			}
+			if len(st) == 0 || st[0].Title == "" {
+				t.Errorf("no session title from Claude: %+v", st)
+			} else {
+				t.Logf("Claude's session title: %q", st[0].Title)
+			}
 		}
 	})
 	t.Run("edit-allow-once", func(t *testing.T) {
@@ -303,8 +334,34 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 			}
 		}
 		r.start()
+		var mu sync.Mutex
+		dropped := 0
+		r.a.dropped = func(string) {
+			mu.Lock()
+			dropped++
+			mu.Unlock()
+		}
 		evs := r.turn(t, r.sid, "After the restart "+acpagents.MarkPing3)
 		got := acpText(evs)
+		r.a.mu.Lock()
+		caps := r.a.proc.caps
+		r.a.mu.Unlock()
+		mu.Lock()
+		n := dropped
+		mu.Unlock()
+		// session/resume where the agent offers it (the adapters of Claude
+		// and Codex, opencode): nothing replayed to drop. session/load
+		// otherwise (Gemini CLI), its replay dropped.
+		wantResume := ag.Name != "gemini"
+		switch resumed := caps.SessionCapabilities.Resume != nil; {
+		case resumed != wantResume:
+			t.Errorf("the agent offers session/resume: %v, want %v", resumed, wantResume)
+		case resumed && n != 0:
+			t.Errorf("%d updates dropped after session/resume: the agent replayed", n)
+		case !resumed && n == 0:
+			t.Errorf("session/load: no replayed update was dropped")
+		}
+		t.Logf("resume offered: %v, updates dropped: %d, close offered: %v", caps.SessionCapabilities.Resume != nil, n, caps.SessionCapabilities.Close != nil)
 		if !strings.Contains(got, acpagents.ReplyPing3) {
 			t.Fatalf("reply after the restart %q", got)
 		}
@@ -322,6 +379,23 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		if !r.anyWith(acpagents.MarkPing3, acpagents.ReplyPing1) {
 			t.Errorf("the model request after the restart lacks the earlier history")
 		}
+	})
+	t.Run("close-on-delete", func(t *testing.T) {
+		// The thread is deleted: its session is closed (session/close,
+		// where the agent offers it) and forgotten; the agent goes on.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := r.a.CloseSession(ctx, "main"); err != nil {
+			t.Fatalf("session/close: %v", err)
+		}
+		evs := r.turn(t, "", "In a new thread "+acpagents.MarkPing1)
+		if ss := acpOf[SessionStarted](evs); len(ss) != 1 || ss[0].ID == r.sid {
+			t.Errorf("after the close, SessionStarted = %v (closed %s)", ss, r.sid)
+		}
+		if !strings.Contains(acpText(evs), acpagents.ReplyPing1) {
+			t.Errorf("reply after the close %q", acpText(evs))
+		}
+		r.sid = acpOf[SessionStarted](evs)[0].ID
 	})
 	if ag.Name != "gemini" {
 		return // the same-minute restart is Gemini CLI's (its session names, internal/acpagents)

@@ -31,8 +31,10 @@ type acpSession struct {
 	models      *acp.SessionModelState
 	commands    []Command
 	hasCommands bool
+	title       string     // from session_info_update
+	replay      *acpReplay // collects the replay of a session being imported (ImportSession)
 
-	dirtyModes, dirtyConfig, dirtyCommands bool
+	dirtyModes, dirtyConfig, dirtyCommands, dirtyTitle bool
 }
 
 // acpSetting is a mode or config option to set.
@@ -69,6 +71,9 @@ func (s *acpSession) setInitial(modes *acp.SessionModeState, config []acp.Sessio
 // stateUpdate applies an update about the session's state (not a replay of
 // content); it reports whether u was one. a.mu must be held.
 func (s *acpSession) stateUpdate(u acp.SessionUpdate) bool {
+	if s.loading {
+		s.collect(u)
+	}
 	switch {
 	case u.AvailableCommandsUpdate != nil:
 		s.commands = acpCommands(u.AvailableCommandsUpdate.AvailableCommands)
@@ -81,6 +86,10 @@ func (s *acpSession) stateUpdate(u acp.SessionUpdate) bool {
 		s.dirtyModes = true
 	case u.ConfigOptionUpdate != nil:
 		s.config, s.dirtyConfig = u.ConfigOptionUpdate.ConfigOptions, true
+	case u.SessionInfoUpdate != nil:
+		if t := acpTitle(u.SessionInfoUpdate.Title); t != "" && t != s.title {
+			s.title, s.dirtyTitle = t, true
+		}
 	default:
 		return false
 	}
@@ -102,7 +111,10 @@ func (s *acpSession) events(dirtyOnly bool) []Event {
 	if s.hasCommands && (s.dirtyCommands || !dirtyOnly) {
 		out = append(out, Commands{Commands: append([]Command(nil), s.commands...)})
 	}
-	s.dirtyModes, s.dirtyConfig, s.dirtyCommands = false, false, false
+	if s.title != "" && (s.dirtyTitle || !dirtyOnly) {
+		out = append(out, SessionTitle{Title: s.title})
+	}
+	s.dirtyModes, s.dirtyConfig, s.dirtyCommands, s.dirtyTitle = false, false, false, false
 	return out
 }
 
@@ -129,9 +141,9 @@ func (a *ACP) SessionState(threadID string) []Event {
 	if s == nil {
 		return nil
 	}
-	d1, d2, d3 := s.dirtyModes, s.dirtyConfig, s.dirtyCommands
+	d1, d2, d3, d4 := s.dirtyModes, s.dirtyConfig, s.dirtyCommands, s.dirtyTitle
 	evs := s.events(false)
-	s.dirtyModes, s.dirtyConfig, s.dirtyCommands = d1, d2, d3
+	s.dirtyModes, s.dirtyConfig, s.dirtyCommands, s.dirtyTitle = d1, d2, d3, d4
 	return evs
 }
 
@@ -196,7 +208,7 @@ func acpConfigOptions(opts []acp.SessionConfigOption, models *acp.SessionModelSt
 			out = append(out, c)
 		case o.Boolean != nil:
 			b := o.Boolean
-			c := ConfigOption{ID: string(b.Id), Name: b.Name, Current: fmt.Sprint(b.CurrentValue),
+			c := ConfigOption{ID: string(b.Id), Name: b.Name, Current: fmt.Sprint(b.CurrentValue), Boolean: true,
 				Values: []ConfigValue{{ID: "true", Name: "on"}, {ID: "false", Name: "off"}}}
 			if b.Category != nil {
 				c.Category = string(*b.Category)
@@ -255,8 +267,8 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 			}
 		}
 	}
-	if sid != "" && p.caps.LoadSession {
-		err := a.load(ctx, p, sid, cwd, servers, extra, emit)
+	if reopen, method := a.reopener(p); sid != "" && reopen != nil {
+		err := reopen(ctx, p, sid, cwd, servers, extra, emit)
 		if err == nil {
 			return sid, nil
 		}
@@ -264,7 +276,7 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 			return "", err
 		}
 		if p.dead() {
-			return "", p.wrapErr("session/load", err)
+			return "", p.wrapErr(method, err)
 		}
 		emit(Notice{acpHandoverNotice("chipchat could not resume the agent's own session "+sid+" (the agent said: "+acpRefusal(err)+")", t.Handover)})
 	} else if sid != "" {

@@ -98,6 +98,7 @@ type fakeACPAgent struct {
 	conn     *acp.AgentSideConnection
 	caps     bool
 	needAuth bool
+	offers   string // CHIPCHAT_ACP_SESSIONS: the session methods offered ("resume,close,list")
 
 	logMu sync.Mutex
 	log   *os.File
@@ -107,6 +108,7 @@ type fakeACPAgent struct {
 	n      int
 	cwd    map[acp.SessionId]string
 	config []acp.SessionConfigOption // as set_config_option left them
+	steer  chan string               // the running "[steerable]" prompt takes steered text
 }
 
 func runFakeACPAgent() {
@@ -121,7 +123,8 @@ func runFakeACPAgent() {
 		os.Exit(2)
 	}
 	ag := &fakeACPAgent{log: f, caps: os.Getenv("CHIPCHAT_ACP_CAPS") != "none", needAuth: os.Getenv("CHIPCHAT_ACP_AUTH") == "1",
-		cwd: map[acp.SessionId]string{}}
+		offers: os.Getenv("CHIPCHAT_ACP_SESSIONS"),
+		cwd:    map[acp.SessionId]string{}}
 	conn := acp.NewAgentSideConnection(ag, os.Stdout, os.Stdin)
 	conn.SetLogger(slog.New(slog.DiscardHandler))
 	ag.conn = conn
@@ -147,6 +150,21 @@ func (f *fakeACPAgent) Initialize(_ context.Context, p acp.InitializeRequest) (a
 			LoadSession:        true,
 			PromptCapabilities: acp.PromptCapabilities{Image: true, EmbeddedContext: true},
 			McpCapabilities:    acp.McpCapabilities{Http: true},
+		}
+	}
+	sc := &resp.AgentCapabilities.SessionCapabilities
+	for _, m := range strings.Split(f.offers, ",") {
+		switch m {
+		case "resume":
+			sc.Resume = &acp.SessionResumeCapabilities{}
+		case "close":
+			sc.Close = &acp.SessionCloseCapabilities{}
+		case "list":
+			sc.List = &acp.SessionListCapabilities{}
+		case "steer":
+			resp.Meta = map[string]any{"steering": map[string]any{"supported": true}}
+		case "logout":
+			resp.AgentCapabilities.Auth.Logout = &acp.LogoutCapabilities{}
 		}
 	}
 	if f.needAuth {
@@ -330,6 +348,29 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 	case strings.Contains(text, "[max]"):
 		f.say(ctx, sid, acp.UpdateAgentMessageText("partial"))
 		return acp.PromptResponse{StopReason: acp.StopReasonMaxTokens}, nil
+	case strings.Contains(text, "[title]"):
+		// As Claude's adapter: the session's title once the first turn
+		// is under way (control characters and all).
+		f.say(ctx, sid, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr("Fix the\n login\x1b bug")}})
+		f.say(ctx, sid, acp.UpdateAgentMessageText("titled"))
+	case strings.Contains(text, "[steerable]"):
+		// Runs until a message is steered into it (or it is cancelled).
+		ch := make(chan string, 1)
+		f.mu.Lock()
+		f.steer = ch
+		f.mu.Unlock()
+		defer func() {
+			f.mu.Lock()
+			f.steer = nil
+			f.mu.Unlock()
+		}()
+		f.say(ctx, sid, acp.UpdateAgentMessageText("working; "))
+		select {
+		case s := <-ch:
+			f.say(ctx, sid, acp.UpdateAgentMessageText("steered: "+s))
+		case <-ctx.Done():
+			return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+		}
 	case strings.Contains(text, "[agent-cancel]"):
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	case strings.Contains(text, "[permission]"):
@@ -415,23 +456,48 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 			acp.PlanEntry{Content: "step one", Status: acp.PlanEntryStatusCompleted, Priority: acp.PlanEntryPriorityHigh},
 			acp.PlanEntry{Content: "step two", Status: acp.PlanEntryStatusInProgress, Priority: acp.PlanEntryPriorityMedium},
 		))
-		f.say(ctx, sid, acp.SessionUpdate{UsageUpdate: &acp.SessionUsageUpdate{Used: 1200, Size: 200000}})
+		f.say(ctx, sid, acp.SessionUpdate{UsageUpdate: &acp.SessionUsageUpdate{Used: 1200, Size: 200000, Cost: &acp.Cost{Amount: 0.0123, Currency: "USD"}}})
 		f.say(ctx, sid, acp.UpdateAgentMessageText("\n\nDone."))
 		return acp.PromptResponse{StopReason: acp.StopReasonEndTurn, Usage: &acp.Usage{InputTokens: 11, OutputTokens: 22, TotalTokens: 33}}, nil
 	}
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 }
 
-func (f *fakeACPAgent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+func (f *fakeACPAgent) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	f.record(map[string]any{"ev": "close", "session": string(p.SessionId)})
+	if os.Getenv("CHIPCHAT_ACP_SLOW_CLOSE") == "1" {
+		time.Sleep(time.Hour) // an agent that never answers: quitting must not wait for it
+	}
 	return acp.CloseSessionResponse{}, nil
 }
 
-func (f *fakeACPAgent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, nil
+// ListSessions has three sessions made outside chipchat, two in the
+// asked cwd and one elsewhere, in two pages.
+func (f *fakeACPAgent) ListSessions(_ context.Context, p acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	cwd := acpStr(p.Cwd)
+	f.record(map[string]any{"ev": "list", "cwd": cwd, "cursor": acpStr(p.Cursor)})
+	if p.Cursor == nil {
+		return acp.ListSessionsResponse{NextCursor: acp.Ptr("page2"), Sessions: []acp.SessionInfo{
+			{SessionId: "sess-older", Cwd: cwd, Title: acp.Ptr("Older work"), UpdatedAt: acp.Ptr("2026-11-01T10:00:00Z")},
+			{SessionId: "sess-elsewhere", Cwd: "/somewhere/else", Title: acp.Ptr("Other project")},
+		}}, nil
+	}
+	return acp.ListSessionsResponse{Sessions: []acp.SessionInfo{
+		{SessionId: "sess-newer", Cwd: cwd, Title: acp.Ptr("Newer\nwork"), UpdatedAt: acp.Ptr("2026-11-20T10:00:00Z")},
+	}}, nil
 }
 
-func (f *fakeACPAgent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
-	return acp.ResumeSessionResponse{}, nil
+func (f *fakeACPAgent) ResumeSession(ctx context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	f.record(map[string]any{"ev": "resume", "session": string(p.SessionId), "cwd": p.Cwd})
+	if p.SessionId == "sess-gone" {
+		return acp.ResumeSessionResponse{}, &acp.RequestError{Code: -32002, Message: "Resource not found: session sess-gone"}
+	}
+	f.mu.Lock()
+	f.cwd[p.SessionId] = p.Cwd
+	f.mu.Unlock()
+	modes, config, models := fakeSessionState()
+	modes.CurrentModeId = "plan"
+	return acp.ResumeSessionResponse{Modes: modes, ConfigOptions: config, Models: models}, nil
 }
 
 func (f *fakeACPAgent) SetSessionConfigOption(_ context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
@@ -661,7 +727,7 @@ func TestACPSessionUpdatesBecomeEvents(t *testing.T) {
 		t.Errorf("plan = %+v", plans)
 	}
 	us := acpOf[Usage](evs)
-	if len(us) != 2 || us[0] != (Usage{ContextUsed: 1200, ContextSize: 200000}) || us[1] != (Usage{InputTokens: 11, OutputTokens: 22}) {
+	if len(us) != 2 || us[0] != (Usage{ContextUsed: 1200, ContextSize: 200000, Cost: 0.0123, Currency: "USD"}) || us[1] != (Usage{InputTokens: 11, OutputTokens: 22}) {
 		t.Errorf("usage = %+v", us)
 	}
 	if len(acpOf[Notice](evs)) != 0 {
@@ -1722,4 +1788,37 @@ func TestACPSettingWhileTheAgentIsDown(t *testing.T) {
 	if e := h.event("set-config"); !strings.Contains(e["req"].(string), `"value":"high"`) {
 		t.Errorf("set-config after the restart = %v", e)
 	}
+}
+
+// HandleExtensionMethod serves _session/steering (claude-agent-acp's
+// shape) into the running "[steerable]" prompt.
+func (f *fakeACPAgent) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+	if method != "_session/steering" {
+		return nil, acp.NewMethodNotFound(method)
+	}
+	var p struct {
+		SessionID string             `json:"sessionId"`
+		Prompt    []acp.ContentBlock `json:"prompt"`
+		Meta      map[string]any     `json:"_meta"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || len(p.Prompt) == 0 || p.Prompt[0].Text == nil {
+		return nil, acp.NewInvalidParams(map[string]any{"error": "steer params"})
+	}
+	f.record(map[string]any{"ev": "steer", "session": p.SessionID, "text": p.Prompt[0].Text.Text, "meta": p.Meta})
+	f.mu.Lock()
+	ch := f.steer
+	f.mu.Unlock()
+	if ch == nil {
+		return map[string]any{"outcome": "promptRequired", "reason": "noRunningTurn"}, nil
+	}
+	ch <- p.Prompt[0].Text.Text
+	return map[string]any{"outcome": "injected"}, nil
+}
+
+func (f *fakeACPAgent) UnstableLogout(context.Context, acp.UnstableLogoutRequest) (acp.UnstableLogoutResponse, error) {
+	f.record(map[string]any{"ev": "logout"})
+	f.mu.Lock()
+	f.authed = false
+	f.mu.Unlock()
+	return acp.UnstableLogoutResponse{}, nil
 }

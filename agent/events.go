@@ -113,6 +113,9 @@ type ConfigOption struct {
 	Category string
 	Current  string
 	Values   []ConfigValue
+	// Boolean: the option is on or off (Current "true" or "false"; the
+	// Values are those two), toggled rather than picked.
+	Boolean bool
 }
 
 // ConfigOptions replaces the list of the session's config options.
@@ -120,12 +123,16 @@ type ConfigOptions struct{ Options []ConfigOption }
 
 // Usage reports tokens spent. ContextUsed and ContextSize, when non-zero,
 // are how much of the model's context window the session fills (ACP's
-// usage_update).
+// usage_update; the openai backend's last request, whose context size it
+// does not know); Cost, when Currency is set, is the session's cost so far.
+// A field left zero is not known by this event (it keeps what was).
 type Usage struct {
 	InputTokens  int64
 	OutputTokens int64
 	ContextUsed  int64
 	ContextSize  int64
+	Cost         float64
+	Currency     string
 }
 
 // Notice is a line for the user that is not part of the answer (a stop
@@ -180,6 +187,9 @@ type Capabilities struct {
 	MaxAttachment int64
 	// Process: the backend holds a process or connection until agent.Close.
 	Process bool
+	// Logout: the backend can sign out of the agent (LoggerOut; ACP's
+	// logout, when the agent offers it).
+	Logout bool
 }
 
 // Error is a backend failure with the end of the agent's stderr, when it

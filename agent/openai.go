@@ -435,10 +435,16 @@ func (h harness) compacted(history []HistoryMessage, summary string) []HistoryMe
 
 // Run answers t with text deltas.
 func (o *OpenAI) Run(ctx context.Context, t Turn, emit func(Event)) error {
-	return o.stream(ctx, t, func(s string) { emit(TextDelta{s}) })
+	return o.streamUsage(ctx, t, func(s string) { emit(TextDelta{s}) }, func(u Usage) { emit(u) })
 }
 
 func (o *OpenAI) stream(ctx context.Context, t Turn, emit func(delta string)) error {
+	return o.streamUsage(ctx, t, emit, func(Usage) {})
+}
+
+// streamUsage streams the reply's text to emit and, when the server sends
+// it (stream_options.include_usage), the request's usage to usage.
+func (o *OpenAI) streamUsage(ctx context.Context, t Turn, emit func(delta string), usage func(Usage)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -454,13 +460,17 @@ func (o *OpenAI) stream(ctx context.Context, t Turn, emit func(delta string)) er
 	}
 	client := openai.NewClient(o.options()...)
 	stream := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
-		Model:    o.Model,
-		Messages: wire,
+		Model:         o.Model,
+		Messages:      wire,
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	})
 	defer stream.Close()
 	var reply strings.Builder
 	for stream.Next() {
 		chunk := stream.Current()
+		if u := chunk.Usage; u.TotalTokens > 0 || u.PromptTokens > 0 {
+			usage(Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, ContextUsed: u.PromptTokens + u.CompletionTokens})
+		}
 		for _, c := range chunk.Choices {
 			if c.Index != 0 {
 				continue

@@ -32,6 +32,9 @@ type chatServer struct {
 	reply []string
 	hang  bool
 	fail  int // status to answer with instead of a stream
+	// noUsage: the server ignores stream_options.include_usage (else it
+	// sends a usage chunk when asked, as OpenAI does).
+	noUsage bool
 }
 
 func newChatServer(t *testing.T, reply ...string) *chatServer {
@@ -50,7 +53,7 @@ func (s *chatServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.bodies = append(s.bodies, body)
 	s.auth = append(s.auth, r.Header.Get("Authorization"))
 	s.paths = append(s.paths, r.URL.Path)
-	reply, hang, fail := s.reply, s.hang, s.fail
+	reply, hang, fail, noUsage := s.reply, s.hang, s.fail, s.noUsage
 	s.mu.Unlock()
 	if fail != 0 {
 		w.Header().Set("Content-Type", "application/json")
@@ -79,6 +82,9 @@ func (s *chatServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	chunk(`{}`, "stop")
+	if so, _ := body["stream_options"].(map[string]any); so["include_usage"] == true && !noUsage {
+		fmt.Fprint(w, "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,\"model\":\"test-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":1200,\"completion_tokens\":34,\"total_tokens\":1234}}\n\n")
+	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
 	fl.Flush()
 }

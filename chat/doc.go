@@ -17,7 +17,7 @@
 // It reports to the UI only by events (Wait): UserStored, SendFailed,
 // ReplyStarted, ItemChanged, ReplyFinished, PhaseChanged, QueueChanged,
 // Unqueued, Notice, PermissionAsked, SignInAsked, AskClosed, AgentInfo,
-// CommandsKnown, Replying, Forked, QuitReady. The events carry chat's own types (view.go: Message,
+// CommandsKnown, Replying, Forked, TitleChanged, AgentSessions, SessionImported, QuitReady. The events carry chat's own types (view.go: Message,
 // Question, Command, ConfigOption, Modes, Usage; PermissionAnswer going
 // back), converted from agent's and store's. Its methods never block on
 // I/O: store work runs on one

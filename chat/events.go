@@ -142,14 +142,14 @@ func (in *Info) fold(ev agent.Event) {
 	case agent.ConfigOptions:
 		in.Options = nil
 		for _, o := range e.Options {
-			c := ConfigOption{ID: o.ID, Name: o.Name, Category: o.Category, Current: o.Current}
+			c := ConfigOption{ID: o.ID, Name: o.Name, Category: o.Category, Current: o.Current, Boolean: o.Boolean}
 			for _, v := range o.Values {
 				c.Values = append(c.Values, ConfigValue(v))
 			}
 			in.Options = append(in.Options, c)
 		}
 	case agent.Usage:
-		in.Usage = Usage(e)
+		in.Usage = in.Usage.merge(Usage(e))
 	}
 }
 

@@ -6,11 +6,13 @@ import "strings"
 // /mode, /model — offers from a thread's Info, and how a `/mode x` argument
 // resolves.
 //
-// Decisions: when the agent offers modes, a config option of category
-// "mode" (Claude Code sends both, kept in step by the agent) is left out so
-// each mode is listed once; an agent with a "mode" option and no modes has
-// it listed as its modes. An argument names a choice by its id or its name,
-// in any case.
+// Decisions: when the agent offers both modes and a config option of
+// category "mode" (Claude Code and Codex send both, kept in step by the
+// agent), the option is listed and the modes are not (ACP deprecates
+// modes), so each mode is listed once; an agent with only modes has them
+// listed. A boolean option is one row that toggles it (its Value is the
+// value it sets: the other one). An argument names a choice by its id or
+// its name, in any case.
 
 // ModeScope is what the modes picker lists.
 type ModeScope int
@@ -31,6 +33,9 @@ type ModeChoice struct {
 	Label   string // for the toast: "mode Plan", "Model: gpt-5"
 	Detail  string // the agent's description of the mode or value
 	Current bool
+	// Toggle: the row of a boolean option; Current says it is on, and
+	// choosing it sets Value, the other state (space toggles it).
+	Toggle bool
 }
 
 // IsModeOption says whether a config option stands for the session mode.
@@ -42,8 +47,11 @@ func IsModeOption(o ConfigOption) bool {
 // mode option, then the other options in the agent's order.
 func ModeChoices(info Info, scope ModeScope) []ModeChoice {
 	var out []ModeChoice
-	hasModes := len(info.Modes.Available) > 0
-	if scope != ScopeModels {
+	hasModeOption := false
+	for _, o := range info.Options {
+		hasModeOption = hasModeOption || (IsModeOption(o) && len(o.Values) > 0)
+	}
+	if scope != ScopeModels && !hasModeOption {
 		for _, m := range info.Modes.Available {
 			name := or(m.Name, m.ID)
 			out = append(out, ModeChoice{Mode: true, Value: m.ID, Name: name, Label: "mode " + name,
@@ -64,18 +72,33 @@ func ModeChoices(info Info, scope ModeScope) []ModeChoice {
 	for _, o := range opts {
 		isMode, isModel := IsModeOption(o), o.Category == "model"
 		switch {
-		case isMode && hasModes:
-			continue
 		case scope == ScopeModes && !isMode:
 			continue
 		case scope == ScopeModels && !isModel:
 			continue
 		}
 		name := or(o.Name, o.ID)
+		if o.Boolean {
+			on := o.Current == "true"
+			c := ModeChoice{Option: o.ID, Value: "true", Name: name, Label: name + ": on", Current: on, Toggle: true}
+			if on {
+				c.Value, c.Label = "false", name+": off"
+			}
+			out = append(out, c)
+			continue
+		}
 		for _, v := range o.Values {
-			vn := or(v.Name, v.ID)
-			out = append(out, ModeChoice{Option: o.ID, Value: v.ID, Name: vn, Label: name + ": " + vn,
-				Detail: v.Description, Current: v.ID == o.Current})
+			vn, detail, label := or(v.Name, v.ID), v.Description, ""
+			if isMode {
+				// Listed as the modes are: the mode's own name and
+				// description where the value has none.
+				vn, detail = info.modeValueName(v), or(detail, info.modeDescription(v.ID))
+				label = "mode " + vn
+			} else {
+				label = name + ": " + vn
+			}
+			out = append(out, ModeChoice{Option: o.ID, Value: v.ID, Name: vn, Label: label,
+				Detail: detail, Current: v.ID == o.Current})
 		}
 	}
 	return out
@@ -126,6 +149,16 @@ func or(s, def string) string {
 // ModeName is the name of the session's current mode ("" none): the
 // mode's, else the "mode" option's value.
 func (info Info) ModeName() string {
+	for _, o := range info.Options {
+		if IsModeOption(o) && o.Current != "" && len(o.Values) > 0 {
+			for _, v := range o.Values {
+				if v.ID == o.Current {
+					return info.modeValueName(v)
+				}
+			}
+			return o.Current
+		}
+	}
 	if m := info.Modes.Current; m != "" {
 		for _, x := range info.Modes.Available {
 			if x.ID == m && x.Name != "" {
@@ -161,4 +194,57 @@ func (o ConfigOption) valueName(id string) string {
 		}
 	}
 	return id
+}
+
+// modeValueName is the name of a value of the mode option: its own, else
+// the mode's of that id, else the id.
+func (info Info) modeValueName(v ConfigValue) string {
+	if v.Name != "" {
+		return v.Name
+	}
+	for _, m := range info.Modes.Available {
+		if m.ID == v.ID && m.Name != "" {
+			return m.Name
+		}
+	}
+	return v.ID
+}
+
+// modeDescription is the description of the mode id ("" none).
+func (info Info) modeDescription(id string) string {
+	for _, m := range info.Modes.Available {
+		if m.ID == id {
+			return m.Description
+		}
+	}
+	return ""
+}
+
+// Names are what the modes picker lists in scope, in words ("models") and
+// as its title ("model").
+func (scope ModeScope) Names() (what, title string) {
+	switch scope {
+	case ScopeModes:
+		return "modes", "mode"
+	case ScopeModels:
+		return "models", "model"
+	}
+	return "modes or settings", "mode · model"
+}
+
+// Status is the header's part for the agent's state: " · mode X · model
+// Y · ctx 42% · $0.12", the names the agent gives them and the usage it
+// reported (UsageLine).
+func (info Info) Status() string {
+	var s string
+	if m := info.ModeName(); m != "" {
+		s += " · mode " + m
+	}
+	if m := info.ModelName(); m != "" {
+		s += " · model " + m
+	}
+	if u := info.UsageLine(); u != "" {
+		s += " · " + u
+	}
+	return s
 }

@@ -129,6 +129,9 @@ type thread struct {
 	// storing holds the Refs of submissions being written: until one is
 	// stored, the draft it came from is the user's only copy.
 	storing []uint64
+	// steer holds the Refs of submissions to steer into the running turn
+	// once stored (Steer).
+	steer []uint64
 }
 
 type ask struct {
@@ -454,6 +457,13 @@ func (s *Service) store(th *thread, sub Submission, queued bool) {
 	if !queued {
 		s.startTurn(th, user)
 		return
+	}
+	if i := slices.Index(th.steer, sub.Ref); i >= 0 {
+		th.steer = slices.Delete(th.steer, i, i+1)
+		if th.phase == Streaming && !s.quitting {
+			s.steerStored(th, user)
+			return
+		}
 	}
 	th.queue = append(th.queue, user)
 	if th.phase == Idle && !s.quitting {

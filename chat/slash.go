@@ -62,6 +62,8 @@ func SlashCommands() []SlashCommand {
 			Backends: "acp: agents that offer modes", Needs: modes},
 		{Name: "model", Args: "[model]", Description: "switch the model (alt+m)",
 			Backends: "acp: agents that offer models", Needs: modes},
+		{Name: "logout", Description: "sign out of the agent", Backends: "acp: agents that offer ACP's logout",
+			Needs: func(c agent.Capabilities) bool { return c.Logout }},
 		{Name: "help", Description: "show the keys and these commands (F1)", Backends: "all"},
 		{Name: "quit", Description: "quit (a running turn is recorded interrupted)", Backends: "all"},
 	}

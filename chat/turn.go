@@ -263,6 +263,8 @@ func (t *turn) event(ev agent.Event) {
 				s.mu.Unlock()
 			}
 		})
+	case agent.SessionTitle:
+		s.agentTitle(t.th.id, e.Title)
 	case agent.Commands, agent.Modes, agent.ConfigOptions, agent.Usage:
 		if c, ok := e.(agent.Commands); ok {
 			s.advertised(c)

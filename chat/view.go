@@ -127,6 +127,9 @@ type ConfigOption struct {
 	Category string
 	Current  string
 	Values   []ConfigValue
+	// Boolean: the option is on or off (Current "true" or "false"; the
+	// Values are those two), toggled rather than picked.
+	Boolean bool
 }
 
 // ModelOption is the id of the config option that stands for the agent's
@@ -140,6 +143,8 @@ type Usage struct {
 	OutputTokens int64
 	ContextUsed  int64
 	ContextSize  int64
+	Cost         float64 // the session's so far, in Currency (when set)
+	Currency     string
 }
 
 // DefaultReplyBytes is the most of one item's text shown in full, and of a

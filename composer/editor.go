@@ -24,6 +24,7 @@ import (
 type SubmitMsg struct {
 	Markdown string
 	Records  []contextref.Record
+	Steer    bool // sent with the Steer key: into the running turn
 }
 
 // NoticeMsg is something the app should tell the user (a toast).
@@ -295,12 +296,12 @@ func (e *Editor) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	w := e.lay.atomWidth
 	switch {
-	case key.Matches(msg, k.Submit):
+	case key.Matches(msg, k.Submit), key.Matches(msg, k.Steer):
 		if d.IsBlank() {
 			return nil
 		}
-		md, recs := d.Markdown(), d.Records()
-		return func() tea.Msg { return SubmitMsg{Markdown: md, Records: recs} }
+		md, recs, steer := d.Markdown(), d.Records(), key.Matches(msg, k.Steer)
+		return func() tea.Msg { return SubmitMsg{Markdown: md, Records: recs, Steer: steer} }
 	case key.Matches(msg, k.Newline):
 		d.TypeRune('\n')
 	case key.Matches(msg, k.Left):

@@ -8,6 +8,7 @@ import (
 // binding (from its config file) and print the map as help.
 type KeyMap struct {
 	Submit          key.Binding
+	Steer           key.Binding // send into the running turn (SubmitMsg.Steer)
 	Newline         key.Binding
 	Left            key.Binding
 	Right           key.Binding
@@ -43,6 +44,7 @@ type KeyMap struct {
 	PickerPrev      key.Binding
 	PickerChoose    key.Binding
 	PickerClose     key.Binding
+	PickerToggle    key.Binding // toggles an on/off row of a picker that has them (the modes picker)
 }
 
 func bind(help string, keys ...string) key.Binding {
@@ -55,6 +57,7 @@ func bind(help string, keys ...string) key.Binding {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Submit:          bind("send", "enter"),
+		Steer:           bind("steer", "alt+i"),
 		Newline:         bind("new line", "shift+enter", "alt+enter", "ctrl+j"),
 		Left:            bind("left", "left", "ctrl+b"),
 		Right:           bind("right", "right", "ctrl+f"),
@@ -90,15 +93,16 @@ func DefaultKeyMap() KeyMap {
 		PickerPrev:      bind("previous match", "up", "ctrl+p"),
 		PickerChoose:    bind("choose", "enter", "tab"),
 		PickerClose:     bind("close picker", "esc"),
+		PickerToggle:    bind("toggle", "space"),
 	}
 }
 
 // Bindings lists the map in help order, for printing.
 func (k KeyMap) Bindings() []key.Binding {
-	return []key.Binding{k.Submit, k.Newline, k.Left, k.Right, k.WordLeft, k.WordRight, k.Up, k.Down,
+	return []key.Binding{k.Submit, k.Steer, k.Newline, k.Left, k.Right, k.WordLeft, k.WordRight, k.Up, k.Down,
 		k.LineStart, k.LineEnd, k.DocStart, k.DocEnd, k.SelectLeft, k.SelectRight, k.SelectWordLeft,
 		k.SelectWordRight, k.SelectUp, k.SelectDown, k.SelectLineStart, k.SelectLineEnd, k.SelectDocStart,
 		k.SelectDocEnd, k.SelectAll, k.DeleteBack, k.DeleteForward, k.DeleteWordBack, k.DeleteWordFwd,
 		k.DeleteLineStart, k.DeleteLineEnd, k.Undo, k.Redo, k.ExternalEditor, k.PickerNext, k.PickerPrev,
-		k.PickerChoose, k.PickerClose}
+		k.PickerChoose, k.PickerClose, k.PickerToggle}
 }

@@ -14,6 +14,7 @@ var migrations = []func(tx *sql.Tx) error{
 	migrate4,
 	migrate5,
 	migrate6, // history.go: the prompt history
+	migrate7, // titles.go: whose the thread's title is
 }
 
 func init() {

@@ -53,3 +53,30 @@ func (s *Store) AgentSession(threadID, agent string) (string, bool, error) {
 	}
 	return id, true, nil
 }
+
+// AgentSessionIDs are the session ids an agent (named by its backend spec)
+// gave the project's threads.
+func (s *Store) AgentSessionIDs(projectID int64, agent string) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := s.read(func() error {
+		clear(out)
+		rows, err := s.db.Query(`SELECT a.session_id FROM agent_sessions a JOIN threads t ON t.id = a.thread_id
+			WHERE t.project_id = ? AND a.agent = ?`, projectID, agent)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			out[id] = true
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: agent sessions: %w", err)
+	}
+	return out, nil
+}

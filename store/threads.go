@@ -70,8 +70,11 @@ type Thread struct {
 	ID        string
 	ProjectID int64
 	Title     string // "" until the first user message gives one
-	Created   time.Time
-	Updated   time.Time
+	// TitleByUser: the user renamed the thread; the agent's session
+	// titles no longer replace its title (AgentTitle).
+	TitleByUser bool
+	Created     time.Time
+	Updated     time.Time
 }
 
 // NewThread returns a new thread of the project that is not stored yet:
@@ -151,15 +154,15 @@ func (s *Store) CreateThread(projectID int64) (Thread, error) {
 	return t, nil
 }
 
-const threadCols = `id, project_id, title, created_ns, updated_ns`
+const threadCols = `id, project_id, title, created_ns, updated_ns, title_user`
 
 func scanThread(row interface{ Scan(...any) error }) (Thread, error) {
 	var t Thread
-	var created, updated int64
-	if err := row.Scan(&t.ID, &t.ProjectID, &t.Title, &created, &updated); err != nil {
+	var created, updated, user int64
+	if err := row.Scan(&t.ID, &t.ProjectID, &t.Title, &created, &updated, &user); err != nil {
 		return Thread{}, err
 	}
-	t.Created, t.Updated = fromNS(created), fromNS(updated)
+	t.Created, t.Updated, t.TitleByUser = fromNS(created), fromNS(updated), user != 0
 	return t, nil
 }
 
@@ -209,14 +212,17 @@ func (s *Store) Thread(id string) (Thread, error) {
 	return t, nil
 }
 
-// RenameThread sets a thread's title (trimmed). An empty title lets the
-// next user message give one again. A thread not stored yet is stored.
+// RenameThread sets a thread's title (trimmed): the user's, which the
+// agent's session titles no longer replace (AgentTitle). An empty title
+// lets the next user message, or the agent, give one again. A thread not
+// stored yet is stored.
 func (s *Store) RenameThread(id, title string) error {
 	if err := s.EnsureThread(id); err != nil {
 		return err
 	}
+	title = strings.TrimSpace(title)
 	return s.execOne(fmt.Sprintf("rename thread %s", id),
-		`UPDATE threads SET title = ? WHERE id = ?`, strings.TrimSpace(title), id)
+		`UPDATE threads SET title = ?, title_user = ? WHERE id = ?`, title, title != "", id)
 }
 
 // DeleteThread deletes a thread with its messages and draft.

@@ -35,6 +35,7 @@ type (
 		args  string
 	}
 	slashHelp   struct{}
+	slashLogout struct{}
 	slashQuit   struct{}
 	slashCannot struct{ why string }  // chipchat cannot serve it with this backend
 	slashNone   struct{ name string } // no command of that name: refused once, enter again sends it
@@ -58,6 +59,8 @@ func slashAction(name, args string) any {
 		return slashMode{chat.ScopeModes, args}
 	case "model":
 		return slashMode{chat.ScopeModels, args}
+	case "logout":
+		return slashLogout{}
 	case "help":
 		return slashHelp{}
 	case "quit":
@@ -110,6 +113,8 @@ func (a *App) runSlash(res any) tea.Cmd {
 		cmd = a.conv.modeCommand(r.scope, r.args)
 	case slashHelp:
 		a.openHelp()
+	case slashLogout:
+		a.chat.Logout(a.thread.ID)
 	case slashQuit:
 		cmd = a.quit()
 	case slashCannot:

@@ -204,6 +204,10 @@ func (c *conversation) event(e chat.Event) effect {
 		}
 	case chat.Forked:
 		return effect{fork: e.ThreadID, cmd: c.notify("forked: "+e.Title, false)}
+	case chat.TitleChanged: // the agent named its session
+		if c.here(e.ThreadID) {
+			c.thread.Title = e.Title
+		}
 	case chat.QuitReady:
 		return effect{quit: true}
 	}
@@ -308,7 +312,8 @@ func (c *conversation) send(m composer.SubmitMsg) tea.Cmd {
 	if err := c.ws.CheckAttachments(m.Records); err != nil { // over the agent's limits (workspace.Options.MaxAttachment)
 		return c.notify(err.Error(), true)
 	}
-	c.chat.Send(c.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: c.ed.Draft().Version()})
+	send := map[bool]func(string, chat.Submission){false: c.chat.Send, true: c.chat.Steer}[m.Steer] // alt+i steers (chat.Service.Steer)
+	send(c.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: c.ed.Draft().Version()})
 	return nil
 }
 

@@ -9,12 +9,11 @@ import (
 )
 
 // Modes and config options (issue 12 item 3): one picker — alt+m, /mode,
-// /model — lists the session modes and the config options the agent
-// offers (chat.ModeChoices over the thread's chat.Info: which ones, and how
-// an argument resolves, are chat's rules). Choosing calls
-// chat.Service.Choose; the header shows the current mode and model
-// (agentStatus). /mode and /model with an argument switch at once when it
-// names a choice, else they open the picker filtered by it.
+// /model — lists the modes and config options the agent offers
+// (chat.ModeChoices: which ones, and how an argument resolves, are chat's
+// rules). Choosing calls chat.Service.Choose; the header shows the mode,
+// model and usage (chat.Info.Status). /mode and /model with an argument
+// switch at once when it names a choice, else open the picker filtered.
 
 // openModes opens the modes picker on scope, filtered by query.
 func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
@@ -22,13 +21,7 @@ func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
 		return c.notify(chips.SanitizeLine(c.chat.AgentName())+" has no modes or models to switch", true)
 	}
 	cs := chat.ModeChoices(c.info(), scope)
-	what, title := "modes or settings", "mode · model"
-	switch scope {
-	case chat.ScopeModes:
-		what, title = "modes", "mode"
-	case chat.ScopeModels:
-		what, title = "models", "model"
-	}
+	what, title := scope.Names()
 	if len(cs) == 0 {
 		return c.notify("the agent has told of no "+what+" yet (it does once a turn has started the session)", false)
 	}
@@ -48,7 +41,7 @@ func (c *conversation) modeCommand(scope chat.ModeScope, args string) tea.Cmd {
 
 // applyMode switches to ch.
 func (c *conversation) applyMode(ch chat.ModeChoice) tea.Cmd {
-	if ch.Current {
+	if ch.Current && !ch.Toggle {
 		return c.notify(chips.SanitizeLine(ch.Label)+" is already on", false)
 	}
 	c.chat.Choose(c.thread.ID, ch)
@@ -61,17 +54,4 @@ func (c *conversation) refreshModes() {
 	if m, ok := overlay.Of[*overlay.Modes](c.ovs); ok {
 		m.Refresh(chat.ModeChoices(c.info(), m.ModeScope()))
 	}
-}
-
-// agentStatus is the header's part for the agent's state: " · mode X ·
-// model Y", the names the agent gives them.
-func agentStatus(info chat.Info) string {
-	var s string
-	if m := info.ModeName(); m != "" {
-		s += " · mode " + m
-	}
-	if m := info.ModelName(); m != "" {
-		s += " · model " + m
-	}
-	return s
 }

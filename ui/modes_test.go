@@ -78,7 +78,7 @@ func TestModeAsConfigOption(t *testing.T) {
 		{ID: "mode", Name: "Mode", Current: "build", Values: []chat.ConfigValue{{ID: "build", Name: "Build"}, {ID: "plan", Name: "Plan"}}},
 		{ID: "model", Name: "Model", Category: "model", Current: "x", Values: []chat.ConfigValue{{ID: "x", Name: "X 1"}}},
 	}}
-	if got := agentStatus(info); got != " · mode Build · model X 1" {
+	if got := info.Status(); got != " · mode Build · model X 1" {
 		t.Fatalf("status %q", got)
 	}
 }

@@ -153,6 +153,7 @@ func (n *nav) rename(r overlay.ThreadRename) tea.Cmd {
 // deleteThread deletes a thread the user confirmed.
 func (n *nav) delete(id string) tea.Cmd {
 	del := n.ws.Delete(id)
+	n.chat.CloseSession(id) // the agent's session too (session/close), not waited for
 	return func() tea.Msg { return threadChangedMsg{err: del(), reload: true, what: "deleted:" + id} }
 }
 

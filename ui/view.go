@@ -164,7 +164,7 @@ func (a *App) header() string {
 			status = " · alt+r asks again"
 		}
 	}
-	agentState := agentStatus(a.conv.info()) // " · mode X · model Y" (modes.go)
+	agentState := a.conv.info().Status() // " · mode X · model Y · ctx 42%" (chat)
 	// The turn's status comes before the agent's name: a long agent
 	// command must not push it off a narrow screen.
 	text := fmt.Sprintf(" chipchat · %s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.chat.AgentName()), chips.SanitizeLine(agentState))

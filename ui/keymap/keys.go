@@ -38,6 +38,7 @@ const (
 	ScopeShelf      Scope = "shelf"      // the image shelf has focus
 	ScopeTerminal   Scope = "terminal"   // the terminal pane has focus
 	ScopePicker     Scope = "picker"     // the @, $ or / picker is open in the composer
+	ScopeModes      Scope = "modes"      // the modes picker (alt+m; a picker too)
 	ScopeShell      Scope = "shell"      // the composer in ! shell mode
 	ScopeShellRun   Scope = "shell_run"  // a ! command is running
 	ScopeHelp       Scope = "help"       // the F1 popup
@@ -62,6 +63,7 @@ var scopes = []struct {
 	{ScopeMain, "Composer, transcript and shelf"},
 	{ScopeComposer, "In the composer"},
 	{ScopePicker, "In the composer's @ / $ / / picker"},
+	{ScopeModes, "In the modes picker (alt+m)"},
 	{ScopeShell, "In ! shell mode"},
 	{ScopeShellRun, "While a ! command runs"},
 	{ScopeTranscript, "In the transcript"},
@@ -272,6 +274,7 @@ var keyTable = []KeyDef{
 	row("threads", sc(ScopeMain), ks("ctrl+l"), "switch, rename or delete threads", app(func(k *AppKeys) *key.Binding { return &k.Threads })),
 	row("retry", sc(ScopeMain), ks("alt+r"), "ask the agent again after an error or an interruption", app(func(k *AppKeys) *key.Binding { return &k.Retry })),
 	row("unqueue", sc(ScopeComposer), ks("alt+up"), "take the last queued message back into the empty draft", app(func(k *AppKeys) *key.Binding { return &k.Unqueue })),
+	row("steer", sc(ScopeComposer), ks("alt+i"), "while a turn runs, send the message into it (when the agent can steer; else it is queued)", ed(func(k *composer.KeyMap) *key.Binding { return &k.Steer })),
 	yield(row("cut", sc(ScopeComposer), ks("ctrl+x"), "cut the composer selection (ctrl+c with a selection copies it)", app(func(k *AppKeys) *key.Binding { return &k.Cut }))),
 	yield(row("paste", sc(ScopeComposer), ks("ctrl+v"), "paste from the system clipboard (chips included)", app(func(k *AppKeys) *key.Binding { return &k.Paste }))),
 	yield(row("expand_paste", sc(ScopeComposer), ks("alt+e"), "expand the pasted-text chip beside the caret into prose", app(func(k *AppKeys) *key.Binding { return &k.ExpandPaste }))),
@@ -327,6 +330,7 @@ var keyTable = []KeyDef{
 	row("picker_next", sc(ScopePicker), ks("down", "ctrl+n"), "next match", ed(func(k *composer.KeyMap) *key.Binding { return &k.PickerNext })),
 	row("picker_prev", sc(ScopePicker), ks("up", "ctrl+p"), "previous match", ed(func(k *composer.KeyMap) *key.Binding { return &k.PickerPrev })),
 	row("picker_choose", sc(ScopePicker), ks("enter", "tab"), "choose", ed(func(k *composer.KeyMap) *key.Binding { return &k.PickerChoose })),
+	row("modes_toggle", sc(ScopeModes), ks("space"), "turn the on/off setting at the caret on or off", ed(func(k *composer.KeyMap) *key.Binding { return &k.PickerToggle })),
 	row("picker_close", sc(ScopePicker), ks("esc"), "close picker", ed(func(k *composer.KeyMap) *key.Binding { return &k.PickerClose })),
 
 	row("shell_leave", sc(ScopeShell), ks("esc"), "leave ! shell mode", ov(func(k *OverlayKeys) *key.Binding { return &k.ShellLeave })),

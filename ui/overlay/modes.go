@@ -17,7 +17,9 @@ func modeItems(cs []chat.ModeChoice) []composer.PickerItem {
 	items := make([]composer.PickerItem, len(cs))
 	for i, c := range cs {
 		title, detail := "  "+c.Label, c.Detail
-		if c.Current {
+		if c.Toggle { // an on/off option: its box, and space toggles it
+			title = map[bool]string{true: "[x] ", false: "[ ] "}[c.Current] + c.Name
+		} else if c.Current {
 			title = "● " + c.Label
 			detail = strings.TrimSuffix("current · "+detail, " · ")
 		}
@@ -60,10 +62,18 @@ func (m *Modes) Refresh(choices []chat.ModeChoice) {
 	m.p.SetItems(modeItems(choices))
 }
 
+// selected is the choice at the caret (zero: none).
+func (m *Modes) selected() chat.ModeChoice {
+	it, ok := m.p.Selected()
+	if i, err := strconv.Atoi(it.Value); ok && err == nil && i >= 0 && i < len(m.values) {
+		return m.values[i]
+	}
+	return chat.ModeChoice{}
+}
 func (m *Modes) Placement() Placement { return AtBottom }
 func (m *Modes) Scope() keymap.Scope  { return keymap.ScopePicker }
 func (m *Modes) Hints() string {
-	return "type to filter · ↑↓ choose · enter switch · esc close"
+	return "type to filter · ↑↓ choose · enter switch · space toggles · esc close"
 }
 func (m *Modes) View(width, height int) []string {
 	return strings.Split(m.p.View(width, min(m.p.Len()+2, 12, height)), "\n")
@@ -84,16 +94,12 @@ func (m *Modes) Update(msg tea.Msg) (Overlay, tea.Cmd, any) {
 		m.p.Move(-1)
 	case key.Matches(km, k.PickerNext) || s == "tab":
 		m.p.Move(1)
+	case key.Matches(km, k.PickerToggle) && m.selected().Toggle:
+		return m, nil, ModeChosen{m.selected()} // the picker stays open; AgentInfo refreshes the box
 	case s == "enter" || key.Matches(km, k.PickerChoose):
-		it, ok := m.p.Selected()
-		if !ok {
-			return m, nil, nil
+		if c := m.selected(); c.Value != "" {
+			return nil, nil, ModeChosen{c}
 		}
-		i, err := strconv.Atoi(it.Value)
-		if err != nil || i < 0 || i >= len(m.values) {
-			return m, nil, nil
-		}
-		return nil, nil, ModeChosen{m.values[i]}
 	case s == "backspace":
 		q := []rune(m.p.Query())
 		if len(q) > 0 {
