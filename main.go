@@ -42,6 +42,8 @@ Usage:
   chipchat --remote TARGET  open a project on another machine over ssh
                             (see "Remote projects" in README.md)
   chipchat codec <op>       run a wire-contract codec on stdin, result on stdout
+  chipchat export [--thread ID|--last] [--format md|json] [PATH]
+                            write a thread as Markdown or JSON (--help: more)
   chipchat mcp [--data-dir DIR] [--project DIR]
                             serve chipchat's read-only MCP tools over stdio
                             (t3_thread_read, terminal_read; agents start it)
@@ -163,6 +165,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		case "codec":
 			return runCodec(args[1:], stdin, stdout, stderr)
+		case "export":
+			return runExport(args[1:], stdout, stderr) // exportcmd.go
 		case mcpserver.Command:
 			return mcpserver.Main(args[1:], stdin, stdout, stderr)
 		case clipboard.ServeCommand:

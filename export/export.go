@@ -313,20 +313,7 @@ func JSON(o workspace.Opened) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-func contextJSON(c *contextref.MessageContext) (json.RawMessage, error) {
-	recs := make([]json.RawMessage, 0, len(c.Records))
-	for _, r := range c.Records {
-		b, err := contextref.MarshalRecord(r)
-		if err != nil {
-			return nil, err
-		}
-		recs = append(recs, b)
-	}
-	return json.Marshal(struct {
-		Version int               `json:"version"`
-		Records []json.RawMessage `json:"records"`
-	}{c.Version, recs})
-}
+func contextJSON(c *contextref.MessageContext) (json.RawMessage, error) { return c.Marshal() }
 
 // maxTitle bounds the title's part of a file name.
 const maxTitle = 80
