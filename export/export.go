@@ -81,6 +81,18 @@ func blank(b *strings.Builder) {
 	}
 }
 
+// Records are the records of every user message of the thread, in order:
+// what a copy of the export carries in its clipboard fragment.
+func Records(o workspace.Opened) []contextref.Record {
+	var out []contextref.Record
+	for i := range o.Messages {
+		if m := &o.Messages[i]; m.Role != message.RoleAssistant && m.Status != message.StatusQueued {
+			out = append(out, records(m)...)
+		}
+	}
+	return out
+}
+
 // records are a user message's context records (decoded from the stored
 // JSON when the message came raw; an undecodable context has none).
 func records(m *store.Message) []contextref.Record {

@@ -112,7 +112,7 @@ func TestJSON(t *testing.T) {
 			ID      string
 			Role    string
 			Context json.RawMessage
-			Items []struct {
+			Items   []struct {
 				Kind string
 				Data json.RawMessage
 			}
