@@ -64,7 +64,7 @@ func turn(s *tmuxSession, text string) {
 	s.keys("Enter")
 	s.waitFor("Echo agent", text)
 	s.waitUntil("the turn's end", func(scr string) bool {
-		return !strings.Contains(scr, "esc stops") && strings.Contains(scr, "enter send")
+		return !strings.Contains(scr, "esc cancel turn") && strings.Contains(scr, "enter send")
 	})
 }
 
