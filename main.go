@@ -76,6 +76,10 @@ Config file (%s), every setting optional:
   excerpt_max_age = "24h"         # older terminal excerpts are dropped at send ("0": never)
   paste_chip_chars = 2000         # a longer paste becomes a pasted-text chip (-1: never)
   paste_chip_lines = 20           # so does one with more lines
+  [notify]                        # a turn's end, an error, a question while unfocused
+  on = ["turn_end", "question", "error"]
+  method = "auto"                 # "osc9", "osc777", "bell" or "off"
+  min_turn_seconds = 10           # without focus reports, shorter turns do not notify
   [keys]                          # rebind any key by name, e.g.:
   send = ["enter"]
   newline = ["shift+enter", "ctrl+j"]
