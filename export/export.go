@@ -30,7 +30,7 @@ func Markdown(o workspace.Opened, loc *time.Location) string {
 	if title == "" {
 		title = "New thread"
 	}
-	fmt.Fprintf(&b, "# %s\n\nchipchat thread `%s`\n", clean(title), o.Thread.ID)
+	fmt.Fprintf(&b, "# %s\n\nchipchat thread `%s`\n", oneLine(title), o.Thread.ID)
 	var appendix []string
 	for i := range o.Messages {
 		m := &o.Messages[i]
