@@ -81,6 +81,38 @@ func blank(b *strings.Builder) {
 	}
 }
 
+// ErrEmpty is the refusal to export a thread with no messages yet.
+var ErrEmpty = errors.New("the thread has no messages yet")
+
+// read is a thread as load reads it, refused when it has no messages.
+func read(load func() (workspace.Opened, error)) (workspace.Opened, error) {
+	o, err := load()
+	if err == nil && len(o.Messages) == 0 {
+		err = ErrEmpty
+	}
+	return o, err
+}
+
+// ToFile writes the thread load reads as Markdown (times in the local
+// zone) to path, as Write does.
+func ToFile(load func() (workspace.Opened, error), path string, overwrite bool) error {
+	o, err := read(load)
+	if err != nil {
+		return err
+	}
+	return Write(path, []byte(Markdown(o, time.Local)), overwrite)
+}
+
+// ForCopy is the thread load reads as Markdown and the records a copy of
+// it carries (Records).
+func ForCopy(load func() (workspace.Opened, error)) (string, []contextref.Record, error) {
+	o, err := read(load)
+	if err != nil {
+		return "", nil, err
+	}
+	return Markdown(o, time.Local), Records(o), nil
+}
+
 // Records are the records of every user message of the thread, in order:
 // what a copy of the export carries in its clipboard fragment.
 func Records(o workspace.Opened) []contextref.Record {

@@ -176,3 +176,26 @@ func TestDirAndWrite(t *testing.T) {
 		t.Errorf("overwrite: %q", b)
 	}
 }
+
+func TestToFileAndForCopy(t *testing.T) {
+	load := func(o workspace.Opened) func() (workspace.Opened, error) {
+		return func() (workspace.Opened, error) { return o, nil }
+	}
+	p := filepath.Join(t.TempDir(), "t.md")
+	if err := ToFile(load(workspace.Opened{Thread: workspace.Thread{ID: "th"}}), p, false); !errors.Is(err, ErrEmpty) {
+		t.Errorf("an empty thread: %v, want ErrEmpty", err)
+	}
+	if _, err := os.Stat(p); err == nil {
+		t.Error("an empty thread left a file")
+	}
+	if err := ToFile(load(sample()), p, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); !strings.HasPrefix(string(b), "# Fix main.go") {
+		t.Errorf("the file: %q", b)
+	}
+	md, recs, err := ForCopy(load(sample()))
+	if err != nil || !strings.Contains(md, "## What the agent read") || len(recs) != 2 || recs[0].RecordBase().ContextID != "ctx_m1" {
+		t.Errorf("ForCopy: %d records, %v", len(recs), err)
+	}
+}

@@ -23,7 +23,7 @@ import (
 // export prompt in ui/overlay), added on top of the reshape's 6,498.
 const (
 	maxUILines      = 4500 // package ui, non-test lines (issue 21: 4,500)
-	maxUITreeLines  = 6767 // ui and the packages under it (issue 21: 5,500; issue 27: +270)
+	maxUITreeLines  = 6748 // ui and the packages under it (issue 21: 5,500; issue 27: +251)
 	maxAppMethods   = 60
 	maxAppFields    = 20 // fields of structs held by value counted too
 	maxFuncLines    = 80

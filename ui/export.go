@@ -12,7 +12,6 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/export"
 	"github.com/chipchat/chipchat/ui/overlay"
-	"github.com/chipchat/chipchat/workspace"
 )
 
 // /export (package export makes and writes the Markdown; the prompt is
@@ -59,32 +58,14 @@ func (c *conversation) openExport(path, dir, home string) tea.Cmd {
 	return nil
 }
 
-// exportThread reads the open thread and hands its Markdown to done.
-func (c *conversation) exportThread(done func(o workspace.Opened, md string, err error) tea.Msg) tea.Cmd {
-	load := c.ws.Load(c.thread.ID)
-	return func() tea.Msg {
-		o, err := load()
-		if err == nil && len(o.Messages) == 0 {
-			err = errors.New("the thread has no messages yet")
-		}
-		if err != nil {
-			return done(o, "", err)
-		}
-		return done(o, export.Markdown(o, time.Local), nil)
-	}
-}
-
+// exportTo and exportCopy read the open thread from the store in a
+// command (export.ToFile, export.ForCopy).
 func (c *conversation) exportTo(w overlay.ExportWrite) tea.Cmd {
-	return c.exportThread(func(_ workspace.Opened, md string, err error) tea.Msg {
-		if err == nil {
-			err = export.Write(w.Path, []byte(md), w.Overwrite)
-		}
-		return exportedMsg{w.Path, err}
-	})
+	load := c.ws.Load(c.thread.ID)
+	return func() tea.Msg { return exportedMsg{w.Path, export.ToFile(load, w.Path, w.Overwrite)} }
 }
 
 func (c *conversation) exportCopy() tea.Cmd {
-	return c.exportThread(func(o workspace.Opened, md string, err error) tea.Msg {
-		return exportCopyMsg{md, export.Records(o), err}
-	})
+	load := c.ws.Load(c.thread.ID)
+	return func() tea.Msg { md, recs, err := export.ForCopy(load); return exportCopyMsg{md, recs, err} }
 }
