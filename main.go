@@ -42,6 +42,8 @@ Usage:
   chipchat --remote TARGET  open a project on another machine over ssh
                             (see "Remote projects" in README.md)
   chipchat codec <op>       run a wire-contract codec on stdin, result on stdout
+  chipchat export [--thread ID|--last] [--format md|json] [PATH]
+                            write a thread as Markdown or JSON (--help: more)
   chipchat mcp [--data-dir DIR] [--project DIR]
                             serve chipchat's read-only MCP tools over stdio
                             (t3_thread_read, terminal_read; agents start it)
@@ -77,6 +79,10 @@ Config file (%s), every setting optional:
   excerpt_max_age = "24h"         # older terminal excerpts are dropped at send ("0": never)
   paste_chip_chars = 2000         # a longer paste becomes a pasted-text chip (-1: never)
   paste_chip_lines = 20           # so does one with more lines
+  [notify]                        # a turn's end, an error, a question while unfocused
+  on = ["turn_end", "question", "error"]
+  method = "auto"                 # "osc9", "osc777", "bell" or "off"
+  min_turn_seconds = 10           # without focus reports, shorter turns do not notify
   [keys]                          # rebind any key by name, e.g.:
   send = ["enter"]
   newline = ["shift+enter", "ctrl+j"]
@@ -166,6 +172,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		case "codec":
 			return runCodec(args[1:], stdin, stdout, stderr)
+		case "export":
+			return runExport(args[1:], stdout, stderr) // exportcmd.go
 		case mcpserver.Command:
 			return mcpserver.Main(args[1:], stdin, stdout, stderr)
 		case clipboard.ServeCommand:

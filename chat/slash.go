@@ -55,6 +55,7 @@ func SlashCommands() []SlashCommand {
 		{Name: "fork", Description: "fork the thread at a message you choose in the transcript", Backends: "all"},
 		{Name: "stash", Description: "list the stash: restore or delete a stashed draft", Backends: "all"},
 		{Name: "review", Args: "[--staged | <ref>]", Description: "review a diff and comment on its lines", Backends: "all"},
+		{Name: "export", Args: "[path]", Description: "write the thread as Markdown (the prompt's ctrl+y copies it instead)", Backends: "all"},
 		{Name: "compact", Description: "summarize the thread; later turns get the summary instead",
 			Backends: "the agent's /compact (acp:), else chipchat's (openai:)",
 			Needs:    func(c agent.Capabilities) bool { return c.Compact }},

@@ -67,6 +67,7 @@ func Validate(c Config) error {
 		checkAge(where, l.ExcerptMaxAge),
 		checkQuestionGuard(where, c.UI.QuestionGuardText),
 		checkTerminals(where, c.ACP.Terminals),
+		checkNotify(where, c.Notify),
 	} {
 		if err != nil {
 			return err

@@ -37,6 +37,11 @@ import (
 //	[ui]
 //	question_guard = "300ms"       # keys are ignored this long after the agent's question appears ("0": never)
 //
+//	[notify]                       # a turn's end, an error or the agent's question, while the terminal is not focused
+//	on = ["turn_end", "question", "error"]
+//	method = "auto"                # "osc9", "osc777", "bell" (BEL) or "off"; auto: OSC 9 (777 where preferred), BEL in tmux without allow-passthrough
+//	min_turn_seconds = 10          # when the terminal never reports focus, only longer turns notify
+//
 //	[acp]
 //	terminals = "allow"            # an agent's terminal/create: "allow", "ask" (a permission prompt first) or "deny"
 //
@@ -49,6 +54,7 @@ type Config struct {
 	Limits       Limits                  `toml:"limits"`
 	UI           UISettings              `toml:"ui"`
 	ACP          ACPConfig               `toml:"acp"`
+	Notify       NotifyConfig            `toml:"notify"`
 	Keys         map[string][]string     `toml:"keys"`
 	MCPServers   []MCPServerConfig       `toml:"mcp_servers"` // [[mcp_servers]], for acp: agents (mcp.go)
 	Remote       RemoteConfig            `toml:"remote"`
@@ -166,7 +172,7 @@ func Default() Config {
 		PasteChipChars: 2000, PasteChipLines: 20,
 		InlineFileBytes: 256 << 10, InlineTurnBytes: 1 << 20, HistoryBytes: 2 << 20, ThreadContextBytes: 32 << 10,
 		ResumeHistoryBytes: 256 << 10, ReplyBytes: chat.DefaultReplyBytes},
-		ACP: ACPConfig{Terminals: "allow"}}
+		ACP: ACPConfig{Terminals: "allow"}, Notify: defaultNotify()}
 }
 
 // Path is $XDG_CONFIG_HOME/chipchat/config.toml (~/.config/… when

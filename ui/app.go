@@ -16,6 +16,7 @@ import (
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/notify"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
@@ -126,7 +127,8 @@ func New(opt Options) *App {
 		ovs: overlay.NewStack(opt.Clock, opt.Config.UI.QuestionGuard())}
 	ws := opt.Workspace
 	a.drafts = &drafts{ws: ws, ed: ed, chat: a.chat, thread: &a.thread, toast: a.toast}
-	a.conv = &conversation{chat: a.chat, ws: ws, ed: ed, tr: a.tr, keys: a.keys, ovs: a.ovs, toast: a.toast, thread: &a.thread}
+	a.conv = &conversation{chat: a.chat, ws: ws, ed: ed, tr: a.tr, keys: a.keys, ovs: a.ovs, toast: a.toast, thread: &a.thread,
+		bell: notify.New(opt.Config.Notify.Settings(), opt.Clock)}
 	if a.opt.ExitFiles == nil {
 		a.opt.ExitFiles = noExitFiles{}
 	}
@@ -192,7 +194,7 @@ func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
 func (a *App) Init() tea.Cmd {
-	return tea.Batch(a.conv.listen(), a.hist.load(), a.panes.listen())
+	return tea.Batch(a.conv.listen(), a.hist.load(), a.panes.listen(), probeTerminal)
 }
 
 func (a *App) setFocus(p pane) {

@@ -30,6 +30,7 @@ type (
 	slashStash   struct{}
 	slashReview  struct{ args string }
 	slashCompact struct{}
+	slashExport  struct{ path string }
 	slashMode    struct {
 		scope chat.ModeScope
 		args  string
@@ -55,6 +56,8 @@ func slashAction(name, args string) any {
 		return slashReview{args}
 	case "compact":
 		return slashCompact{}
+	case "export":
+		return slashExport{args}
 	case "mode":
 		return slashMode{chat.ScopeModes, args}
 	case "model":
@@ -107,6 +110,8 @@ func (a *App) runSlash(res any) tea.Cmd {
 		cmd = a.stash.open()
 	case slashReview:
 		cmd = a.act(a.rv.open(r.args))
+	case slashExport:
+		cmd = a.conv.openExport(r.path, a.opt.Dir, a.opt.Home)
 	case slashCompact:
 		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
 	case slashMode:

@@ -14,6 +14,7 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/notify"
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
@@ -43,6 +44,7 @@ type conversation struct {
 	ovs    *overlay.Stack
 	toast  *toastLine
 	thread *workspace.Thread // the app's open thread
+	bell   *notify.Notifier  // the notifications (notify.go)
 
 	since, now time.Time // when the shown phase began; the status line's clock
 	spinning   string    // the thread whose spinner tick is outstanding
@@ -107,7 +109,7 @@ func (c *conversation) plainReplies() bool { return c.chat.Capabilities().PlainT
 func (a *App) chatEvents(evs chatMsg) tea.Cmd {
 	cmds := []tea.Cmd{a.conv.listen()}
 	for _, e := range evs {
-		cmds = append(cmds, a.apply(a.conv.event(e)))
+		cmds = append(cmds, a.apply(a.conv.event(e)), a.conv.rung(e)) // rung: notify.go
 	}
 	return tea.Batch(cmds...)
 }

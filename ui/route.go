@@ -60,6 +60,8 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	// the conversation (conversation.go) and the status line
 	add(on(func(a *App, m chatMsg) tea.Cmd { return tea.Batch(a.chatEvents(m), a.ovs.GuardTick()) }))
 	add(on(func(*App, overlay.GuardDone) tea.Cmd { return nil }))
+	bellRows(add)   // focus reports and the terminal's probe (notify.go)
+	exportRows(add) // /export's file and copy (export.go)
 	add(on(func(a *App, m noticeMsg) tea.Cmd { return a.notify(m.text, m.err) }))
 	add(on(func(a *App, m spinMsg) tea.Cmd { return a.conv.spun(m, a.opt.Clock) }))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
@@ -263,6 +265,10 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		return nil, r.Pass
 	case overlay.QuoteInsert:
 		return a.apply(a.conv.insertCitation(r.Citation)), false
+	case overlay.ExportWrite:
+		return a.conv.exportTo(r), false
+	case overlay.ExportCopy:
+		return a.conv.exportCopy(), false
 	case overlay.QuoteDropped:
 		return a.notify("quote dropped", false), false
 	}

@@ -93,6 +93,7 @@ func (a *App) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "chipchat"
+	v.ReportFocus = a.conv.bell.Terminal().ReportFocus() // notify.go
 	return v
 }
 

@@ -52,6 +52,7 @@ const (
 	ScopeReview     Scope = "review"     // the review pane (ui/review.go)
 	ScopeComment    Scope = "comment"    // the review pane's comment editor
 	ScopeQuote      Scope = "quote"      // the comment prompt of a quote (Q; ui/quote.go)
+	ScopeExport     Scope = "export"     // the /export path prompt
 )
 
 // scopes lists every scope in help order, with the heading F1 shows.
@@ -72,6 +73,7 @@ var scopes = []struct {
 	{ScopeTerminal, "In the terminal pane (other keys go to the shell)"},
 	{ScopeHelp, "In this help"},
 	{ScopeAttach, "In the attach prompt"},
+	{ScopeExport, "In the /export prompt"},
 	{ScopeThreads, "In the thread list"},
 	{ScopeRename, "In the rename field"},
 	{ScopeStash, "In the stash list"},
@@ -177,6 +179,10 @@ type OverlayKeys struct {
 	AttachComplete key.Binding
 	AttachCancel   key.Binding
 
+	ExportWrite  key.Binding
+	ExportCopy   key.Binding
+	ExportCancel key.Binding
+
 	ThreadsOpen   key.Binding
 	ThreadsRename key.Binding
 	ThreadsDelete key.Binding
@@ -257,7 +263,7 @@ func rv(f func(*review.KeyMap) *key.Binding) func(*Keys) *key.Binding {
 }
 
 var (
-	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory, ScopeQuote)
+	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory, ScopeQuote, ScopeExport)
 	lists  = sc(ScopeThreads, ScopeStash, ScopeHistory)
 )
 
@@ -370,7 +376,7 @@ var keyTable = []KeyDef{
 	row("field_start", fields, ks("home", "ctrl+a"), "start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldStart })),
 	row("field_end", fields, ks("end", "ctrl+e"), "end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldEnd })),
 	row("field_delete_back", fields, ks("backspace", "ctrl+h"), "delete back", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteBack })),
-	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
+	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote, ScopeExport), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
 	row("field_delete_word", fields, ks("ctrl+w", "alt+backspace"), "delete the word (or path part) before the caret", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteWord })),
 	row("field_clear", fields, ks("ctrl+u"), "delete to the start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldClear })),
 	row("field_kill_end", fields, ks("ctrl+k"), "delete to the end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldKillEnd })),
@@ -380,6 +386,9 @@ var keyTable = []KeyDef{
 	row("attach_choose", sc(ScopeAttach), ks("enter"), "attach the file", ov(func(k *OverlayKeys) *key.Binding { return &k.AttachChoose })),
 	row("attach_complete", sc(ScopeAttach), ks("tab"), "complete the path", ov(func(k *OverlayKeys) *key.Binding { return &k.AttachComplete })),
 	row("attach_cancel", sc(ScopeAttach), ks("esc", "ctrl+c"), "cancel", ov(func(k *OverlayKeys) *key.Binding { return &k.AttachCancel })),
+	row("export_write", sc(ScopeExport), ks("enter"), "write the thread as Markdown to the path (again: overwrite)", ov(func(k *OverlayKeys) *key.Binding { return &k.ExportWrite })),
+	row("export_copy", sc(ScopeExport), ks("ctrl+y"), "copy the Markdown instead (pastes as chips into chipchat)", ov(func(k *OverlayKeys) *key.Binding { return &k.ExportCopy })),
+	row("export_cancel", sc(ScopeExport), ks("esc", "ctrl+c"), "cancel", ov(func(k *OverlayKeys) *key.Binding { return &k.ExportCancel })),
 
 	row("threads_open", sc(ScopeThreads), ks("enter"), "open the thread", ov(func(k *OverlayKeys) *key.Binding { return &k.ThreadsOpen })),
 	row("threads_rename", sc(ScopeThreads), ks("ctrl+r"), "rename the thread", ov(func(k *OverlayKeys) *key.Binding { return &k.ThreadsRename })),

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Notifications (issue 27, [notify]): chipchat in tmux, the bytes it
+// writes to the pty read through pipe-pane, the terminal's focus reports
+// sent to its input as a terminal sends them (CSI I, CSI O).
+
+// notifySession starts chipchat in tmux with the tmux options given set
+// before it starts (it reads them once at start), its output piped to a
+// file, and a [notify] table of config.
+func notifySession(t *testing.T, options map[string]string, config string) (*tmuxSession, func() string) {
+	t.Helper()
+	bin := chipchatBinary(t)
+	root := t.TempDir()
+	proj, home := filepath.Join(root, "proj"), filepath.Join(root, "home")
+	writeFile(t, filepath.Join(proj, "README"), "x\n")
+	writeFile(t, filepath.Join(home, ".config", "chipchat", "config.toml"), config)
+	gate, raw := filepath.Join(root, "go"), filepath.Join(root, "raw")
+	command := fmt.Sprintf("until [ -e %q ]; do sleep 0.05; done; cd %q && env HOME=%q XDG_CONFIG_HOME=%q TERM=xterm-256color %q --data-dir %q; sleep 600",
+		gate, proj, home, filepath.Join(home, ".config"), bin, filepath.Join(root, "data"))
+	s := startTmux(t, command)
+	for k, v := range options {
+		s.run("set", "-g", k, v)
+	}
+	s.run("pipe-pane", "-O", "-t", s.name, "cat >> "+raw)
+	writeFile(t, gate, "")
+	s.waitFor("chipchat · New thread · agent echo", "enter send")
+	read := func() string {
+		b, err := os.ReadFile(raw)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	return s, read
+}
+
+// oscs matches the OSC sequences Bubble Tea writes itself (the window
+// title), so a BEL of chipchat's can be told from their terminators.
+var oscs = regexp.MustCompile("\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)")
+
+// notifications are the notifications in raw output: OSC 9 and 777 (bare
+// or in tmux's passthrough) and every BEL that ends no OSC.
+func notifications(raw string) (osc []string, bells int) {
+	for _, m := range regexp.MustCompile("\x1bPtmux;\x1b\x1b\\](9|777);[^\x07]*\x07\x1b\\\\|\x1b\\](9|777);[^\x07]*\x07").FindAllString(raw, -1) {
+		osc = append(osc, m)
+	}
+	return osc, strings.Count(oscs.ReplaceAllString(raw, ""), "\x07")
+}
+
+// turn sends text and waits for the echo agent's reply to it.
+func turn(s *tmuxSession, text string) {
+	s.t.Helper()
+	s.text(text)
+	s.keys("Enter")
+	s.waitFor("Echo agent", text)
+	s.waitUntil("the turn's end", func(scr string) bool {
+		return !strings.Contains(scr, "esc cancel turn") && strings.Contains(scr, "enter send")
+	})
+}
+
+// waitRaw polls the pty's bytes until ok holds for them.
+func waitRaw(t *testing.T, read func() string, what string, ok func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		raw := read()
+		if ok(raw) {
+			return raw
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pty never showed %s:\n%q", what, raw)
+		}
+		time.Sleep(50 * time.Millisecond) // the polling pace
+	}
+}
+
+func TestEndToEndNotifyTmuxPassthrough(t *testing.T) {
+	for _, c := range []struct {
+		passthrough string
+		want        string // the blurred turn's notification
+	}{
+		{"on", "\x1bPtmux;\x1b\x1b]9;first words: turn ended\x07\x1b\\"},
+		{"off", "\x07"},
+	} {
+		t.Run("allow-passthrough "+c.passthrough, func(t *testing.T) {
+			s, read := notifySession(t, map[string]string{"allow-passthrough": c.passthrough, "focus-events": "on"}, "")
+			// Focus reporting (DECSET 1004) is asked for once the probe
+			// read focus-events on; tmux then reports the pane blurred
+			// (no client), and the terminal focused (CSI I). A turn ends
+			// focused: nothing is written.
+			waitRaw(t, read, "DECSET 1004", func(r string) bool { return strings.Contains(r, "\x1b[?1004h") })
+			s.keys("-H", "1b", "5b", "49") // CSI I
+			turn(s, "first words")
+			raw := read()
+			if osc, bells := notifications(raw); len(osc) != 0 || bells != 0 {
+				t.Fatalf("focused: notified %q, %d BEL:\n%q", osc, bells, raw)
+			}
+			// Blurred: the next turn's end notifies, even a short one.
+			s.keys("-H", "1b", "5b", "4f") // CSI O
+			before := len(read())
+			turn(s, "second words")
+			raw = waitRaw(t, read, "a notification", func(r string) bool { osc, bells := notifications(r[before:]); return len(osc)+bells > 0 })
+			osc, bells := notifications(raw[before:])
+			if c.passthrough == "on" && (len(osc) != 1 || osc[0] != c.want || bells != 0) {
+				t.Errorf("passthrough on: %q and %d BEL, want %q", osc, bells, c.want)
+			}
+			if c.passthrough == "off" && (len(osc) != 0 || bells != 1) {
+				t.Errorf("passthrough off: %q and %d BEL, want one BEL", osc, bells)
+			}
+		})
+	}
+}
+
+// tmux with focus-events off never forwards focus: chipchat does not ask
+// for it, and only turns as long as min_turn_seconds notify.
+func TestEndToEndNotifyWithoutFocusReports(t *testing.T) {
+	s, read := notifySession(t, map[string]string{"allow-passthrough": "on", "focus-events": "off"}, "")
+	turn(s, "quick one") // shorter than the default 10 s
+	raw := read()
+	if osc, bells := notifications(raw); len(osc) != 0 || bells != 0 {
+		t.Fatalf("a short turn, focus never reported: notified %q, %d BEL", osc, bells)
+	}
+	if strings.Contains(raw, "\x1b[?1004h") {
+		t.Error("focus reporting asked for with tmux focus-events off")
+	}
+
+	s, read = notifySession(t, map[string]string{"allow-passthrough": "on", "focus-events": "off"}, "[notify]\nmin_turn_seconds = 0\nmethod = \"osc777\"\n")
+	turn(s, "quick one")
+	waitRaw(t, read, "an OSC 777 notification", func(r string) bool {
+		return strings.Contains(r, "\x1bPtmux;\x1b\x1b]777;notify;chipchat;turn ended\x07\x1b\\") ||
+			strings.Contains(r, "\x1bPtmux;\x1b\x1b]777;notify;quick one;turn ended\x07\x1b\\")
+	})
+}
