@@ -28,7 +28,7 @@ func (d *Draft) Snapshot() Snapshot {
 	return Snapshot{
 		lines:   lines,
 		chips:   d.chips[:len(d.chips):len(d.chips)], // appends go elsewhere
-		records: d.records0(), // replaced, never modified, when they change
+		records: d.records0(),                        // replaced, never modified, when they change
 		caret:   d.caret,
 		version: d.version,
 	}
