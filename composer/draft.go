@@ -49,8 +49,13 @@ func (c Chip) linkLabel() string {
 
 // A line is a slice of atoms: a rune ≥ 0 is prose, a rune < 0 is the chip
 // chips[-r-1]. Lines are never mutated in place: a change makes a new line,
-// so renderers may cache by *line.
-type line struct{ atoms []rune }
+// so renderers may cache by *line. md is the line's canonical Markdown,
+// written when the line is made (chips never change either), so the
+// draft's Markdown is the lines' joined, not re-encoded.
+type line struct {
+	atoms []rune
+	md    string
+}
 
 // ErrNeedsConfirmation is returned by RemoveShelfImage when chips still
 // reference the image and the caller has not confirmed.
@@ -304,7 +309,7 @@ func (d *Draft) splice(a, b Pos, ins []rune) {
 	cur = append(cur, prefix...)
 	for _, at := range ins {
 		if at == '\n' {
-			repl = append(repl, &line{atoms: cur})
+			repl = append(repl, d.newLine(cur))
 			cur = nil
 			continue
 		}
@@ -314,7 +319,7 @@ func (d *Draft) splice(a, b Pos, ins []rune) {
 		cur = append(cur, at)
 	}
 	cur = append(cur, suffix...)
-	repl = append(repl, &line{atoms: cur})
+	repl = append(repl, d.newLine(cur))
 	d.lines = slices.Replace(d.lines, a.Line, b.Line+1, repl...)
 	d.version++
 }

@@ -8,14 +8,15 @@ import (
 )
 
 // Snapshot is the draft's content at one version, frozen: what autosave
-// writes. Taking one costs a copy of the line pointers and of the records
-// (lines are never mutated in place and chip table entries are never
-// reused, so both are shared, not copied); serializing it (Markdown) is
-// linear in the draft and safe on any goroutine while the draft goes on
-// changing, so the UI goroutine never serializes the whole draft to save it.
+// writes. Taking one costs a copy of the line pointers (lines are never
+// mutated in place and carry their Markdown, so they are shared, not
+// copied; the records are a cached list, replaced when they change);
+// serializing it (Markdown) joins the lines' Markdown — a copy, no
+// encoding — and is safe on any goroutine while the draft goes on
+// changing, so the UI goroutine never serializes the whole draft to save
+// it.
 type Snapshot struct {
 	lines   []*line
-	chips   []Chip
 	records []contextref.Record
 	caret   Pos
 	version uint64
@@ -27,8 +28,7 @@ func (d *Draft) Snapshot() Snapshot {
 	copy(lines, d.lines)
 	return Snapshot{
 		lines:   lines,
-		chips:   d.chips[:len(d.chips):len(d.chips)], // appends go elsewhere
-		records: d.records0(),                        // replaced, never modified, when they change
+		records: d.records0(), // replaced, never modified, when they change
 		caret:   d.caret,
 		version: d.version,
 	}
@@ -45,14 +45,31 @@ func (s Snapshot) Records() []contextref.Record { return slices.Clone(s.records)
 
 // Markdown is the snapshot's canonical Markdown (Draft.Markdown at its
 // version). Linear in the draft.
-func (s Snapshot) Markdown() string { return markdownOf(s.lines, s.chips) }
+func (s Snapshot) Markdown() string { return markdownOf(s.lines) }
 
-// markdownOf writes lines as canonical Markdown: prose as typed and each
-// chip as its reference link.
-func markdownOf(lines []*line, chips []Chip) string {
+// newLine makes a line of atoms with its Markdown.
+func (d *Draft) newLine(atoms []rune) *line {
+	var b strings.Builder
+	b.Grow(len(atoms))
+	for _, a := range atoms {
+		switch {
+		case a < 0:
+			writeLink(&b, d.chips[-a-1])
+		case a < 0x80:
+			b.WriteByte(byte(a))
+		default:
+			b.WriteRune(a)
+		}
+	}
+	return &line{atoms: atoms, md: b.String()}
+}
+
+// markdownOf is lines' canonical Markdown: their own, joined by newlines.
+// A copy, linear in the draft; no encoding.
+func markdownOf(lines []*line) string {
 	n := len(lines)
 	for _, l := range lines {
-		n += len(l.atoms)
+		n += len(l.md)
 	}
 	var b strings.Builder
 	b.Grow(n)
@@ -60,16 +77,7 @@ func markdownOf(lines []*line, chips []Chip) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		for _, a := range l.atoms {
-			switch {
-			case a < 0:
-				writeLink(&b, chips[-a-1])
-			case a < 0x80:
-				b.WriteByte(byte(a))
-			default:
-				b.WriteRune(a)
-			}
-		}
+		b.WriteString(l.md)
 	}
 	return b.String()
 }
