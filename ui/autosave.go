@@ -121,21 +121,12 @@ func (s *drafts) save() tea.Cmd {
 		// clears it on disk; saving it again would bring it back.
 		return nil
 	}
-	start := time.Now()
-	snap := d.Snapshot()
-	no := s.book.Save(snap.Version(), time.Since(start))
-	ws, id := s.ws, s.thread.ID
-	return func() tea.Msg {
-		start := time.Now()
-		c := snap.Caret()
-		sd := workspace.Draft{ThreadID: id, Markdown: snap.Markdown(), Records: snap.Records(), Caret: workspace.Caret{Line: c.Line, Col: c.Col}}
-		cost := time.Since(start)
-		res, err := ws.SaveDraft(no, sd)()
-		return draftSavedMsg{version: snap.Version(), end: workspace.SaveEnd{ThreadID: id, Composer: true, Draft: sd, Result: res, Err: err, Cost: cost}}
-	}
+	start, snap := time.Now(), d.Snapshot()
+	no, c := s.book.Save(snap.Version(), time.Since(start)), snap.Caret()
+	save := s.ws.SaveText(no, s.thread.ID, snap, workspace.Caret{Line: c.Line, Col: c.Col})
+	return func() tea.Msg { return draftSavedMsg{version: snap.Version(), end: save()} }
 }
 
-// retryCmd writes again another thread's draft whose save failed.
 func (s *drafts) retryCmd(no uint64, sd workspace.Draft) tea.Cmd {
 	save := s.ws.SaveDraft(no, sd)
 	return func() tea.Msg {

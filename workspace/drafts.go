@@ -1,10 +1,9 @@
 package workspace
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/json"
+	"reflect"
 	"sync"
+	"time"
 
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/store"
@@ -40,59 +39,30 @@ type DraftSaved struct {
 
 // drafts is per thread the revision this process last loaded or wrote,
 // the stash entry of its last conflict, the number of the last save
-// written, and the fingerprint of what it wrote or loaded at that revision
-// (sum, or loaded: the draft loaded, fingerprinted by the next save, off
-// the UI goroutine).
-// Its mutex also makes the saves of one workspace run one at a time.
+// written, and the draft it wrote or loaded at that revision (written: the
+// strings are shared with the save, not copied). Its mutex also makes the
+// saves of one workspace run one at a time.
 type drafts struct {
-	mu     sync.Mutex
-	rev    map[string]int64
-	stash  map[string]int64
-	last   map[string]uint64
-	sum    map[string][sha256.Size]byte
-	loaded map[string]Draft
+	mu      sync.Mutex
+	rev     map[string]int64
+	stash   map[string]int64
+	last    map[string]uint64
+	written map[string]Draft
 }
 
 func (r *drafts) init() {
 	r.rev, r.stash, r.last = map[string]int64{}, map[string]int64{}, map[string]uint64{}
-	r.sum, r.loaded = map[string][sha256.Size]byte{}, map[string]Draft{}
+	r.written = map[string]Draft{}
 }
 
 // onDisk reports whether d is what this process last loaded or wrote for
-// its thread; sum is d's fingerprint. Callers hold mu.
-func (r *drafts) onDisk(d Draft) (sum [sha256.Size]byte, same bool) {
-	sum = fingerprint(d)
-	if l, ok := r.loaded[d.ThreadID]; ok {
-		r.sum[d.ThreadID] = fingerprint(l)
-		delete(r.loaded, d.ThreadID)
-	}
-	old, ok := r.sum[d.ThreadID]
-	return sum, ok && old == sum
-}
-
-// fingerprint is a digest of a draft's text, records and caret. Linear in
-// the draft; never called on the UI goroutine.
-func fingerprint(d Draft) [sha256.Size]byte {
-	h := sha256.New()
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(d.Markdown)))
-	h.Write(n[:])
-	h.Write([]byte(d.Markdown))
-	binary.LittleEndian.PutUint64(n[:], uint64(d.Caret.Line))
-	h.Write(n[:])
-	binary.LittleEndian.PutUint64(n[:], uint64(d.Caret.Col))
-	h.Write(n[:])
-	if len(d.Records) > 0 {
-		recs, err := json.Marshal(d.Records)
-		if err != nil { // no fingerprint matches this one: the save writes
-			recs = []byte(err.Error())
-			h.Write([]byte{0xff})
-		}
-		h.Write(recs)
-	}
-	var out [sha256.Size]byte
-	h.Sum(out[:0])
-	return out
+// its thread: the same text, records and caret. A typed key changes the
+// length, so the text is compared only when the lengths are equal (a key
+// typed and deleted). Callers hold mu; never on the UI goroutine.
+func (r *drafts) onDisk(d Draft) bool {
+	w, ok := r.written[d.ThreadID]
+	return ok && len(w.Markdown) == len(d.Markdown) && w.Caret == d.Caret &&
+		len(w.Records) == len(d.Records) && w.Markdown == d.Markdown && (len(d.Records) == 0 || reflect.DeepEqual(w.Records, d.Records))
 }
 
 // DraftLoaded notes the revision of the draft thread threadID opened with
@@ -106,8 +76,7 @@ func (w *Workspace) DraftLoaded(threadID string, d *Draft) {
 	}
 	w.drafts.mu.Lock()
 	w.drafts.rev[threadID] = rev
-	w.drafts.loaded[threadID] = loaded
-	delete(w.drafts.sum, threadID)
+	w.drafts.written[threadID] = loaded
 	w.drafts.mu.Unlock()
 }
 
@@ -117,7 +86,7 @@ func (w *Workspace) DraftLoaded(threadID string, d *Draft) {
 // thread (DraftSaved.Unchanged: typing a character and deleting it writes
 // nothing). A save over a revision this process has not seen keeps the
 // other version in the stash (DraftSaved.Conflict). The returned function
-// does the work, fingerprint included: call it off the UI goroutine.
+// does the work, the comparison included: call it off the UI goroutine.
 func (w *Workspace) SaveDraft(no uint64, d Draft) func() (DraftSaved, error) {
 	st, r := w.o.Store, &w.drafts
 	sd := store.Draft{ThreadID: d.ThreadID, Markdown: d.Markdown, Records: d.Records, Caret: store.Caret(d.Caret)}
@@ -127,8 +96,7 @@ func (w *Workspace) SaveDraft(no uint64, d Draft) func() (DraftSaved, error) {
 		if no < r.last[d.ThreadID] {
 			return DraftSaved{Skipped: true}, nil
 		}
-		sum, same := r.onDisk(d)
-		if same { // and nothing else wrote it since (a send clears it, another chipchat saves)
+		if r.onDisk(d) { // and nothing else wrote it since (a send clears it, another chipchat saves)
 			if rev, err := st.DraftRev(d.ThreadID); err == nil && rev == r.rev[d.ThreadID] {
 				r.last[d.ThreadID] = no
 				return DraftSaved{Unchanged: true}, nil
@@ -136,14 +104,33 @@ func (w *Workspace) SaveDraft(no uint64, d Draft) func() (DraftSaved, error) {
 		}
 		res, err := st.SaveDraftOver(sd, r.rev[d.ThreadID], r.stash[d.ThreadID])
 		if err != nil {
-			delete(r.sum, d.ThreadID)
+			delete(r.written, d.ThreadID)
 			return DraftSaved{}, err
 		}
-		r.last[d.ThreadID], r.rev[d.ThreadID], r.sum[d.ThreadID] = no, res.Rev, sum
+		r.last[d.ThreadID], r.rev[d.ThreadID], r.written[d.ThreadID] = no, res.Rev, d
 		if res.Other != nil {
 			r.stash[d.ThreadID] = res.Other.ID
 		}
 		return DraftSaved{Conflict: res.Other != nil}, nil
+	}
+}
+
+// DraftText is a frozen draft (composer.Snapshot), serialized by the save.
+type DraftText interface {
+	Markdown() string
+	Records() []contextref.Record
+}
+
+// SaveText is SaveDraft of text, serialized in the returned function (off
+// the UI goroutine: the draft's Markdown is linear in it), whose cost the
+// SaveEnd carries for the schedule (DraftSaves.Ended).
+func (w *Workspace) SaveText(no uint64, threadID string, text DraftText, caret Caret) func() SaveEnd {
+	return func() SaveEnd {
+		start := time.Now()
+		d := Draft{ThreadID: threadID, Markdown: text.Markdown(), Records: text.Records(), Caret: caret}
+		cost := time.Since(start)
+		res, err := w.SaveDraft(no, d)()
+		return SaveEnd{ThreadID: threadID, Composer: true, Draft: d, Result: res, Err: err, Cost: cost}
 	}
 }
 
