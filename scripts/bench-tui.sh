@@ -33,12 +33,21 @@ if [ -z "$bin" ]; then
   go build -o "$bin" .
 fi
 
-# cpu_ns PID: CPU time of every thread of PID so far.
+# tree PID: PID and its descendants (codex's launcher runs the real one).
+tree() {
+  local c
+  echo "$1"
+  for c in $(pgrep -P "$1" 2>/dev/null); do tree "$c"; done
+}
+
+# cpu_ns PID: CPU time of every thread of PID and its descendants so far.
 cpu_ns() {
-  local sum=0 f v
-  for f in /proc/"$1"/task/*/schedstat; do
-    read -r v _ < "$f" 2>/dev/null || continue
-    sum=$((sum + v))
+  local sum=0 f v p
+  for p in $(tree "$1"); do
+    for f in /proc/"$p"/task/*/schedstat; do
+      read -r v _ < "$f" 2>/dev/null || continue
+      sum=$((sum + v))
+    done
   done
   echo "$sum"
 }
