@@ -137,6 +137,10 @@ paste_lines() {
   tmux -L "$sock" paste-buffer -p -d -b draft -t "$1"
 }
 
+# a session that lives as long as the script, so that the server does not
+# exit between two measurements
+tmux -L "$sock" -f /dev/null new-session -d -s keep "sleep 86400"
+
 proj="$tmp/proj"
 mkdir -p "$proj"
 git -C "$proj" init -q
