@@ -40,14 +40,26 @@ tree() {
   for c in $(pgrep -P "$1" 2>/dev/null); do tree "$c"; done
 }
 
-# cpu_ns PID: CPU time of every thread of PID and its descendants so far.
+# cpu_ns PID: CPU time of PID and its descendants so far, in ns: from
+# every thread's schedstat for a lone process (chipchat: exact), from each
+# process's stat (utime + stime, clock ticks: it counts threads that have
+# ended too) for a tree (codex's launcher and the program it starts).
 cpu_ns() {
-  local sum=0 f v p
-  for p in $(tree "$1"); do
-    for f in /proc/"$p"/task/*/schedstat; do
-      read -r v _ < "$f" 2>/dev/null || continue
-      sum=$((sum + v))
+  local sum=0 f v p ps
+  ps=$(tree "$1")
+  if [ "$(echo "$ps" | wc -l)" -gt 1 ]; then
+    local hz
+    hz=$(getconf CLK_TCK)
+    for p in $ps; do
+      v=$(awk '{sub(/^.*\) /, ""); print $12 + $13}' /proc/"$p"/stat 2>/dev/null || echo 0)
+      sum=$((sum + v * 1000000000 / hz))
     done
+    echo "$sum"
+    return
+  fi
+  for f in /proc/"$1"/task/*/schedstat; do
+    read -r v _ < "$f" 2>/dev/null || continue
+    sum=$((sum + v))
   done
   echo "$sum"
 }
