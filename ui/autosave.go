@@ -17,13 +17,11 @@ import (
 // disk is workspace.Autosave's schedule (a debounce of workspace.SaveQuiet, a
 // ceiling of workspace.SaveCeiling). One timer is pending at a time (not
 // one per key). When it fires the UI goroutine takes a snapshot of the
-// draft (composer.Draft.Snapshot: a copy of its line pointers), and the
-// save's command serializes it (BenchmarkAutosaveSerialize: about 4 ms for
-// a 1 MiB draft, 60 ms for 16 MiB) and writes it, unless it is what is on
-// disk already (workspace.SaveDraft). So typing costs the same in a
-// 10,000-line draft as in a 100-line one (TestTypingCostFlat). The write
-// runs in a command, one at a time; a change during a write is saved when
-// it ends.
+// draft (composer.Draft.Snapshot: a copy of its line pointers); the save's
+// command serializes it and writes it unless it is on disk already
+// (workspace.SaveText), so typing costs about the same in a 10,000-line
+// draft as in a 100-line one (TestTypingCostFlat). Saves run one at a
+// time; a change during a write is saved when it ends.
 //
 // Each save carries the draft's revision (workspace.SaveDraft): a save
 // over a revision this process has not seen — another chipchat saved the
