@@ -335,6 +335,8 @@ TOML
       per_key "$n-$r" "$PID" 100 -l x >> "$tmp/ck100"
       stop "$n-$r"
     done
+    # codex leaves an app-server daemon behind, started from its home
+    pkill -f "^$chome/" 2>/dev/null || true
     echo "codex: CPU per key, near-empty prompt: $(stats 2 < "$tmp/ck0") ms"
     echo "codex: CPU per key, 100 typed lines: $(stats 2 < "$tmp/ck100") ms"
     echo "codex: idle CPU over ${IDLE_SECS} s: $(stats 2 < "$tmp/cidle") ms/s"
