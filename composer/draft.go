@@ -49,8 +49,13 @@ func (c Chip) linkLabel() string {
 
 // A line is a slice of atoms: a rune ≥ 0 is prose, a rune < 0 is the chip
 // chips[-r-1]. Lines are never mutated in place: a change makes a new line,
-// so renderers may cache by *line.
-type line struct{ atoms []rune }
+// so renderers may cache by *line. md is the line's canonical Markdown,
+// written when the line is made (chips never change either), so the
+// draft's Markdown is the lines' joined, not re-encoded.
+type line struct {
+	atoms []rune
+	md    string
+}
 
 // ErrNeedsConfirmation is returned by RemoveShelfImage when chips still
 // reference the image and the caller has not confirmed.
@@ -77,6 +82,9 @@ type Draft struct {
 	merge   mergeKind // how the last edit may be extended
 	refSeq  int
 	version uint64
+	// sorted is Records' answer, nil when the records or the shelf
+	// changed since: typing leaves it, so a save costs no sort.
+	sorted []contextref.Record
 }
 
 // NewDraft returns an empty draft.
@@ -131,7 +139,18 @@ func (d *Draft) Record(id string) (contextref.Record, bool) {
 
 // Records returns every record the draft holds: records some chip points at
 // and shelf images, in a stable order (shelf images first, then by id).
-func (d *Draft) Records() []contextref.Record {
+func (d *Draft) Records() []contextref.Record { return slices.Clone(d.records0()) }
+
+// records0 is Records, cached until the records or the shelf change; do
+// not modify it.
+func (d *Draft) records0() []contextref.Record {
+	if d.sorted == nil {
+		d.sorted = d.sortRecords()
+	}
+	return d.sorted
+}
+
+func (d *Draft) sortRecords() []contextref.Record {
 	out := make([]contextref.Record, 0, len(d.records))
 	onShelf := map[string]bool{}
 	for _, id := range d.shelf {
@@ -290,7 +309,7 @@ func (d *Draft) splice(a, b Pos, ins []rune) {
 	cur = append(cur, prefix...)
 	for _, at := range ins {
 		if at == '\n' {
-			repl = append(repl, &line{atoms: cur})
+			repl = append(repl, d.newLine(cur))
 			cur = nil
 			continue
 		}
@@ -300,7 +319,7 @@ func (d *Draft) splice(a, b Pos, ins []rune) {
 		cur = append(cur, at)
 	}
 	cur = append(cur, suffix...)
-	repl = append(repl, &line{atoms: cur})
+	repl = append(repl, d.newLine(cur))
 	d.lines = slices.Replace(d.lines, a.Line, b.Line+1, repl...)
 	d.version++
 }
@@ -327,6 +346,7 @@ func (d *Draft) change(a, b Pos, ins []rune, add []contextref.Record, kind merge
 	e := &edit{start: a, removed: removed, inserted: ins, kind: kind,
 		caretBefore: d.caret, anchorBefore: d.anchor}
 	if len(touched) > 0 {
+		d.sorted = nil
 		e.recBefore = map[string]contextref.Record{}
 		e.recAfter = map[string]contextref.Record{}
 		for id := range touched {
@@ -422,6 +442,9 @@ func mergeRecords(p, e *edit) {
 }
 
 func (d *Draft) setRecords(m map[string]contextref.Record) {
+	if len(m) > 0 {
+		d.sorted = nil
+	}
 	for id, r := range m {
 		if r == nil {
 			delete(d.records, id)
@@ -454,7 +477,7 @@ func (d *Draft) undoOne(e *edit) {
 		d.splice(e.start, endOf(e.start, e.inserted), e.removed)
 		d.setRecords(e.recBefore)
 		if e.shelfChanged {
-			d.shelf = slices.Clone(e.shelfBefore)
+			d.shelf, d.sorted = slices.Clone(e.shelfBefore), nil
 		}
 	}
 	d.caret, d.anchor = e.caretBefore, e.anchorBefore
@@ -482,7 +505,7 @@ func (d *Draft) redoOne(e *edit) {
 		d.splice(e.start, endOf(e.start, e.removed), e.inserted)
 		d.setRecords(e.recAfter)
 		if e.shelfChanged {
-			d.shelf = slices.Clone(e.shelfAfter)
+			d.shelf, d.sorted = slices.Clone(e.shelfAfter), nil
 		}
 	}
 	d.caret, d.anchor = e.caretAfter, e.anchorAfter
@@ -759,7 +782,7 @@ func (d *Draft) RemoveShelfImage(id string, confirmed bool) error {
 	e := &edit{start: d.caret, caretBefore: d.caret, anchorBefore: d.anchor, caretAfter: caret, anchorAfter: anchor,
 		recBefore: map[string]contextref.Record{id: d.records[id]}, recAfter: map[string]contextref.Record{id: nil},
 		shelfChanged: true, shelfBefore: d.shelf, shelfAfter: slices.Delete(slices.Clone(d.shelf), at, at+1)}
-	d.shelf = e.shelfAfter
+	d.shelf, d.sorted = e.shelfAfter, nil
 	delete(d.records, id)
 	d.version++
 	d.caret, d.anchor = caret, anchor

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -491,6 +492,14 @@ func checkInvariants(t *testing.T, d *Draft, step string) {
 		if _, ok := d.records[id]; !ok {
 			t.Fatalf("%s: shelf image %s has no record", step, id)
 		}
+	}
+	for i, l := range d.lines {
+		if want := d.newLine(l.atoms).md; l.md != want {
+			t.Fatalf("%s: line %d keeps Markdown %q, its atoms make %q", step, i, l.md, want)
+		}
+	}
+	if got, want := d.Records(), d.sortRecords(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: cached records %v, the draft holds %v", step, got, want)
 	}
 	back := FromMarkdown(d.Markdown(), d.Records())
 	if !sameDraft(d, back) {

@@ -7,23 +7,9 @@ import (
 )
 
 // Markdown returns the draft's canonical Markdown: prose as typed and each
-// chip as its reference link. Linear in the draft.
-func (d *Draft) Markdown() string {
-	var b strings.Builder
-	for i, l := range d.lines {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		for _, a := range l.atoms {
-			if a < 0 {
-				writeLink(&b, d.chips[-a-1])
-				continue
-			}
-			b.WriteRune(a)
-		}
-	}
-	return b.String()
-}
+// chip as its reference link. Linear in the draft: each line keeps its
+// own, made with the line.
+func (d *Draft) Markdown() string { return markdownOf(d.lines) }
 
 // writeLink writes a chip's reference link; image links carry the '!'. An
 // assistant quote writes its link as it was read (or made).

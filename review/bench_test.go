@@ -10,9 +10,12 @@ import (
 
 // bigDiff is a unified diff of 20 Go files with 10 hunks of 100 lines
 // each: 20,000 diff lines.
-func bigDiff() string {
+func bigDiff() string { return sizedDiff(20) }
+
+// sizedDiff is bigDiff with n files: 1,000 diff lines each.
+func sizedDiff(n int) string {
 	var b strings.Builder
-	for f := 0; f < 20; f++ {
+	for f := 0; f < n; f++ {
 		name := fmt.Sprintf("pkg/mod%02d/file.go", f)
 		fmt.Fprintf(&b, "diff --git a/%s b/%s\nindex 1111111..2222222 100644\n--- a/%s\n+++ b/%s\n", name, name, name, name)
 		oldN, newN := 1, 1
@@ -37,9 +40,31 @@ func bigDiff() string {
 	return b.String()
 }
 
-func bigPane(tb testing.TB) *Model {
+func bigPane(tb testing.TB) *Model { return sizedPane(tb, 20) }
+
+// sizedPane is a 120×40 pane on sizedDiff(n), every file lexed (the
+// steady state: the background lexer is done).
+// The lexing (chroma: about 0.1 ms a line) is done once per size and the
+// pane kept for the next benchmark run.
+func sizedPane(tb testing.TB, n int) *Model {
+	if m, ok := lexedPanes[n]; ok {
+		return m
+	}
+	m := coldPane(tb, n)
+	lexedPanes[n] = m
+	run(m, m.lexNext())
+	if len(m.hl.files) != n {
+		tb.Fatalf("%d of %d files lexed", len(m.hl.files), n)
+	}
+	return m
+}
+
+var lexedPanes = map[int]*Model{}
+
+// coldPane is sizedPane before the lexer ran.
+func coldPane(tb testing.TB, n int) *Model {
 	tb.Helper()
-	files, err := ParseUnified([]byte(bigDiff()))
+	files, err := ParseUnified([]byte(sizedDiff(n)))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -54,7 +79,7 @@ func bigPane(tb testing.TB) *Model {
 			lines += len(h.Lines)
 		}
 	}
-	if lines != 20000 {
+	if lines != 1000*n {
 		tb.Fatalf("%d diff lines", lines)
 	}
 	return m
@@ -63,7 +88,7 @@ func bigPane(tb testing.TB) *Model {
 // BenchmarkReviewWholeRender draws every row of the 20,000-line diff from
 // cold caches: what a pane that rendered the whole diff would pay.
 func BenchmarkReviewWholeRender(b *testing.B) {
-	m := bigPane(b)
+	m := coldPane(b, 20)
 	pw := m.paneWidth()
 	for b.Loop() {
 		m.hl = newHighlighter(m.theme.Syntax)
@@ -76,9 +101,24 @@ func BenchmarkReviewWholeRender(b *testing.B) {
 
 // BenchmarkReviewScroll is one scroll step (j, then View) on the same
 // diff, walking through all of it.
-func BenchmarkReviewScroll(b *testing.B) {
-	m := bigPane(b)
-	down, top := vtscreen.Key("j"), vtscreen.Key("g")
+func BenchmarkReviewScroll(b *testing.B) { benchScroll(b, bigPane(b), "j") }
+
+// BenchmarkReviewRowCache is a scroll step (j, and PageDown: a screen of
+// new rows) at growing diffs, 2,000 to 200,000 lines: the row cache and
+// the lexed tokens make it cost the rows drawn, not the diff.
+func BenchmarkReviewRowCache(b *testing.B) {
+	for _, n := range []int{2, 20, 200} {
+		m := sizedPane(b, n)
+		for _, k := range []string{"j", "pgdown"} {
+			b.Run(fmt.Sprintf("key=%s/lines=%d", k, 1000*n), func(b *testing.B) { benchScroll(b, m, k) })
+		}
+	}
+}
+
+// benchScroll presses key then draws, walking through the diff (g back at
+// the end).
+func benchScroll(b *testing.B, m *Model, key string) {
+	down, top := vtscreen.Key(key), vtscreen.Key("g")
 	_ = m.View()
 	for b.Loop() {
 		last := m.cursor

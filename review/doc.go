@@ -32,8 +32,10 @@
 // mints the context id. Update and View do no I/O. The rows of a diff
 // (file headers, hunk headers, lines) are laid out once in the load
 // command; View draws only the rows on screen, each row is cached per
-// width and decoration, chroma lexes a hunk in chunks of 64 lines on
-// first sight, and word diffs are computed per line pair on first sight.
+// width and decoration (the file list's rows too); chroma lexes each file
+// once, in a command (the cursor's file first), and until its tokens come
+// the file is drawn plain; word diffs are computed per line pair on first
+// sight.
 // A scroll step on a 20,000-line diff is thousands of times cheaper than
 // drawing it whole (BenchmarkReviewScroll vs BenchmarkReviewWholeRender,
 // checked by TestScrollStepCheap). Everything drawn that came from outside

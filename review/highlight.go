@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
@@ -12,17 +13,20 @@ import (
 	"github.com/chipchat/chipchat/chips"
 )
 
-// Syntax colour comes from chroma. A hunk is lexed in chunks of
-// chunkLines lines, each side on its own (the old side: context and
-// deleted lines; the new side: context and added lines), so a string or a
-// comment that spans lines is coloured as in the file, and a huge hunk is
-// lexed only where it is looked at. Tokens do not depend on the width and
-// stay cached across resizes.
+// Syntax colour comes from chroma, lexed once per file in the background
+// (lexCmd, one file per command, the cursor's file first): until a
+// file's tokens arrive (lexedMsg) its lines are drawn plain, so neither a
+// key nor the first frame waits for the lexer. Each side of a hunk is
+// lexed on its own (the old side: context and deleted lines; the new
+// side: context and added lines), in chunks of chunkLines lines, so a
+// string or a comment that spans lines is coloured as in the file. Tokens
+// do not depend on the width and stay cached across resizes.
 
 const chunkLines = 64
 
-// maxChunks bounds the token cache; past it the cache starts over.
-const maxChunks = 2048
+// maxLexedLines bounds the lines holding tokens (tens of megabytes); the
+// files past it stay plain.
+const maxLexedLines = 400_000
 
 // tok is a piece of a line's display text and its syntax style.
 type tok struct {
@@ -30,16 +34,16 @@ type tok struct {
 	style chroma.StyleEntry
 }
 
-type chunkKey struct{ file, hunk, chunk int32 }
-
 type highlighter struct {
 	style  *chroma.Style
 	lexers map[string]chroma.Lexer // per file name; nil: plain text
-	chunks map[chunkKey][][]tok    // per chunk, per line of the chunk
+	files  map[int32][][][]tok     // per lexed file, per hunk, per line
+	lines  int                     // lines in files
+	busy   bool                    // a lexCmd is under way
 }
 
 func newHighlighter(styleName string) *highlighter {
-	h := &highlighter{lexers: map[string]chroma.Lexer{}, chunks: map[chunkKey][][]tok{}}
+	h := &highlighter{lexers: map[string]chroma.Lexer{}, files: map[int32][][][]tok{}}
 	if styleName != "" {
 		h.style = styles.Get(styleName)
 	}
@@ -65,50 +69,106 @@ func displayText(s string) string {
 	return chips.SanitizeLine(chips.ExpandTabs(s))
 }
 
-// lexer is the lexer for a file name, found once per name (chroma's Match
-// tries every lexer's patterns: a millisecond for a name none matches).
-func (h *highlighter) lexer(name string) chroma.Lexer {
-	base := path.Base(name)
-	if lx, ok := h.lexers[base]; ok {
-		return lx
-	}
-	var lx chroma.Lexer
-	if h.style != nil && name != "" {
-		lx = lexers.Match(base)
-		if lx != nil {
-			lx = chroma.Coalesce(lx)
-		}
-	}
-	h.lexers[base] = lx
-	return lx
-}
-
 // reset forgets the tokens (the diff changed), not the lexers.
-func (h *highlighter) reset() { h.chunks = map[chunkKey][][]tok{} }
+func (h *highlighter) reset() { h.files, h.lines, h.busy = map[int32][][][]tok{}, 0, false }
 
-// tokens is the syntax tokens of line li of hunk hi of file fi.
+// tokens is the syntax tokens of line li of hunk hi of file fi: plain
+// until the file is lexed.
 func (h *highlighter) tokens(dc *doc, fi, hi, li int32) []tok {
-	f := dc.diff.Files[fi]
-	hk := f.Hunks[hi]
-	lx := h.lexer(f.Path())
-	if lx == nil {
-		return []tok{{text: displayText(hk.Lines[li].Text)}}
+	if f, ok := h.files[fi]; ok && f != nil {
+		return f[hi][li]
 	}
-	key := chunkKey{fi, hi, li / chunkLines}
-	c, ok := h.chunks[key]
-	if !ok {
-		if len(h.chunks) >= maxChunks {
-			h.chunks = map[chunkKey][][]tok{}
-		}
-		from := int(key.chunk) * chunkLines
-		to := min(len(hk.Lines), from+chunkLines)
-		c = h.lexChunk(lx, hk.Lines[from:to])
-		h.chunks[key] = c
-	}
-	return c[int(li)%chunkLines]
+	return []tok{{text: displayText(dc.diff.Files[fi].Hunks[hi].Lines[li].Text)}}
 }
 
-func (h *highlighter) lexChunk(lx chroma.Lexer, lines []Line) [][]tok {
+// lexedMsg is a file's tokens, lexed in the background for the diff dc.
+type lexedMsg struct {
+	pane uint64
+	dc   *doc
+	file int32
+	toks [][][]tok // nil: plain text (no lexer, or past maxLexedLines)
+	// the lexer found for the file's base name (newLexer: looked up)
+	base     string
+	lexer    chroma.Lexer
+	newLexer bool
+}
+
+// nextToLex is the first file from the cursor's on that is not lexed yet,
+// or -1.
+func (h *highlighter) nextToLex(dc *doc, cursorFile int) int32 {
+	n := len(dc.diff.Files)
+	for k := range n {
+		fi := int32((max(cursorFile, 0) + k) % n)
+		if _, ok := h.files[fi]; !ok {
+			return fi
+		}
+	}
+	return -1
+}
+
+// lexCmd lexes file fi of dc off the UI goroutine. The lexer is looked
+// up here (the highlighter's map belongs to the UI goroutine); chroma's
+// lexers and styles are safe to share.
+func (h *highlighter) lexCmd(pane uint64, dc *doc, fi int32) tea.Cmd {
+	f := dc.diff.Files[fi]
+	base := path.Base(f.Path())
+	lx, known := h.lexers[base]
+	st, budget := h.style, maxLexedLines-h.lines
+	return func() tea.Msg {
+		msg := lexedMsg{pane: pane, dc: dc, file: fi, base: base}
+		if st == nil || f.Path() == "" || known && lx == nil {
+			return msg
+		}
+		if !known {
+			// chroma's Match tries every lexer's patterns: a millisecond
+			// for a name none matches, once per name.
+			if lx = lexers.Match(base); lx != nil {
+				lx = chroma.Coalesce(lx)
+			}
+			msg.lexer, msg.newLexer = lx, true
+			if lx == nil {
+				return msg
+			}
+		}
+		lines := 0
+		for _, hk := range f.Hunks {
+			lines += len(hk.Lines)
+		}
+		if lines > budget {
+			return msg
+		}
+		msg.toks = make([][][]tok, len(f.Hunks))
+		for hi, hk := range f.Hunks {
+			per := make([][]tok, 0, len(hk.Lines))
+			for from := 0; from < len(hk.Lines); from += chunkLines {
+				per = append(per, lexChunk(st, lx, hk.Lines[from:min(len(hk.Lines), from+chunkLines)])...)
+			}
+			msg.toks[hi] = per
+		}
+		return msg
+	}
+}
+
+// lexed keeps a file's tokens; false when they are for another diff.
+func (h *highlighter) lexed(msg lexedMsg, dc *doc) bool {
+	if msg.dc != dc || dc == nil {
+		return false
+	}
+	if _, ok := h.files[msg.file]; ok {
+		return false
+	}
+	h.busy = false
+	if msg.newLexer {
+		h.lexers[msg.base] = msg.lexer
+	}
+	h.files[msg.file] = msg.toks
+	for _, hk := range msg.toks {
+		h.lines += len(hk)
+	}
+	return true
+}
+
+func lexChunk(st *chroma.Style, lx chroma.Lexer, lines []Line) [][]tok {
 	out := make([][]tok, len(lines))
 	for _, side := range []LineKind{LineDeleted, LineAdded} {
 		var idx []int
@@ -123,7 +183,7 @@ func (h *highlighter) lexChunk(lx chroma.Lexer, lines []Line) [][]tok {
 		if len(idx) == 0 {
 			continue
 		}
-		per := h.lexLines(lx, b.String(), len(idx))
+		per := lexLines(st, lx, b.String(), len(idx))
 		for k, i := range idx {
 			out[i] = per[k]
 		}
@@ -133,7 +193,7 @@ func (h *highlighter) lexChunk(lx chroma.Lexer, lines []Line) [][]tok {
 
 // lexLines lexes text of n LF-ended lines into tokens per line; when the
 // lexer fails the lines stay plain.
-func (h *highlighter) lexLines(lx chroma.Lexer, text string, n int) [][]tok {
+func lexLines(st *chroma.Style, lx chroma.Lexer, text string, n int) [][]tok {
 	per := make([][]tok, n)
 	it, err := lx.Tokenise(&chroma.TokeniseOptions{State: "root", EnsureLF: false}, text)
 	if err != nil {
@@ -143,7 +203,7 @@ func (h *highlighter) lexLines(lx chroma.Lexer, text string, n int) [][]tok {
 	total := 0
 	for t := it(); t != chroma.EOF; t = it() {
 		total += len(t.Value)
-		entry := h.style.Get(t.Type)
+		entry := st.Get(t.Type)
 		v := t.Value
 		for v != "" && line < n {
 			i := strings.IndexByte(v, '\n')

@@ -83,7 +83,7 @@ type (
 // its commands), which the parent must hand to Update.
 func Owns(msg tea.Msg) bool {
 	switch msg.(type) {
-	case loadedMsg, prMsg, commentFailedMsg:
+	case loadedMsg, prMsg, commentFailedMsg, lexedMsg:
 		return true
 	}
 	return false
@@ -124,11 +124,13 @@ type Model struct {
 	pending *loadedMsg // a diff read while the editor was open
 
 	// caches: rows per width, words and tokens for good
-	rowCache map[int]string
-	cacheW   int
-	words    map[lineKey][]span
-	hl       *highlighter
-	sgrs     map[sty]string
+	rowCache  map[int]string
+	cacheW    int
+	listCache map[int]string // file list rows: file<<1 | is the cursor's
+	listW     int
+	words     map[lineKey][]span
+	hl        *highlighter
+	sgrs      map[sty]string
 }
 
 // New makes a pane on git's diff of opts.Comparison. Init starts reading
@@ -317,10 +319,11 @@ func (m *Model) viewHeight() int {
 	return max(h, 1)
 }
 
-// apply shows a loaded diff.
-func (m *Model) apply(msg loadedMsg) {
+// apply shows a loaded diff, and starts lexing it.
+func (m *Model) apply(msg loadedMsg) tea.Cmd {
 	m.doc, m.err, m.pending, m.status = msg.doc, msg.err, nil, ""
 	m.marks, m.rowCache, m.selecting = nil, map[int]string{}, false
+	m.listCache = nil
 	m.words = map[lineKey][]span{}
 	m.hl.reset()
 	if m.doc != nil {
@@ -328,6 +331,21 @@ func (m *Model) apply(msg loadedMsg) {
 		m.ensureVisible()
 		m.editor.SetWidth(max(m.paneWidth()-2, 4))
 	}
+	return m.lexNext()
+}
+
+// lexNext lexes the next file not lexed yet, the cursor's first, in a
+// command; nil when every file is.
+func (m *Model) lexNext() tea.Cmd {
+	if m.doc == nil || len(m.doc.rows) == 0 || m.hl.busy {
+		return nil
+	}
+	fi := m.hl.nextToLex(m.doc, m.doc.fileOf(m.cursor))
+	if fi < 0 {
+		return nil
+	}
+	m.hl.busy = true
+	return m.hl.lexCmd(m.pane, m.doc, fi)
 }
 
 // Update handles keys and the pane's own messages.
@@ -343,7 +361,15 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 			m.pending = &msg
 			return m, nil
 		}
-		m.apply(msg)
+		return m, m.apply(msg)
+	case lexedMsg:
+		if msg.pane != m.pane {
+			return m, nil
+		}
+		if m.hl.lexed(msg, m.doc) {
+			m.dropRows(msg.file)
+			return m, m.lexNext()
+		}
 		return m, nil
 	case prMsg:
 		if msg.pane == m.pane {
@@ -596,10 +622,11 @@ func (m *Model) closeEditor() {
 }
 
 // applyPending shows a diff that was loaded while the editor was open.
-func (m *Model) applyPending() {
+func (m *Model) applyPending() tea.Cmd {
 	if m.pending != nil {
-		m.apply(*m.pending)
+		return m.apply(*m.pending)
 	}
+	return nil
 }
 
 func (m *Model) updateEditor(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
@@ -607,8 +634,7 @@ func (m *Model) updateEditor(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Cancel):
 		m.closeEditor()
 		m.selecting = m.editSelected
-		m.applyPending()
-		return m, nil
+		return m, m.applyPending()
 	case key.Matches(msg, m.keys.Newline):
 		m.editor.InsertString("\n")
 		return m, nil
@@ -646,12 +672,13 @@ func (m *Model) confirm() tea.Cmd {
 	if newID == nil {
 		newID = NewContextID
 	}
+	var lex tea.Cmd
 	if m.pending != nil {
 		status := m.status
-		m.applyPending()
+		lex = m.applyPending()
 		m.status = status
 	}
-	return func() tea.Msg {
+	return tea.Batch(lex, func() tea.Msg {
 		if root != "" {
 			c.revision = g.Head(context.Background(), root)
 		}
@@ -661,7 +688,7 @@ func (m *Model) confirm() tea.Cmd {
 			return commentFailedMsg{pane: pane, err: err}
 		}
 		return CommentMsg{Record: rec}
-	}
+	})
 }
 
 // commentAt copies what a record of rows from..to needs out of the model.
@@ -764,6 +791,15 @@ func (m *Model) diffLines(pw int) []string {
 	return out
 }
 
+// dropRows forgets the drawn rows of file fi (its tokens came).
+func (m *Model) dropRows(fi int32) {
+	for key := range m.rowCache {
+		if r := key >> 3; r < len(m.doc.rows) && m.doc.rows[r].file == fi {
+			delete(m.rowCache, key)
+		}
+	}
+}
+
 func (m *Model) marked(r int) bool {
 	for _, mk := range m.marks {
 		if r >= mk.from && r <= mk.to {
@@ -803,7 +839,24 @@ func (m *Model) editorLines(pw int) []string {
 	return out
 }
 
+// fileListLine is row i of the file list, drawn once per width and state.
 func (m *Model) fileListLine(i, lw int) string {
+	if lw != m.listW || m.listCache == nil {
+		m.listCache, m.listW = map[int]string{}, lw
+	}
+	key := i << 1
+	if i == m.doc.fileOf(m.cursor) {
+		key |= 1
+	}
+	s, ok := m.listCache[key]
+	if !ok {
+		s = m.drawFileListLine(i, lw)
+		m.listCache[key] = s
+	}
+	return s
+}
+
+func (m *Model) drawFileListLine(i, lw int) string {
 	p := m.newPainter(lw)
 	files := m.doc.diff.Files
 	if i < 0 || i >= len(files) {

@@ -124,7 +124,14 @@ func (p *painter) text(t string, s sty) {
 		return
 	}
 	w := ansi.StringWidth(t)
-	p.pieces = append(p.pieces, piece{t, s, w})
+	if n := len(p.pieces); n > 0 && p.pieces[n-1].st == s {
+		// one style sequence for a run in one style (a token and the
+		// blank after it): fewer bytes for the terminal to parse
+		p.pieces[n-1].text += t
+		p.pieces[n-1].w += w
+	} else {
+		p.pieces = append(p.pieces, piece{t, s, w})
+	}
 	p.width += w
 }
 

@@ -81,6 +81,32 @@ func screenPane(t *testing.T) (*host, *Model) {
 	return &host{m: m, comments: make(chan CommentMsg, 4), closed: make(chan struct{})}, m
 }
 
+// waitColoured waits until the first cell of each sub has a colour: the
+// syntax colour the background lexer brought (until then the pane draws
+// a file plain).
+func waitColoured(s *vtscreen.Screen, subs ...string) {
+	s.WaitFor(func(text string) bool {
+		attrs := strings.Split(s.Attrs(), "\n")
+		lines := strings.Split(text, "\n")
+	subs:
+		for _, sub := range subs {
+			for y, l := range lines {
+				i := strings.Index(l, sub)
+				if i < 0 || y >= len(attrs) {
+					continue
+				}
+				x := len([]rune(l[:i]))
+				if a := []rune(attrs[y]); x < len(a) && a[x] != ' ' {
+					continue subs
+				}
+				return false
+			}
+			return false
+		}
+		return true
+	})
+}
+
 // reversedText is the text of the reversed cells on row y.
 func reversedRow(s *vtscreen.Screen, y int) string {
 	var b strings.Builder
@@ -121,6 +147,7 @@ func TestScreen120(t *testing.T) {
 	if got := strings.Fields(reversedRow(s, y)); len(got) != 2 || got[0] != "8" || got[1] != "8" {
 		t.Fatalf("the cursor is not on line 8: %q", reversedRow(s, y))
 	}
+	waitColoured(s, "// handler returns", "# Server")
 	s.Golden("pane-120")
 
 	// ] goes to the next hunk (README), v j selects two lines, c opens the
@@ -179,6 +206,7 @@ func TestScreen80(t *testing.T) {
 	if !strings.Contains(text, "…") {
 		t.Fatalf("no truncation:\n%s", text)
 	}
+	waitColoured(s, "// handler returns")
 	s.Golden("pane-80")
 	// } goes to the next file, whose header comes to the top.
 	s.Send(vtscreen.Key("}"))

@@ -120,14 +120,21 @@ func (s *Store) SaveDraftOver(d Draft, seen, into int64) (DraftSave, error) {
 	err := s.write(false, func(tx *sql.Tx) error {
 		res = DraftSave{}
 		var cur int64
-		var md string
-		var curRecs []byte
-		err := tx.QueryRow(`SELECT updated_ns, markdown, records FROM drafts WHERE thread_id = ?`, d.ThreadID).Scan(&cur, &md, &curRecs)
+		err := tx.QueryRow(`SELECT updated_ns FROM drafts WHERE thread_id = ?`, d.ThreadID).Scan(&cur)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			cur = 0
 		case err != nil:
 			return err
+		}
+		var md string
+		var curRecs []byte
+		if cur != 0 && cur != seen {
+			// Another process wrote it: only then is the stored text read
+			// (a save over its own revision reads no megabytes).
+			if err := tx.QueryRow(`SELECT markdown, records FROM drafts WHERE thread_id = ?`, d.ThreadID).Scan(&md, &curRecs); err != nil {
+				return err
+			}
 		}
 		if cur != 0 && cur != seen && (md != d.Markdown || string(curRecs) != recs) {
 			other, err := stashOther(tx, d.ThreadID, md, curRecs, into)

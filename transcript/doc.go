@@ -72,7 +72,10 @@
 // screen, not the thread. Each message caches its rendered block for one
 // (content width, text generation): a resize re-renders lazily what is
 // drawn again, and a streaming SetText re-renders that message only. The
-// glamour renderer is made once per width. The focused message's block
+// glamour renderer is made once per width. Rendered text blocks keep their
+// lines up to 48 MB in all (renderRing: the oldest rendered lose them), so
+// a thread of ten thousand messages stays rendered once per width while a
+// huge reply scrolled end to end stays bounded. The focused message's block
 // with its chip selected is a separate one-slot cache, laid out with the
 // unselected chip widths so both have the same rows.
 //

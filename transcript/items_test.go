@@ -468,34 +468,38 @@ func TestNoticeLevels(t *testing.T) {
 	_ = fmt.Sprint()
 }
 
-// TestRenderedBlocksBounded: scrolling through a reply of more blocks than
-// maxRenderedBlocks keeps the rendered lines of at most that many.
+// TestRenderedBlocksBounded: scrolling through a reply whose rendered
+// blocks hold more than the ring's budget keeps at most that much of
+// their lines (the budget is made small here).
 func TestRenderedBlocksBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders a big reply")
 	}
+	const limit = 64 << 10
 	var b strings.Builder
-	for i := 0; b.Len() < 5*maxRenderedBlocks*12; i++ {
+	for i := 0; b.Len() < 8*limit/10; i++ {
 		fmt.Fprintf(&b, "p%d\n\n", i)
 	}
 	m := newTest(40, 50)
 	m.SetMessages([]Message{{ID: "r", Role: message.RoleAssistant, Items: []message.Item{{Kind: message.ItemText, Text: b.String()}}}})
+	m.ring.limit = limit
 	m.View()
 	m.Focus()
 	press(m, "g")
-	for i := 0; i < 2*maxRenderedBlocks && !m.AtBottom(); i++ {
+	for i := 0; i < 100000 && !m.AtBottom(); i++ {
 		m.scrollBy(40)
 		m.View()
 	}
 	tv := m.textOf(0, 0)
-	kept := 0
+	kept, bytes := 0, 0
 	for _, p := range tv.parts {
 		if p.ok {
 			kept++
+			bytes += linesBytes(p.lines)
 		}
 	}
-	if tv.count() <= maxRenderedBlocks || kept > maxRenderedBlocks {
-		t.Fatalf("%d blocks, %d keep their lines", tv.count(), kept)
+	if kept == len(tv.parts) || bytes > limit+4096 {
+		t.Fatalf("%d blocks, %d keep their lines (%d bytes, the budget %d)", tv.count(), kept, bytes, limit)
 	}
 	if v := plain(m); !strings.Contains(v, fmt.Sprintf("p%d", tv.count()-1)) {
 		t.Fatalf("not at the end:\n%s", v)

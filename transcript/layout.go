@@ -542,26 +542,61 @@ func (e *entry) ownItems() {
 	}
 }
 
-// maxRenderedBlocks is how many text blocks keep their rendered lines: the
-// blocks rendered longest ago lose them (and are rendered again if they
-// are drawn again), so scrolling through a huge reply keeps only what was
-// near the viewport lately.
-const maxRenderedBlocks = 4096
+// maxRenderedBytes is how much rendered text the text blocks keep: the
+// blocks rendered longest ago lose their lines past it (and are rendered
+// again if they are drawn again), so scrolling through a huge reply keeps
+// only what was near the viewport lately, while a thread of ten thousand
+// messages stays rendered once per width (about 15 MB of lines).
+const maxRenderedBytes = 48 << 20
 
-// renderRing remembers the text blocks rendered last.
+// renderRing remembers the text blocks rendered, oldest first, and how
+// many bytes of lines they keep. A block is added as it is rendered (its
+// lines are set right before or right after): its size is taken at the
+// next add.
 type renderRing struct {
-	parts []*part
-	next  int
+	limit   int // bytes kept; 0: maxRenderedBytes
+	queue   []kept
+	head    int // queue[head:] are kept
+	bytes   int // of the settled entries
+	pending *part
+}
+
+type kept struct {
+	p     *part
+	lines []string // what p held when added: a part rendered again since is another entry
+	n     int
+}
+
+func linesBytes(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		n += len(l) + 16
+	}
+	return n
 }
 
 func (r *renderRing) add(p *part) {
-	if len(r.parts) < maxRenderedBlocks {
-		r.parts = append(r.parts, p)
-		return
+	if q := r.pending; q != nil {
+		k := kept{p: q, lines: q.lines, n: linesBytes(q.lines)}
+		r.queue = append(r.queue, k)
+		r.bytes += k.n
 	}
-	if old := r.parts[r.next]; old != p {
-		*old = part{}
+	r.pending = p
+	limit := r.limit
+	if limit <= 0 {
+		limit = maxRenderedBytes
 	}
-	r.parts[r.next] = p
-	r.next = (r.next + 1) % maxRenderedBlocks
+	for r.bytes > limit && r.head < len(r.queue) {
+		old := r.queue[r.head]
+		r.queue[r.head] = kept{}
+		r.head++
+		r.bytes -= old.n
+		if old.p != p && old.p.ok && len(old.lines) > 0 && len(old.p.lines) == len(old.lines) && &old.p.lines[0] == &old.lines[0] {
+			*old.p = part{}
+		}
+	}
+	if r.head > len(r.queue)/2 && r.head > 1024 {
+		r.queue = append(r.queue[:0], r.queue[r.head:]...)
+		r.head = 0
+	}
 }

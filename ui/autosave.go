@@ -16,11 +16,12 @@ import (
 // tea.Tick), the save command, the toasts. When a changed draft is due on
 // disk is workspace.Autosave's schedule (a debounce of workspace.SaveQuiet, a
 // ceiling of workspace.SaveCeiling). One timer is pending at a time (not
-// one per key), and the draft is serialized only when the timer fires: at
-// most one serialization per SaveQuiet while the user types, never one per
-// key (BenchmarkAutosaveSerialize measures one: about 4 ms for a 1 MiB
-// draft, 60 ms for 16 MiB). The write runs in a command, one at a time; a
-// change during a write is saved when it ends.
+// one per key). When it fires the UI goroutine takes a snapshot of the
+// draft (composer.Draft.Snapshot: a copy of its line pointers); the save's
+// command serializes it and writes it unless it is on disk already
+// (workspace.SaveText), so typing costs about the same in a 10,000-line
+// draft as in a 100-line one (TestTypingCostFlat). Saves run one at a
+// time; a change during a write is saved when it ends.
 //
 // Each save carries the draft's revision (workspace.SaveDraft): a save
 // over a revision this process has not seen — another chipchat saved the
@@ -100,7 +101,7 @@ func (s *drafts) due(m draftTickMsg) tea.Cmd {
 	}
 	cmds := []tea.Cmd{s.timer(d.Timer)}
 	for _, r := range d.Retries {
-		cmds = append(cmds, s.saveCmd(r.No, 0, false, r.Draft))
+		cmds = append(cmds, s.retryCmd(r.No, r.Draft))
 	}
 	if d.Save {
 		cmds = append(cmds, s.save())
@@ -109,8 +110,8 @@ func (s *drafts) due(m draftTickMsg) tea.Cmd {
 }
 
 // save writes the draft as it is now (canonical Markdown, records,
-// caret) in a command. The serialization is here, on the UI goroutine,
-// once per save.
+// caret) in a command: the UI goroutine takes the snapshot, the command
+// serializes it (its cost comes back in the save's end, for the schedule).
 func (s *drafts) save() tea.Cmd {
 	d := s.ed.Draft()
 	if s.chat.Sending(s.thread.ID, d.Version()) {
@@ -118,18 +119,17 @@ func (s *drafts) save() tea.Cmd {
 		// clears it on disk; saving it again would bring it back.
 		return nil
 	}
-	c := d.Caret()
-	start := time.Now()
-	sd := workspace.Draft{ThreadID: s.thread.ID, Markdown: d.Markdown(), Records: d.Records(), Caret: workspace.Caret{Line: c.Line, Col: c.Col}}
-	no := s.book.Save(d.Version(), time.Since(start))
-	return s.saveCmd(no, d.Version(), true, sd)
+	start, snap := time.Now(), d.Snapshot()
+	no, c := s.book.Save(snap.Version(), time.Since(start)), snap.Caret()
+	save := s.ws.SaveText(no, s.thread.ID, snap, workspace.Caret{Line: c.Line, Col: c.Col})
+	return func() tea.Msg { return draftSavedMsg{version: snap.Version(), end: save()} }
 }
 
-func (s *drafts) saveCmd(no, version uint64, composer bool, sd workspace.Draft) tea.Cmd {
+func (s *drafts) retryCmd(no uint64, sd workspace.Draft) tea.Cmd {
 	save := s.ws.SaveDraft(no, sd)
 	return func() tea.Msg {
 		res, err := save()
-		return draftSavedMsg{version: version, end: workspace.SaveEnd{ThreadID: sd.ThreadID, Composer: composer, Draft: sd, Result: res, Err: err}}
+		return draftSavedMsg{end: workspace.SaveEnd{ThreadID: sd.ThreadID, Draft: sd, Result: res, Err: err}}
 	}
 }
 

@@ -77,6 +77,11 @@ func (s *Autosave) Saving(cost time.Duration) {
 	s.first = time.Time{}
 }
 
+// Serialized notes what the last save's serialization cost when it is
+// known only after the save started (it ran off the UI goroutine, in the
+// save's command): it spaces the next saves as Saving's cost does.
+func (s *Autosave) Serialized(cost time.Duration) { s.cost = max(s.cost, cost) }
+
 // Failed notes that the save failed: the draft is due again at once (the
 // UI retries after SaveRetry).
 func (s *Autosave) Failed() { s.first = s.Clock().Add(-SaveCeiling) }

@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"reflect"
 	"sync"
+	"time"
 
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/store"
@@ -26,43 +28,65 @@ func draft(d store.Draft) Draft {
 
 // DraftSaved is a save's outcome: Skipped, a newer save of the thread was
 // written first; Conflict, another chipchat had saved the draft since this
-// process last saw it, and its version went to the stash.
+// process last saw it, and its version went to the stash; Unchanged, the
+// draft is what this process last loaded or wrote (text, records and
+// caret), so nothing was written.
 type DraftSaved struct {
-	Skipped  bool
-	Conflict bool
+	Skipped   bool
+	Conflict  bool
+	Unchanged bool
 }
 
 // drafts is per thread the revision this process last loaded or wrote,
-// the stash entry of its last conflict, and the number of the last save
-// written. Its mutex also makes the saves of one workspace run one at a
-// time.
+// the stash entry of its last conflict, the number of the last save
+// written, and the draft it wrote or loaded at that revision (written: the
+// strings are shared with the save, not copied). Its mutex also makes the
+// saves of one workspace run one at a time.
 type drafts struct {
-	mu    sync.Mutex
-	rev   map[string]int64
-	stash map[string]int64
-	last  map[string]uint64
+	mu      sync.Mutex
+	rev     map[string]int64
+	stash   map[string]int64
+	last    map[string]uint64
+	written map[string]Draft
 }
 
 func (r *drafts) init() {
 	r.rev, r.stash, r.last = map[string]int64{}, map[string]int64{}, map[string]uint64{}
+	r.written = map[string]Draft{}
+}
+
+// onDisk reports whether d is what this process last loaded or wrote for
+// its thread: the same text, records and caret. A typed key changes the
+// length, so the text is compared only when the lengths are equal (a key
+// typed and deleted). Callers hold mu; never on the UI goroutine.
+func (r *drafts) onDisk(d Draft) bool {
+	w, ok := r.written[d.ThreadID]
+	return ok && len(w.Markdown) == len(d.Markdown) && w.Caret == d.Caret &&
+		len(w.Records) == len(d.Records) && w.Markdown == d.Markdown && (len(d.Records) == 0 || reflect.DeepEqual(w.Records, d.Records))
 }
 
 // DraftLoaded notes the revision of the draft thread threadID opened with
 // (d nil: none saved), so the next save is over it. No I/O.
 func (w *Workspace) DraftLoaded(threadID string, d *Draft) {
 	var rev int64
+	loaded := Draft{ThreadID: threadID}
 	if d != nil {
-		rev = d.Rev
+		rev, loaded = d.Rev, *d
+		loaded.ThreadID = threadID
 	}
 	w.drafts.mu.Lock()
 	w.drafts.rev[threadID] = rev
+	w.drafts.written[threadID] = loaded
 	w.drafts.mu.Unlock()
 }
 
 // SaveDraft writes d over the revision this process knows (store.
 // SaveDraftOver), unless a save with a higher number no of the thread was
-// written first. A save over a revision this process has not seen keeps
-// the other version in the stash (DraftSaved.Conflict).
+// written first, or d is what this process last loaded or wrote for the
+// thread (DraftSaved.Unchanged: typing a character and deleting it writes
+// nothing). A save over a revision this process has not seen keeps the
+// other version in the stash (DraftSaved.Conflict). The returned function
+// does the work, the comparison included: call it off the UI goroutine.
 func (w *Workspace) SaveDraft(no uint64, d Draft) func() (DraftSaved, error) {
 	st, r := w.o.Store, &w.drafts
 	sd := store.Draft{ThreadID: d.ThreadID, Markdown: d.Markdown, Records: d.Records, Caret: store.Caret(d.Caret)}
@@ -72,15 +96,41 @@ func (w *Workspace) SaveDraft(no uint64, d Draft) func() (DraftSaved, error) {
 		if no < r.last[d.ThreadID] {
 			return DraftSaved{Skipped: true}, nil
 		}
+		if r.onDisk(d) { // and nothing else wrote it since (a send clears it, another chipchat saves)
+			if rev, err := st.DraftRev(d.ThreadID); err == nil && rev == r.rev[d.ThreadID] {
+				r.last[d.ThreadID] = no
+				return DraftSaved{Unchanged: true}, nil
+			}
+		}
 		res, err := st.SaveDraftOver(sd, r.rev[d.ThreadID], r.stash[d.ThreadID])
 		if err != nil {
+			delete(r.written, d.ThreadID)
 			return DraftSaved{}, err
 		}
-		r.last[d.ThreadID], r.rev[d.ThreadID] = no, res.Rev
+		r.last[d.ThreadID], r.rev[d.ThreadID], r.written[d.ThreadID] = no, res.Rev, d
 		if res.Other != nil {
 			r.stash[d.ThreadID] = res.Other.ID
 		}
 		return DraftSaved{Conflict: res.Other != nil}, nil
+	}
+}
+
+// DraftText is a frozen draft (composer.Snapshot), serialized by the save.
+type DraftText interface {
+	Markdown() string
+	Records() []contextref.Record
+}
+
+// SaveText is SaveDraft of text, serialized in the returned function (off
+// the UI goroutine: the draft's Markdown is linear in it), whose cost the
+// SaveEnd carries for the schedule (DraftSaves.Ended).
+func (w *Workspace) SaveText(no uint64, threadID string, text DraftText, caret Caret) func() SaveEnd {
+	return func() SaveEnd {
+		start := time.Now()
+		d := Draft{ThreadID: threadID, Markdown: text.Markdown(), Records: text.Records(), Caret: caret}
+		cost := time.Since(start)
+		res, err := w.SaveDraft(no, d)()
+		return SaveEnd{ThreadID: threadID, Composer: true, Draft: d, Result: res, Err: err, Cost: cost}
 	}
 }
 

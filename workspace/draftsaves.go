@@ -63,6 +63,10 @@ type SaveEnd struct {
 	Draft    Draft
 	Result   DraftSaved
 	Err      error
+	// Cost is what serializing the composer's draft took, in the save's
+	// command (0: not known): the schedule spaces the saves of a huge
+	// draft by it.
+	Cost time.Duration
 	// QuitStopped: the save of a quit, which its failure stopped.
 	QuitStopped bool
 }
@@ -180,6 +184,9 @@ func (s *DraftSaves) Ended(e SaveEnd, current string, version uint64) (notes []N
 	here := e.ThreadID == current
 	if e.Composer {
 		s.writing = false
+		if e.Cost > 0 {
+			s.Sched.Serialized(e.Cost)
+		}
 	}
 	if here && !e.Composer {
 		// A retry of a draft the composer holds again (the thread was
