@@ -49,7 +49,17 @@ func realQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func realEscSettles(t *testing.T, ag acpagents.Agent) {
+// realAgent is chat on the ACP backend against the real agent ag, on a
+// fake model server, in a project holding notes.txt and README.md.
+type realAgent struct {
+	*env
+	srv   *fakemodel.Server
+	files acpagents.Files
+	dirs  acpagents.Dirs
+}
+
+func newRealAgent(t *testing.T, ag acpagents.Agent, prepare func(project string)) *realAgent {
+	t.Helper()
 	d, err := acpagents.NewDirs(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +70,9 @@ func realEscSettles(t *testing.T, ag acpagents.Agent) {
 	}
 	if err := acpagents.WriteFile(filepath.Join(d.Project, "README.md"), "# test project\n"); err != nil {
 		t.Fatal(err)
+	}
+	if prepare != nil {
+		prepare(d.Project)
 	}
 	srv := fakemodel.New(ag.Provider, acpagents.Responder(ag, files))
 	t.Cleanup(srv.Close)
@@ -80,6 +93,12 @@ func realEscSettles(t *testing.T, ag acpagents.Agent) {
 	}
 	t.Cleanup(func() { backend.Close() })
 	e := newEnvWith(t, nil, backend, func(o *Options) { o.Dir = d.Project })
+	return &realAgent{env: e, srv: srv, files: files, dirs: d}
+}
+
+func realEscSettles(t *testing.T, ag acpagents.Agent) {
+	r := newRealAgent(t, ag, nil)
+	e, srv, files := r.env, r.srv, r.files
 	e.send("Edit notes.txt again: " + acpagents.MarkEditReject)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
@@ -126,4 +145,96 @@ func realEscSettles(t *testing.T, ag acpagents.Agent) {
 			t.Errorf("%s: no cancelled call holds the rejected question: %+v", name, tools)
 		}
 	}
+}
+
+// TestRealAgentsReviewReachesTheAgent: Codex and opencode advertise their
+// own /review (issue 22 item 5): typed in chipchat it is the agent's
+// command (chipchat's is /chipchat:review then), it reaches the agent as
+// its command, and the agent's review request reaches the model server.
+func TestRealAgentsReviewReachesTheAgent(t *testing.T) {
+	if os.Getenv(acpagents.EnvGate) != "1" {
+		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
+	}
+	for _, name := range []string{"codex", "opencode"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ag, err := acpagents.Find(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ag.Available() {
+				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
+			}
+			realReview(t, ag)
+		})
+	}
+}
+
+// realTurn sends text and waits for its reply's end, answering sign-ins.
+func (r *realAgent) turn(t *testing.T, text string) ReplyFinished {
+	t.Helper()
+	r.send(text)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	for {
+		evs := r.s.Wait(ctx)
+		if evs == nil {
+			t.Fatalf("the turn of %q did not end; model requests:\n%s", text, r.srv.Summary())
+		}
+		for _, ev := range evs {
+			switch ev := ev.(type) {
+			case PermissionAsked:
+				r.s.AnswerPermission(ev.ID, PermissionAnswer{Outcome: "rejected"})
+			case SignInAsked:
+				r.s.AnswerSignIn(ev.ID, "")
+			case ReplyFinished:
+				return ev
+			}
+		}
+	}
+}
+
+func realReview(t *testing.T, ag acpagents.Agent) {
+	r := newRealAgent(t, ag, nil)
+	// Codex tells its commands during the first turns.
+	for i := 0; i < 3 && !r.s.Info(r.thread.ID).AgentServes("review"); i++ {
+		r.turn(t, "Please answer "+acpagents.MarkPing1)
+	}
+	info := r.s.Info(r.thread.ID)
+	if !info.AgentServes("review") {
+		t.Fatalf("%s never advertised /review: %+v", ag.Name, info.Commands)
+	}
+	n := len(r.srv.Exchanges())
+	fin := r.turn(t, "/review")
+	if fin.Status != message.StatusDone || fin.Err != nil {
+		t.Fatalf("/review ended %s: %v", fin.Status, fin.Err)
+	}
+	ms := r.messages()
+	if user := ms[len(ms)-2]; user.Role != message.RoleUser || strings.TrimSpace(user.Text) != "/review" {
+		t.Errorf("the prompt stored is %s %q, not /review", user.Role, user.Text)
+	}
+	reviewed := false
+	var seen []string
+	for _, x := range r.srv.Exchanges()[n:] {
+		texts := append([]string{x.System}, x.UserTexts()...)
+		for _, m := range x.Messages {
+			if m.Role == "system" {
+				texts = append(texts, m.Text)
+			}
+		}
+		for _, s := range texts {
+			reviewed = reviewed || strings.Contains(s, ag.Review)
+		}
+		seen = append(seen, firstN(strings.Join(texts, " | "), 400))
+	}
+	if !reviewed {
+		t.Errorf("no model request after /review carries %s's review prompt %q; requests:\n%s", ag.Name, ag.Review, strings.Join(seen, "\n"))
+	}
+}
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

@@ -28,6 +28,10 @@ type Agent struct {
 	Shell func(command string) []fakemodel.ToolCall
 	// Slash is a harmless agent command the suite sends as "/name".
 	Slash string
+	// Review is a phrase of the model request the agent's own /review
+	// makes (its review prompt; "" when the agent has no /review): the
+	// sign that the command reached the agent as its command.
+	Review string
 	// EditMode is a mode in which the edit scenario runs without any
 	// permission request: applied when EditModeApplies, else refused (a
 	// planning mode).
@@ -65,6 +69,7 @@ var Agents = []Agent{
 		Package:  "opencode-ai@1.18.33",
 		Binary:   "opencode",
 		Slash:    "init",
+		Review:   "You are a code reviewer. Your job is to review code changes",
 		EditMode: "plan", // edits are refused while planning
 		Argv:     []string{"opencode", "acp"},
 		Provider: fakemodel.OpenAIChat,
@@ -174,6 +179,7 @@ var Agents = []Agent{
 		Package:  "@zed-industries/codex-acp@0.16.0 @openai/codex@0.171.0",
 		Binary:   "codex-acp",
 		Slash:    "init",
+		Review:   "You are acting as a reviewer for a proposed code change",
 		EditMode: "auto", EditModeApplies: true,
 		Argv:     []string{"codex-acp"},
 		Provider: fakemodel.OpenAIResponses,
