@@ -53,6 +53,7 @@ type acpTurn struct {
 	calls   map[string]*acpCall      // where each call's content came from
 	order   []string                 // their ids, oldest first
 	terms   map[string]*acpTurnTerm  // terminal id → the terminals created in this turn
+	found   map[acpSnip]int          // where each diff snippet was in its file (acp_hunks.go)
 }
 
 // acpPutKey is the item an ItemPut changes.
@@ -71,6 +72,7 @@ func (*acpRun) isEvent() {}
 
 // acpCall is where a tool call's content came from.
 type acpCall struct {
+	id      string
 	started bool                  // its status left pending
 	pre     []message.ToolContent // diffs and terminals from before it started and from permission requests
 	post    []message.ToolContent // content sent since it started (nil: none)
@@ -83,7 +85,7 @@ func newACPTurn(ctx context.Context) *acpTurn {
 	alive, stop := context.WithCancel(context.Background())
 	return &acpTurn{ctx: ctx, alive: alive, stop: stop, notify: make(chan struct{}, 1), over: make(chan struct{}), limit: DefaultReplyBytes,
 		at: map[string]int{}, putAt: map[acpPutKey]int{}, planAt: -1, usageAt: -1, tools: map[string]*message.Tool{}, calls: map[string]*acpCall{},
-		terms: map[string]*acpTurnTerm{}}
+		terms: map[string]*acpTurnTerm{}, found: map[acpSnip]int{}}
 }
 
 // push queues events, coalescing them with those waiting; t.mu must be
@@ -285,7 +287,7 @@ func (t *acpTurn) change(ch acpChange) {
 	tool, call := t.tools[ch.ID], t.calls[ch.ID]
 	isNew := tool == nil
 	if isNew {
-		tool, call = &message.Tool{CallID: ch.ID, Status: message.ToolPending}, &acpCall{}
+		tool, call = &message.Tool{CallID: ch.ID, Status: message.ToolPending}, &acpCall{id: ch.ID}
 		t.tools[ch.ID], t.calls[ch.ID] = tool, call
 		t.order = append(t.order, ch.ID)
 	}
@@ -388,7 +390,7 @@ func acpSameTarget(a, b message.ToolContent) bool {
 // compose is the call's content as its item shows it: the kept diffs and
 // terminals not sent again since, then the output (else the rawOutput's
 // text), cut to limit.
-func (c *acpCall) compose(limit int64) []message.ToolContent {
+func (c *acpCall) compose(limit int64, id string, found map[acpSnip]int) []message.ToolContent {
 	out := []message.ToolContent{}
 	for _, k := range c.pre {
 		if !slices.ContainsFunc(c.post, func(p message.ToolContent) bool { return acpSameTarget(k, p) }) {
@@ -399,7 +401,7 @@ func (c *acpCall) compose(limit int64) []message.ToolContent {
 	if len(c.post) == 0 && c.rawText != "" {
 		out = append(out, message.ToolContent{Type: message.ContentText, Text: c.rawText})
 	}
-	acpNumber(out, c.hunks, c.locs)
+	acpNumber(out, c.hunks, c.locs, id, found)
 	out, _ = CapToolContent(out, limit)
 	return out
 }
@@ -407,7 +409,7 @@ func (c *acpCall) compose(limit int64) []message.ToolContent {
 // compose is call.compose with each terminal's state as this turn last
 // saw it; t.mu must be held.
 func (t *acpTurn) compose(call *acpCall) []message.ToolContent {
-	out := call.compose(t.limit)
+	out := call.compose(t.limit, call.id, t.found)
 	for i, c := range out {
 		if c.Type != message.ContentTerminal {
 			continue
@@ -518,7 +520,7 @@ func (t *acpTurn) permission(tc acp.ToolCallUpdate) message.Tool {
 	}
 	if len(reqContent) > 0 {
 		prompt.Content, _ = CapToolContent(reqContent, t.limit)
-		acpNumber(prompt.Content, append(acpHunks(acpRaw(tc.RawInput)), call.hunks...), prompt.Locations)
+		acpNumber(prompt.Content, append(acpHunks(acpRaw(tc.RawInput)), call.hunks...), prompt.Locations, id, t.found)
 	}
 	return prompt
 }
@@ -674,9 +676,31 @@ func (c *acpClient) SessionUpdate(_ context.Context, n acp.SessionNotification) 
 			dropped(sid)
 		}
 	case t != nil:
+		if id, cs := acpUpdateDiffs(n.Update); len(cs) > 0 {
+			c.locateDiffs(n.SessionId, t, id, cs)
+		}
 		t.update(n.Update)
 	}
 	return nil
+}
+
+// acpUpdateDiffs is the call and diffs a tool_call or tool_call_update
+// carries.
+func acpUpdateDiffs(u acp.SessionUpdate) (string, []message.ToolContent) {
+	var id string
+	var cs []acp.ToolCallContent
+	switch {
+	case u.ToolCall != nil:
+		id, cs = string(u.ToolCall.ToolCallId), u.ToolCall.Content
+	case u.ToolCallUpdate != nil:
+		id, cs = string(u.ToolCallUpdate.ToolCallId), u.ToolCallUpdate.Content
+	}
+	for _, c := range cs {
+		if c.Diff != nil {
+			return id, acpToolContent(cs)
+		}
+	}
+	return "", nil
 }
 
 func acpIsStateUpdate(u acp.SessionUpdate) bool {
@@ -694,6 +718,7 @@ func (c *acpClient) RequestPermission(ctx context.Context, p acp.RequestPermissi
 	if t.ctx.Err() != nil {
 		return cancelled, nil
 	}
+	c.locateDiffs(p.SessionId, t, string(p.ToolCall.ToolCallId), acpToolContent(p.ToolCall.Content))
 	t.mu.Lock()
 	tool := t.permission(p.ToolCall)
 	reply := make(chan PermissionAnswer, 1)

@@ -2,10 +2,14 @@ package agent
 
 import (
 	"encoding/json"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/chipchat/chipchat/message"
 )
@@ -193,9 +197,10 @@ func acpSnippetLines(s string) []string {
 }
 
 // acpDiffLine is the line of its file a diff content starts at (0: the
-// first, or unknown), from the hunks, else from a location naming its
-// file with a line.
-func acpDiffLine(c message.ToolContent, hunks []acpHunk, locs []message.Location) int {
+// first), from the hunks, else from where its file held the snippet
+// (found: 0 not looked up, else a line or message.LineUnknown), else from
+// a location naming its file with a line.
+func acpDiffLine(c message.ToolContent, hunks []acpHunk, locs []message.Location, found int) int {
 	if c.Type != message.ContentDiff || c.OldText == nil {
 		return 0 // a new file starts at line 1
 	}
@@ -224,20 +229,139 @@ func acpDiffLine(c message.ToolContent, hunks []acpHunk, locs []message.Location
 			}
 		}
 	}
+	if found > 0 { // the file, read before the write: exact
+		return acpFirstIsZero(found)
+	}
 	for _, l := range locs {
-		if l.Line > 1 && l.Path != "" && filepath.Clean(l.Path) == filepath.Clean(c.Path) {
-			return l.Line
+		if l.Line > 0 && l.Path != "" && filepath.Clean(l.Path) == filepath.Clean(c.Path) {
+			return acpFirstIsZero(l.Line)
 		}
 	}
-	return 0
+	return found
+}
+
+// acpFirstIsZero is line as ToolContent.Line has it (0 for the first).
+func acpFirstIsZero(line int) int {
+	if line == 1 {
+		return 0
+	}
+	return line
 }
 
 // acpNumber gives each diff in cs without a line the line of its file it
-// starts at (acpDiffLine); cs is changed in place.
-func acpNumber(cs []message.ToolContent, hunks []acpHunk, locs []message.Location) {
+// starts at (acpDiffLine); found is where call's file held each snippet
+// (nil: not looked up). cs is changed in place.
+func acpNumber(cs []message.ToolContent, hunks []acpHunk, locs []message.Location, call string, found map[acpSnip]int) {
 	for i, c := range cs {
 		if c.Type == message.ContentDiff && c.Line == 0 {
-			cs[i].Line = acpDiffLine(c, hunks, locs)
+			f := 0
+			if c.OldText != nil {
+				f = found[acpSnip{call: call, path: c.Path, old: *c.OldText}]
+			}
+			cs[i].Line = acpDiffLine(c, hunks, locs, f)
 		}
 	}
+}
+
+// A snippet's line from the file itself. Claude Code sends an edit's diff
+// as the replaced snippet (old_string/new_string) with no line and no
+// unified diff. Its file, read the first time the call's diff is seen
+// (before the permission is answered, so before the write), says where
+// the snippet is: the old text found exactly once starts at that line.
+// Found nowhere or more than once, or the file unreadable (outside the
+// session's roots, not a regular file, over 16 MiB), the diff's line is
+// message.LineUnknown: no numbers rather than wrong ones.
+
+// acpSnip is one diff snippet of one call.
+type acpSnip struct{ call, path, old string }
+
+// acpLocateMax bounds the file read to locate a snippet.
+const acpLocateMax = acpOldTextMax
+
+// acpLocate is the line of file at which a diff's old text starts
+// (1-based), or message.LineUnknown: found nowhere or more than once. (Not
+// the new text: after an earlier edit of the same lines it is there for
+// another reason.)
+func acpLocate(file, old string) int {
+	if old == "" {
+		return message.LineUnknown
+	}
+	i := strings.Index(file, old)
+	if i < 0 || strings.Contains(file[i+1:], old) {
+		return message.LineUnknown
+	}
+	return 1 + strings.Count(file[:i], "\n")
+}
+
+// acpSnips is the diffs of cs that need their file to be numbered: a
+// snippet of an existing file (the hunks and locations may still number
+// it; the file is read once per call and snippet).
+func acpSnips(call string, cs []message.ToolContent) []acpSnip {
+	var out []acpSnip
+	for _, c := range cs {
+		if c.Type == message.ContentDiff && c.OldText != nil && *c.OldText != "" && c.Path != "" {
+			out = append(out, acpSnip{call: call, path: c.Path, old: *c.OldText})
+		}
+	}
+	return out
+}
+
+// locateDiffs reads, outside the turn's lock, the files of the diffs of cs
+// (call's) not located yet, and records where each snippet is.
+func (c *acpClient) locateDiffs(sid acp.SessionId, t *acpTurn, call string, cs []message.ToolContent) {
+	snips := acpSnips(call, cs)
+	if len(snips) == 0 {
+		return
+	}
+	t.mu.Lock()
+	snips = slices.DeleteFunc(snips, func(s acpSnip) bool { _, ok := t.found[s]; return ok })
+	t.mu.Unlock()
+	if len(snips) == 0 {
+		return
+	}
+	files := map[string]*string{}
+	found := map[acpSnip]int{}
+	for _, s := range snips {
+		f, ok := files[s.path]
+		if !ok {
+			f = c.fileText(sid, s.path)
+			files[s.path] = f
+		}
+		found[s] = message.LineUnknown
+		if f != nil {
+			found[s] = acpLocate(*f, s.old)
+		}
+	}
+	t.mu.Lock()
+	for s, l := range found {
+		if _, ok := t.found[s]; !ok {
+			t.found[s] = l
+		}
+	}
+	t.mu.Unlock()
+}
+
+// fileText is the text of the file at p, an absolute path inside the
+// session's roots, read as fs/read_text_file would (a regular file, not
+// through a symlink out of the root), at most acpLocateMax bytes; nil when
+// it cannot be read.
+func (c *acpClient) fileText(sid acp.SessionId, p string) *string {
+	t, err := c.target(sid, p)
+	if err != nil {
+		return nil
+	}
+	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|acpNonBlock, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > acpLocateMax {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, acpLocateMax+1))
+	if err != nil || len(b) > acpLocateMax {
+		return nil
+	}
+	s := string(b)
+	return &s
 }

@@ -4,6 +4,7 @@ package agent
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,7 +79,18 @@ func TestACPRecordedDiffsNumbered(t *testing.T) {
 		h.answer = func(p Permission) PermissionAnswer {
 			return PermissionAnswer{OptionID: p.Request.Options[0].ID, Outcome: "selected"}
 		}
-		fixture, _ := filepath.Abs(filepath.Join("testdata", "acp_output", name+".jsonl"))
+		// The recordings' project: notes.txt as it was before their edits.
+		b, err := os.ReadFile(filepath.Join("testdata", "acp_output", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(h.dir, "notes.txt"), []byte("the old line\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fixture := filepath.Join(t.TempDir(), name+".jsonl")
+		if err := os.WriteFile(fixture, []byte(strings.ReplaceAll(string(b), "/proj/", h.dir+"/")), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		evs, err := h.run("replay " + fixture)
 		if err != nil {
 			t.Fatal(err)
@@ -105,22 +117,22 @@ func TestACPHunks(t *testing.T) {
 		path string
 		want int
 	}{{"/proj/main.py", 6}, {"/proj/other.py", 10}, {"main.py", 6}, {"/elsewhere/x.py", 0}} {
-		if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: c.path, OldText: &old, NewText: "c = 2"}, hs, nil); got != c.want {
+		if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: c.path, OldText: &old, NewText: "c = 2"}, hs, nil, 0); got != c.want {
 			t.Errorf("%s: line %d, want %d", c.path, got, c.want)
 		}
 	}
 	// An insertion is found on the new side; a header names the file.
 	git := json.RawMessage(`{"diff":"diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -7,2 +7,3 @@\n one\n+-- two\n three\n\\ No newline at end of file\n"}`)
 	empty := ""
-	if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: "/p/x.go", OldText: &empty, NewText: "-- two\n"}, acpHunks(git), nil); got != 8 {
+	if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: "/p/x.go", OldText: &empty, NewText: "-- two\n"}, acpHunks(git), nil, 0); got != 8 {
 		t.Errorf("insertion at %d, want 8", got)
 	}
 	// No hunk: a location with a line gives it; a new file starts at 1.
 	locs := []message.Location{{Path: "/p/y.go", Line: 12}}
-	if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: "/p/y.go", OldText: &old}, nil, locs); got != 12 {
+	if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: "/p/y.go", OldText: &old}, nil, locs, 0); got != 12 {
 		t.Errorf("from the location: %d", got)
 	}
-	if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: "/p/y.go", NewText: "x"}, nil, locs); got != 0 {
+	if got := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: "/p/y.go", NewText: "x"}, nil, locs, 0); got != 0 {
 		t.Errorf("a new file at %d", got)
 	}
 	// A hunk that holds fewer lines than its header counts is dropped at
@@ -143,7 +155,7 @@ func FuzzACPHunks(f *testing.F) {
 				t.Fatalf("negative start %+v", h)
 			}
 		}
-		line := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: path, OldText: &old, NewText: "x"}, hs, nil)
+		line := acpDiffLine(message.ToolContent{Type: message.ContentDiff, Path: path, OldText: &old, NewText: "x"}, hs, nil, 0)
 		if line < 0 || line == 1 {
 			t.Fatalf("line %d (line 1 is 0)", line)
 		}

@@ -86,11 +86,16 @@ type ToolContent struct {
 	OldText *string `json:"oldText,omitempty"`
 	NewText string  `json:"newText,omitempty"`
 	// Line is the line of the file a diff's texts start at, when they are
-	// a snippet of it (0: they start at line 1, the whole file or unknown).
+	// a snippet of it (0: they start at line 1 or the whole file;
+	// LineUnknown: a snippet whose place in its file is not known, drawn
+	// without line numbers).
 	Line       int            `json:"line,omitempty"`
 	TerminalID string         `json:"terminalId,omitempty"`
 	Terminal   *TerminalState `json:"terminal,omitempty"`
 }
+
+// LineUnknown is ToolContent.Line of a snippet not found in its file.
+const LineUnknown = -1
 
 // TerminalState is an agent terminal as chipchat last saw it: the command
 // line, where it runs, the end of its output and how it ended.

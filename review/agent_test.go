@@ -105,3 +105,45 @@ func TestRelPath(t *testing.T) {
 		}
 	}
 }
+
+// An agent's diff of a snippet (Claude's old_string/new_string) is
+// numbered by its file's lines in the pane, and so is a comment on it: the
+// line the agent diff carries (AgentDiff.Line), or, when that is unknown,
+// where the file holds the snippet now.
+func TestAgentSnippetCommentCarriesTheFilesLines(t *testing.T) {
+	dir := t.TempDir()
+	file := "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\nf = 60\ng = 7\n"
+	writeFile(t, dir, "main.py", file)
+	old := "f = 6\n"
+	for _, c := range []struct {
+		name string
+		line int
+	}{{"the diff's line", 6}, {"unknown: found in the file", -1}} {
+		t.Run(c.name, func(t *testing.T) {
+			m := NewAgent(Options{ProjectDir: dir, NoPullRequest: true, NewID: func() string { return "a" }},
+				AgentDiff{Path: filepath.Join(dir, "main.py"), OldText: &old, NewText: "f = 60\n", Line: c.line})
+			m.SetSize(80, 12)
+			run(m, m.Init())
+			if m.err != nil {
+				t.Fatal(m.err)
+			}
+			cmd, ok := m.CommentOn("", 6, 6, 0, 0)
+			if !ok {
+				t.Fatalf("line 6 is not in the pane:\n%s", plainView(m))
+			}
+			run(m, cmd)
+			typeText(m, "why 60?")
+			msgs := press(m, "enter")
+			if len(msgs) != 1 {
+				t.Fatalf("%#v", msgs)
+			}
+			rec := msgs[0].(CommentMsg).Record
+			if rec.RangeLabel != "L6" || rec.StartIndex != 6 || rec.Label != "main.py L6" {
+				t.Fatalf("%+v", rec)
+			}
+			if stale, err := Stale(dir, rec); err != nil || stale {
+				t.Fatalf("stale %v %v", stale, err)
+			}
+		})
+	}
+}

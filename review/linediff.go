@@ -1,6 +1,9 @@
 package review
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // This file computes diffs in Go, for agent edits (old and new text of one
 // file), untracked files and word-level changes: Myers' O(ND) algorithm
@@ -313,4 +316,57 @@ func looksBinary(s string) bool {
 		s = s[:8000]
 	}
 	return strings.IndexByte(s, 0) >= 0
+}
+
+// shiftLines numbers f's hunks from line by+1 of the file on: a snippet's
+// diff, numbered by its file.
+func shiftLines(f *File, by int) {
+	if by <= 0 {
+		return
+	}
+	for i := range f.Hunks {
+		h := f.Hunks[i]
+		if h.OldLines > 0 || h.OldStart > 0 {
+			h.OldStart += by
+		}
+		if h.NewLines > 0 || h.NewStart > 0 {
+			h.NewStart += by
+		}
+		for j := range h.Lines {
+			if h.Lines[j].Old > 0 {
+				h.Lines[j].Old += by
+			}
+			if h.Lines[j].New > 0 {
+				h.Lines[j].New += by
+			}
+		}
+	}
+}
+
+// locateSnippet is the line at which the file at path, as it is now, holds
+// the agent's snippet: its new text found exactly once (the edit made),
+// else its old text; 0 when neither (the numbers stay the snippet's).
+func locateSnippet(path string, oldText *string, newText string) int {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 16<<20 {
+		return 0
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	file := string(b)
+	for _, s := range []string{newText, deref(oldText)} {
+		if i := strings.Index(file, s); s != "" && i >= 0 && !strings.Contains(file[i+1:], s) {
+			return 1 + strings.Count(file[:i], "\n")
+		}
+	}
+	return 0
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

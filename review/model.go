@@ -59,6 +59,10 @@ type AgentDiff struct {
 	Path    string
 	OldText *string
 	NewText string
+	// Line is the line of the file the texts start at when they are a
+	// snippet of it (message.ToolContent.Line: ≤ 1 the first; negative:
+	// unknown, then the snippet is looked for in the file as it is now).
+	Line int
 }
 
 // pane messages; Owns reports them.
@@ -161,6 +165,11 @@ func NewAgent(opts Options, ad AgentDiff) *Model {
 			return nil, errors.New("review: the agent's diff names no file")
 		}
 		f := DiffText(rel, ad.OldText, ad.NewText, DefaultContext)
+		line := ad.Line
+		if line < 0 {
+			line = locateSnippet(filepath.Join(dir, filepath.FromSlash(rel)), ad.OldText, ad.NewText)
+		}
+		shiftLines(f, max(line, 1)-1)
 		return buildDoc(&Diff{Comparison: opts.Comparison, Files: []*File{f}, Root: dir, Head: g.Head(ctx, dir)}), nil
 	}
 	return m

@@ -45,7 +45,8 @@ func unifiedLines(c message.ToolContent) []diffLine {
 }
 
 // unifiedContext is the diff of old and new with ctx lines of context,
-// old and new starting at line first of the file (≤ 1: the first line).
+// old and new starting at line first of the file (≤ 1: the first line;
+// message.LineUnknown: unknown, the rows unnumbered).
 func unifiedContext(old, new string, ctx, first int) []diffLine {
 	edits := udiff.Lines(old, new)
 	if len(edits) == 0 {
@@ -56,6 +57,7 @@ func unifiedContext(old, new string, ctx, first int) []diffLine {
 		return nil
 	}
 	shift := max(first, 1) - 1
+	unknown := first == message.LineUnknown
 	var out []diffLine
 	for _, h := range u.Hunks {
 		on, nn := h.FromLine+shift, h.ToLine+shift
@@ -71,7 +73,13 @@ func unifiedContext(old, new string, ctx, first int) []diffLine {
 				adds++
 			}
 		}
-		out = append(out, diffLine{hunk: true, text: fmt.Sprintf("@@ -%d,%d +%d,%d @@", on, dels, nn, adds)})
+		if unknown {
+			// A snippet not found in its file: no numbers rather than
+			// wrong ones (rows numbered 0 draw a blank gutter).
+			out = append(out, diffLine{hunk: true, text: fmt.Sprintf("@@ -?,%d +?,%d @@ (not found in the file: no line numbers)", dels, adds)})
+		} else {
+			out = append(out, diffLine{hunk: true, text: fmt.Sprintf("@@ -%d,%d +%d,%d @@", on, dels, nn, adds)})
+		}
 		for _, l := range h.Lines {
 			d := diffLine{kind: l.Kind, text: strings.TrimSuffix(l.Content, "\n")}
 			switch l.Kind {
@@ -86,10 +94,21 @@ func unifiedContext(old, new string, ctx, first int) []diffLine {
 				on++
 				nn++
 			}
+			if unknown {
+				d.number, d.old, d.new = 0, 0, 0
+			}
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// lineNo is a row's number for its gutter, blank for none.
+func lineNo(n, w int) string {
+	if n <= 0 {
+		return strings.Repeat(" ", w)
+	}
+	return fmt.Sprintf("%*d", w, n)
 }
 
 // diffSize is the number of rows of a diff content's diff.
@@ -188,7 +207,7 @@ func diffRow(r diffLine, toks []chroma.Token, numW, width int, o contentOpts, hl
 	if o.noColor {
 		bg = nil
 	}
-	gutter := l.LineNo.Render(fmt.Sprintf("%*d", numW, r.number)) + " " + signSt.Render(sign) + " "
+	gutter := l.LineNo.Render(lineNo(r.number, numW)) + " " + signSt.Render(sign) + " "
 	gw := numW + 3
 	text := chips.SanitizeLine(chips.ExpandTabs(r.text))
 	var code string

@@ -519,7 +519,7 @@ func (m *Model) selBoxLines() []string {
 			case diffInsert:
 				sign = "+"
 			}
-			body = append(body, ansi.Truncate(fmt.Sprintf("%4d %s %s", r.number, sign, chips.SanitizeLine(chips.ExpandTabs(r.text))), inner, "…"))
+			body = append(body, ansi.Truncate(lineNo(r.number, 4)+" "+sign+" "+chips.SanitizeLine(chips.ExpandTabs(r.text)), inner, "…"))
 		}
 	} else {
 		lo, hi := s.wordRange()

@@ -252,3 +252,30 @@ func TestDiffNumbersAreTheFilesLines(t *testing.T) {
 		t.Errorf("without a line: %s", v)
 	}
 }
+
+// A snippet not found in its file (message.LineUnknown) is drawn without
+// line numbers, in the item and the pager, and a review comment on its rows
+// carries none, rather than numbers counted in the snippet.
+func TestDiffOfAnUnplacedSnippetHasNoNumbers(t *testing.T) {
+	old := "b = 1\nc = 2\n"
+	c := message.ToolContent{Type: message.ContentDiff, Path: "main.py", OldText: &old, NewText: "b = 1\nc = 3\n", Line: message.LineUnknown}
+	v := ansi.Strip(strings.Join(RenderToolContent(message.Tool{Kind: "edit", Content: []message.ToolContent{c}}, 70, ContentNoColor()), "\n"))
+	for _, want := range []string{"    b = 1", "  - c = 2", "  + c = 3", "no line numbers"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("%q missing:\n%s", want, v)
+		}
+	}
+	for _, bad := range []string{"1   b = 1", "2 - c = 2", "@@ -1,"} {
+		if strings.Contains(v, bad) {
+			t.Errorf("%q drawn, counted in the snippet:\n%s", bad, v)
+		}
+	}
+	for _, r := range unifiedLines(c) {
+		if !r.hunk && (r.number != 0 || r.old != 0 || r.new != 0) {
+			t.Errorf("row %+v numbered", r)
+		}
+	}
+	if p := pagerText(message.Item{Kind: message.ItemTool, Tool: &message.Tool{Content: []message.ToolContent{c}}}); strings.Contains(p, "@@ -1,") || !strings.Contains(p, "no line numbers") {
+		t.Errorf("pager: %s", p)
+	}
+}

@@ -82,7 +82,7 @@ func (r *reviewPane) agentDiff(cm transcript.CommentDiffMsg) (tea.Cmd, paneFx) {
 	if diff == nil {
 		return r.toast.show("no diff of "+cm.Path+" in that tool call", true), paneFx{}
 	}
-	pane := review.NewAgent(r.options(review.Comparison{}), review.AgentDiff{Path: diff.Path, OldText: diff.OldText, NewText: diff.NewText})
+	pane := review.NewAgent(r.options(review.Comparison{}), review.AgentDiff{Path: diff.Path, OldText: diff.OldText, NewText: diff.NewText, Line: diff.Line})
 	want := cm
 	if want.NewText == "" {
 		// Deleted rows only: StartLine/EndLine are old-side numbers.
