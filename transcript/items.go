@@ -293,17 +293,74 @@ func wrapHang(line string, width, ind int) []string {
 	first := ansi.Wrap(line, width, "")
 	rows := strings.Split(first, "\n")
 	if ind == 0 || len(rows) == 1 {
+		for k := 1; k < len(rows); k++ {
+			rows[k] = trimLeftSpaces(rows[k])
+		}
 		return fixRows(rows, width)
 	}
 	// Re-wrap the rest at the narrower width, indented.
 	out := []string{rows[0]}
 	tail := ansi.Cut(line, ansi.StringWidth(rows[0]), ansi.StringWidth(line))
-	tail = strings.TrimLeft(tail, " ")
+	tail = trimLeftSpaces(tail)
 	pad := strings.Repeat(" ", ind)
 	for _, r := range strings.Split(ansi.Wrap(tail, width-ind, ""), "\n") {
-		out = append(out, pad+strings.TrimLeft(r, " "))
+		out = append(out, pad+trimLeftSpaces(r))
 	}
 	return fixRows(out, width)
+}
+
+// trimLeftSpaces is s without the spaces it starts with, escape sequences
+// kept: a wrapped row of styled text (code, whose every token opens its
+// colour) starts with the space the wrap broke at only after an escape
+// sequence, where strings.TrimLeft misses it.
+func trimLeftSpaces(s string) string {
+	var b strings.Builder
+	i := 0
+	for i < len(s) {
+		switch {
+		case s[i] == ' ':
+			i++
+		case s[i] == 0x1b:
+			n := ansiSeqLen(s[i:])
+			b.WriteString(s[i : i+n])
+			i += n
+		default:
+			if b.Len() == 0 {
+				return s[i:]
+			}
+			b.WriteString(s[i:])
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// ansiSeqLen is the length of the escape sequence s starts with (CSI,
+// OSC ended by BEL or ST, else ESC and one byte).
+func ansiSeqLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		for j := 2; j < len(s); j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return j + 1
+			}
+		}
+		return len(s)
+	case ']':
+		for j := 2; j < len(s); j++ {
+			if s[j] == 0x07 {
+				return j + 1
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2
+			}
+		}
+		return len(s)
+	}
+	return 2
 }
 
 // fixRows cuts any row still wider than width (a wide character in a one
