@@ -29,7 +29,7 @@ func (b *Ask) GuardKeys()          {}
 func (b *Ask) Scope() keymap.Scope { return keymap.ScopeAsk }
 
 func (b *Ask) Hints() string {
-	return "the agent waits: 1-9 or " + keymap.Join(keymap.Hint(b.k.AskChoose, "choose"), keymap.Hint(b.k.Cancel, "dismiss"))
+	return "the agent waits: 1-9 or " + keymap.Join(keymap.Hint(b.k.AskChoose, "choose"), keymap.Hint(b.k.Cancel, b.EscAnswers()))
 }
 
 func (b *Ask) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
