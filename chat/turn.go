@@ -64,7 +64,11 @@ func (s *Service) startTurn(th *thread, user store.Message) {
 // (worker), then starts the backend.
 func (s *Service) prepare(t *turn) {
 	th := t.th
-	reply, err := s.st.AddMessage(store.Message{ThreadID: th.id, Role: message.RoleAssistant, Status: message.StatusStreaming})
+	mode := store.TextMarkdown
+	if s.caps.PlainText {
+		mode = store.TextPlain // an exec: backend's output: its lines kept, also under another agent
+	}
+	reply, err := s.st.AddMessage(store.Message{ThreadID: th.id, Role: message.RoleAssistant, Status: message.StatusStreaming, TextMode: mode})
 	if err != nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -32,7 +32,7 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 			t.ID, projectID, t.Title, now, now); err != nil {
 			return err
 		}
-		rows, err := tx.Query(`SELECT id, seq, role, text, context, status, created_ns FROM messages
+		rows, err := tx.Query(`SELECT id, seq, role, text, context, status, created_ns, text_mode FROM messages
 			WHERE thread_id = ? AND seq <= ? ORDER BY seq`, from, upSeq)
 		if err != nil {
 			return err
@@ -44,11 +44,12 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 			ctx        sql.NullString
 			status     message.Status
 			created    int64
+			mode       sql.NullString
 		}
 		var copies []row
 		for rows.Next() {
 			var r row
-			if err := rows.Scan(&r.id, &r.seq, &r.role, &r.text, &r.ctx, &r.status, &r.created); err != nil {
+			if err := rows.Scan(&r.id, &r.seq, &r.role, &r.text, &r.ctx, &r.status, &r.created, &r.mode); err != nil {
 				rows.Close()
 				return err
 			}
@@ -66,8 +67,8 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 				continue // not sent: it stays in its own thread's queue
 			}
 			id := newID("msg_")
-			if _, err := tx.Exec(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, t.ID, r.seq, r.role, r.text, r.ctx, r.status, r.created); err != nil {
+			if _, err := tx.Exec(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns, text_mode)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, t.ID, r.seq, r.role, r.text, r.ctx, r.status, r.created, r.mode); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(`INSERT INTO reply_items(message_id, pos, item_id, kind, data)

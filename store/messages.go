@@ -33,7 +33,10 @@ type Message struct {
 	// It may not decode: it was written by some other version.
 	RawContext []byte
 	Status     message.Status
-	Created    time.Time
+	// TextMode is how a reply's text is drawn: TextPlain, TextMarkdown,
+	// or "" when not recorded (a reply written before chipchat kept it).
+	TextMode string
+	Created  time.Time
 	// Items are a reply's items, in order (an assistant message's text is
 	// in its text items; Text is empty). AddMessage stores them.
 	Items []message.Item
@@ -84,10 +87,10 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 			}
 			return err
 		}
-		if err := tx.QueryRow(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns)
-			SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM messages WHERE thread_id = ?
+		if err := tx.QueryRow(`INSERT INTO messages(id, thread_id, seq, role, text, context, status, created_ns, text_mode)
+			SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM messages WHERE thread_id = ?
 			RETURNING seq`,
-			m.ID, m.ThreadID, m.Role, m.Text, ctxJSON, m.Status, created, m.ThreadID).Scan(&m.Seq); err != nil {
+			m.ID, m.ThreadID, m.Role, m.Text, ctxJSON, m.Status, created, textMode(m.TextMode), m.ThreadID).Scan(&m.Seq); err != nil {
 			return err
 		}
 		if err := insertItems(tx, m.ID, m.Items); err != nil {
@@ -160,7 +163,7 @@ func (s *Store) MessagesRaw(threadID string) ([]Message, error) {
 			return err
 		}
 		out = make([]Message, 0, n)
-		rows, err := s.db.Query(`SELECT id, seq, role, text, context, status, created_ns
+		rows, err := s.db.Query(`SELECT id, seq, role, text, context, status, created_ns, COALESCE(text_mode, '')
 			FROM messages WHERE thread_id = ? ORDER BY seq`, threadID)
 		if err != nil {
 			return err
@@ -177,7 +180,7 @@ func (s *Store) MessagesRaw(threadID string) ([]Message, error) {
 }
 
 // scanMessages appends the rows of a messages query (id, seq, role, text,
-// context, status, created_ns) to out, at most limit of them (limit < 0:
+// context, status, created_ns, text_mode) to out, at most limit of them (limit < 0:
 // all); more says a row was left. It closes rows.
 func scanMessages(rows *sql.Rows, threadID string, out []Message, limit int) (_ []Message, more bool, _ error) {
 	defer rows.Close()
@@ -188,7 +191,7 @@ func scanMessages(rows *sql.Rows, threadID string, out []Message, limit int) (_ 
 		}
 		out = append(out, Message{ThreadID: threadID})
 		m := &out[len(out)-1]
-		if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &m.RawContext, &m.Status, &created); err != nil {
+		if err := rows.Scan(&m.ID, &m.Seq, &m.Role, &m.Text, &m.RawContext, &m.Status, &created, &m.TextMode); err != nil {
 			return out, false, err
 		}
 		m.Created = fromNS(created)

@@ -15,6 +15,7 @@ var migrations = []func(tx *sql.Tx) error{
 	migrate5,
 	migrate6, // history.go: the prompt history
 	migrate7, // titles.go: whose the thread's title is
+	migrate8, // textmode.go: a reply's text mode
 }
 
 func init() {

@@ -148,7 +148,7 @@ func (s *Store) MessagesAfter(threadID string, after int64, limit int) (msgs []M
 	limit = max(limit, 1)
 	err = s.read(func() error {
 		msgs, more = msgs[:0], false
-		rows, err := s.db.Query(`SELECT id, seq, role, text, context, status, created_ns
+		rows, err := s.db.Query(`SELECT id, seq, role, text, context, status, created_ns, COALESCE(text_mode, '')
 			FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?`, threadID, after, limit+1)
 		if err != nil {
 			return err

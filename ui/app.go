@@ -186,7 +186,7 @@ func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
 			continue // shown under the transcript, from the queue
 		}
 		out = append(out, transcript.Message{ID: m.ID, Role: m.Role, Text: m.Text, Context: m.Context, RawContext: m.RawContext, Status: m.Status, Items: m.Items,
-			PlainText: plain && m.Role == message.RoleAssistant})
+			PlainText: m.Role == message.RoleAssistant && workspace.PlainText(m.TextMode, plain)})
 	}
 	return out
 }
