@@ -48,7 +48,7 @@ func TestEndToEndThreadChipAndQuote(t *testing.T) {
 	s.keys("Tab")
 	s.keys("End")
 	s.keys("v")
-	s.waitFor("Selection · 1 words")
+	s.waitFor("Selection · 1 word ")
 	s.keys("w", "w")
 	s.waitFor("Selection · 3 words")
 	s.keys("q")

@@ -103,7 +103,7 @@ func TestEndToEndReviewAgentDiff(t *testing.T) {
 	s.keys("Home")
 	s.keys("Down")
 	s.keys("v")
-	s.waitFor("Selection · 1 diff lines")
+	s.waitFor("Selection · 1 diff line ")
 	s.keys("j")
 	s.waitFor("Selection · 2 diff lines")
 	s.keys("c")

@@ -17,8 +17,8 @@ const citationColour = "#E5E7EB" // light grey: quoted material
 
 // RenderCitation draws an assistant quote chip (DESIGN.md 3.8) on surface
 // s in at most width columns (≤ 0: no limit). A citation is not a record,
-// so it has no kind entry: Compact is "❝ <label>" with the 64-unit display
-// label (the trimmed comment when there is one, else the quote), Details
+// so it has no kind entry: Compact is "❝ <label>" with the 64-unit label
+// contextref.CitationQuoteLabel (the quote, then its comment), Details
 // the full quote and then the comment, Expanded those and where the quote
 // comes from. A nil citation draws the unresolved chip. Every text is
 // sanitized.
@@ -31,10 +31,10 @@ func (r *Registry) RenderCitation(s Surface, c *contextref.Citation, selected bo
 		st.Glyph = CitationGlyph
 	}
 	if s == Compact {
-		return fitLines(r.p.pill(st.Chip, st.Glyph, oneLine(contextref.CitationChipLabel(c)), width, selected, false), width, true)
+		return fitLines(r.p.pill(st.Chip, st.Glyph, oneLine(contextref.CitationQuoteLabel(c)), width, selected, false), width, true)
 	}
 	d := &doc{th: &r.th, width: width, full: s == Expanded}
-	d.heading(st.Text, selected, st.Glyph, "Assistant quote", oneLine(contextref.CitationChipLabel(c)))
+	d.heading(st.Text, selected, st.Glyph, "Assistant quote", oneLine(contextref.CitationQuoteLabel(c)))
 	plain := lipgloss.NewStyle()
 	d.styled("quote:", r.th.Key, false)
 	d.indented(2, func() { d.block(c.Text, true, 0, nil) })

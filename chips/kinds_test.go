@@ -106,7 +106,9 @@ func TestCitationChip(t *testing.T) {
 		t.Errorf("compact %q", got)
 	}
 	c = c.WithComment("  Why\n not a channel?  ")
-	if got := ansi.Strip(reg.RenderCitation(Compact, c, false, 0)); got != "[❝ Why not a channel?]" {
+	// The quote first, then the comment (issue 25 item 14: not the comment
+	// alone).
+	if got := ansi.Strip(reg.RenderCitation(Compact, c, false, 0)); got != "[❝ "+strings.Repeat("q", 42)+"… — Why not a channel?]" {
 		t.Errorf("compact with comment %q", got)
 	}
 	d := ansi.Strip(reg.RenderCitation(Details, c, false, 0))

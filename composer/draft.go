@@ -204,7 +204,7 @@ func (d *Draft) IsBlank() bool {
 // link as written.
 func (d *Draft) newCitationChip(c *contextref.Citation, link string) rune {
 	d.refSeq++
-	d.chips = append(d.chips, Chip{Kind: CitationKind, Label: contextref.CitationChipLabel(c),
+	d.chips = append(d.chips, Chip{Kind: CitationKind, Label: contextref.CitationQuoteLabel(c),
 		RefID: "ref_" + strconv.Itoa(d.refSeq), Citation: c, source: link})
 	return rune(-len(d.chips))
 }

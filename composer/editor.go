@@ -177,6 +177,16 @@ func (e *Editor) Focused() bool { return e.focused }
 // PickerOpen reports whether a picker is showing (esc belongs to it).
 func (e *Editor) PickerOpen() bool { return e.pickKind != pickNone }
 
+// PickerMatches reports whether a picker is showing with an entry to pick
+// (enter picks it; with none, enter sends the text as typed).
+func (e *Editor) PickerMatches() bool {
+	if e.pickKind == pickNone {
+		return false
+	}
+	_, ok := e.picker.Selected()
+	return ok
+}
+
 // InsertCitation puts an assistant quote chip (the transcript's q) into
 // the draft as InsertContext puts context: at the caret when the editor
 // takes input, else appended after a separating space.

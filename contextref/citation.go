@@ -531,6 +531,33 @@ func CitationChipLabel(c *Citation) string {
 	return cutUTF16(s, CitationChipLabelLen) + "…"
 }
 
+// CitationQuoteLabel is the label chipchat draws on a citation's chip: the
+// quote always (issue 25 item 14: a chip that shows only the comment hides
+// what is quoted), then " — " and the trimmed comment when there is one;
+// white space folded as CitationChipLabel does, the quote cut to leave the
+// comment room, at most CitationChipLabelLen units and "…" for each cut
+// part. CitationChipLabel stays the contract's label (DESIGN.md 3.8).
+func CitationQuoteLabel(c *Citation) string {
+	cut := func(s string, n int) string {
+		if utf16LenAtMost(s, n) {
+			return s
+		}
+		return cutUTF16(s, max(n-1, 0)) + "…"
+	}
+	comment := ""
+	if c.Comment != nil {
+		comment = foldJSSpace(TrimJS(*c.Comment))
+	}
+	if comment == "" {
+		return CitationChipLabel(c)
+	}
+	quote := foldJSSpace(c.Text)
+	const sep = " — "
+	room := CitationChipLabelLen - UTF16Len(sep)
+	q := cut(quote, max(room-min(UTF16Len(comment), room/2), room/2))
+	return q + sep + cut(comment, room-UTF16Len(q))
+}
+
 // CitationPlainText is a citation's plain-text form (titles, previews):
 // the quote, then "\nComment: " and the comment when it has a non-blank
 // one.

@@ -49,3 +49,61 @@ func TestTrimLeftSpaces(t *testing.T) {
 		}
 	}
 }
+
+// Issue 25 item 14: the selection box counts "1 word", its hints say
+// what each key does (as the other pickers' do), and its preview shows the
+// words as the reply draws them, not their Markdown.
+func TestSelectionBoxWordsHintsAndPreview(t *testing.T) {
+	m := newTest(100, 30)
+	m.SetMessages([]Message{agentMsg("r", "Run **this** now:\n\n```text\nmake all\n```\n\nSee [the docs](https://x.test/d) for `go test`.")})
+	m.Focus()
+	press(m, "tab")
+	for i := 0; i < 5 && !m.SelectionActive(); i++ {
+		press(m, "v")
+		if !m.SelectionActive() {
+			press(m, "j")
+		}
+	}
+	if !m.SelectionActive() {
+		t.Fatalf("no selection:\n%s", plain(m))
+	}
+	v := plain(m)
+	if !strings.Contains(v, "Selection · 1 word ") || strings.Contains(v, "words ") && strings.Contains(v, "· 1 words") {
+		t.Errorf("the count:\n%s", v)
+	}
+	for _, want := range []string{"w/b word", "j/k sentence", "o other end", "q quote", "Q quote with comment", "esc close"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("hint %q missing:\n%s", want, v)
+		}
+	}
+	press(m, "G") // nothing: the keys below select to the end
+	for i := 0; i < 20; i++ {
+		press(m, "w")
+	}
+	v = plain(m)
+	box := v[strings.LastIndex(v, "Selection ·"):]
+	for _, bad := range []string{"```", "**", "](https", "`go"} {
+		if strings.Contains(box, bad) {
+			t.Errorf("the preview shows Markdown %q:\n%s", bad, box)
+		}
+	}
+	for _, want := range []string{"this", "make all", "the docs", "go test"} {
+		if !strings.Contains(box, want) {
+			t.Errorf("the preview lacks %q:\n%s", want, box)
+		}
+	}
+}
+
+func TestShownWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"Run **this** now: ```text make all ```": "Run this now: make all",
+		"## Title - item > quoted":               "Title item quoted",
+		"see [the docs](https://x) and `a_b`":    "see the docs and a_b",
+		"snake_case __init__ ~~gone~~":           "snake_case __init__ gone",
+		"":                                       "",
+	} {
+		if got := shownWords(in); got != want {
+			t.Errorf("shownWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

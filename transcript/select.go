@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -510,7 +511,7 @@ func (m *Model) selBoxLines() []string {
 	l := m.ilooks
 	if s.diff {
 		lo, hi := s.rowRange()
-		title = fmt.Sprintf(" Selection · %d diff lines ", hi-lo+1)
+		title = " Selection · " + countOf(hi-lo+1, "diff line") + " "
 		for _, r := range s.rows[lo : hi+1] {
 			sign := " "
 			switch r.kind {
@@ -524,10 +525,12 @@ func (m *Model) selBoxLines() []string {
 	} else {
 		lo, hi := s.wordRange()
 		a, b := s.words[lo], s.words[hi]
-		title = fmt.Sprintf(" Selection · %d words ", hi-lo+1)
+		title = " Selection · " + countOf(hi-lo+1, "word") + " "
 		pre := lastUnits(s.norm[:a.nlo], quoteAffixUnit)
 		post := s.norm[b.nhi:cutUnits(s.norm, b.nhi, quoteAffixUnit)]
-		text := l.Faint.Render(chips.SanitizeLine(pre)) + chips.SanitizeLine(s.norm[a.nlo:b.nhi]) + l.Faint.Render(chips.SanitizeLine(post))
+		// The words as the reply shows them, not their Markdown (the
+		// quote itself is of the source, as the contract wants).
+		text := l.Faint.Render(chips.SanitizeLine(shownWords(pre))) + chips.SanitizeLine(shownWords(s.norm[a.nlo:b.nhi])) + l.Faint.Render(chips.SanitizeLine(shownWords(post)))
 		body = wrapIndent(text, inner)
 	}
 	maxBody := max(1, m.height/3)
@@ -538,9 +541,10 @@ func (m *Model) selBoxLines() []string {
 			body = body[:maxBody]
 		}
 	}
-	hint := " w/b j/k o · y copy · q quote · Q comment · esc "
+	// Worded as the other pickers' hints: each key says what it does.
+	hint := " w/b word · j/k sentence · o other end · y copy · q quote · Q quote with comment · esc close "
 	if s.diff {
-		hint = " j/k o · y copy · c comment · esc "
+		hint = " j/k line · o other end · y copy · c comment · esc close "
 	}
 	if m.width < 4 {
 		return body
@@ -552,3 +556,41 @@ func (m *Model) selBoxLines() []string {
 	}
 	return append(out, border(b, "╰─", hint, "╯", m.width, m.sty.status))
 }
+
+// countOf is "1 word", "2 words".
+func countOf(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// shownWords is a run of a reply's Markdown source words (whitespace
+// already folded) as the reply draws them: without code fence lines
+// ("```text"), heading, list and quote marks, emphasis (* and ~) and code
+// marks, and with a link's text for the link.
+func shownWords(s string) string {
+	ws := strings.Split(mdLinkText.ReplaceAllString(s, "$1"), " ")
+	out := ws[:0]
+	for _, w := range ws {
+		switch {
+		case strings.HasPrefix(w, "```") || strings.HasPrefix(w, "~~~"):
+			continue // a fence line: its marker and language
+		case w != "" && strings.Trim(w, "#") == "":
+			continue // a heading's marks
+		case w == ">" || w == "-" || w == "*" || w == "+":
+			continue // a quote's or list item's mark
+		}
+		if strings.Contains(w, "`") {
+			w = strings.ReplaceAll(w, "`", "") // code: drawn as written
+		} else {
+			w = strings.Trim(w, "*~") // emphasis (not _: snake_case)
+		}
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+var mdLinkText = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)

@@ -52,7 +52,7 @@ func TestSelectionQuote(t *testing.T) {
 	if !m.SelectionActive() {
 		t.Fatal("v did not start a selection")
 	}
-	if v := plain(m); !strings.Contains(v, "Selection · 1 words") || !strings.Contains(v, selMark) {
+	if v := plain(m); !strings.Contains(v, "Selection · 1 word") || !strings.Contains(v, selMark) {
 		t.Fatalf("selection box:\n%s", dump(m))
 	}
 	press(m, "w", "w", "w") // The **handler** returns early.
@@ -103,7 +103,7 @@ func TestSelectionDiffComment(t *testing.T) {
 	m.SetMessages(selThread())
 	focusItem(t, m, 1)
 	press(m, "v")
-	if v := plain(m); !m.SelectionActive() || !strings.Contains(v, "Selection · 1 diff lines") {
+	if v := plain(m); !m.SelectionActive() || !strings.Contains(v, "Selection · 1 diff line") {
 		t.Fatalf("diff selection:\n%s", dump(m))
 	}
 	press(m, "j")

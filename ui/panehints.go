@@ -29,6 +29,8 @@ func (a *App) paneHints() string {
 		return keymap.Join("running: "+a.shell.cmdline, keymap.Hint(k.ShellKill, "kill"), keymap.Hint(k.Help, "keys"), keymap.Hint(k.Quit, "quit"))
 	case a.shell.on:
 		return keymap.Join("! shell mode", keymap.Hint(k.Editor.Submit, "run"), keymap.Hint(k.ShellLeave, "leave"), keymap.Hint(k.Help, "keys"), keymap.Hint(k.Quit, "quit"))
+	case a.focus == paneComposer && a.ed.PickerMatches(): // the @ $ # pickers, worded as the others
+		return keymap.Join(keymap.PickerHints(&k.Editor, "pick"), keymap.Hint(k.Help, "keys"))
 	case a.focus == paneComposer && a.chipSelected():
 		return keymap.Join(keymap.Hint(k.Editor.DeleteBack, "deletes the chip"), keymap.Hint2(k.Editor.Left, k.Editor.Right, "keep it"), keymap.Hint(k.Help, "keys"))
 	case a.conv.turnShown():

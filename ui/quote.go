@@ -44,5 +44,5 @@ func (c *conversation) insertCitation(cit *contextref.Citation) effect {
 	d.InsertText(" ")
 	c.ed.SetDraft(d) // scrolls to the caret
 	return effect{focusComposer: true, composer: true,
-		cmd: c.notify("quoted: "+chips.SanitizeLine(contextref.CitationChipLabel(cit)), false)}
+		cmd: c.notify("quoted: "+chips.SanitizeLine(contextref.CitationQuoteLabel(cit)), false)}
 }

@@ -99,8 +99,9 @@ func TestQuoteWithComment(t *testing.T) {
 	if c.Comment == nil || *c.Comment != "I am not so sure" || c.Text != "First point here." {
 		t.Fatalf("citation %+v", c)
 	}
-	// The chip shows the comment.
-	if scr := h.plain(); !strings.Contains(scr, "❝ I am not so sure") {
+	// The chip shows the quote, then the comment (issue 25 item 14: not
+	// the comment alone).
+	if scr := h.plain(); !strings.Contains(scr, "❝ First point here. — I am not so sure") {
 		t.Fatalf("chip:\n%s", scr)
 	}
 	// Q then esc: nothing is inserted.

@@ -501,6 +501,13 @@ func Hint(b key.Binding, what string) string {
 	return keyGlyph(b.Help().Key) + " " + what
 }
 
+// PickerHints is the hint bar of every picker (the composer's @ $ #, the
+// `/` and the modes pickers): the same keys in the same words, with what
+// enter does there.
+func PickerHints(k *composer.KeyMap, enter string) string {
+	return Join(Hint2(k.PickerPrev, k.PickerNext, "move"), Hint(k.PickerChoose, enter), Hint(k.PickerClose, "close"))
+}
+
 // Hint2 is "KK what" for a pair such as up and down ("↑↓ messages").
 func Hint2(a, b key.Binding, what string) string {
 	if !a.Enabled() || !b.Enabled() || len(a.Keys()) == 0 || len(b.Keys()) == 0 {

@@ -41,10 +41,10 @@ func (c *Commands) Picker() *composer.Picker { return c.p }
 func (c *Commands) Placement() Placement { return AtBottom }
 func (c *Commands) Scope() keymap.Scope  { return keymap.ScopePicker }
 func (c *Commands) Hints() string {
-	return "↑↓ choose · enter or tab pick · esc close (the text stays)"
+	return keymap.PickerHints(c.pick, "pick") + " (the text stays)"
 }
 func (c *Commands) View(width, height int) []string {
-	return strings.Split(c.p.View(width, min(c.p.Len()+2, 12, height)), "\n")
+	return strings.Split(c.p.View(width, min(max(c.p.Len(), 1)+2, 12, height)), "\n") // "no matches" boxed too
 }
 
 func (c *Commands) Update(m tea.Msg) (Overlay, tea.Cmd, any) {

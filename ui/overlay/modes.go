@@ -73,10 +73,10 @@ func (m *Modes) selected() chat.ModeChoice {
 func (m *Modes) Placement() Placement { return AtBottom }
 func (m *Modes) Scope() keymap.Scope  { return keymap.ScopePicker }
 func (m *Modes) Hints() string {
-	return "type to filter · ↑↓ choose · enter switch · space toggles · esc close"
+	return "type to filter · " + keymap.PickerHints(m.k, "switch · space toggles")
 }
 func (m *Modes) View(width, height int) []string {
-	return strings.Split(m.p.View(width, min(m.p.Len()+2, 12, height)), "\n")
+	return strings.Split(m.p.View(width, min(max(m.p.Len(), 1)+2, 12, height)), "\n")
 }
 
 func (m *Modes) Update(msg tea.Msg) (Overlay, tea.Cmd, any) {

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/ui/overlay"
+)
+
+// Issue 25 item 14: the `/` picker's "no matches" is boxed as the other
+// pickers' states are, and every picker words the same keys the same way
+// (↑↓ move, esc close), the composer's @ picker included.
+func TestPickersBoxedAndWordedAlike(t *testing.T) {
+	e := newTestEnv(t)
+	if err := os.MkdirAll(e.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.dir, "notes.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := e.open("")
+	h.typeText("/xyz")
+	scr := h.plain()
+	if !strings.Contains(scr, "╭─ / command xyz") || !strings.Contains(scr, "│ no matches") {
+		t.Errorf("the / picker's no matches is not in its box:\n%s", scr)
+	}
+	slashHint := h.footer()
+	h.press("ctrl+u", "esc")
+	h.typeText("@note")
+	h.pumpUntil("the @ picker's match", func() bool { return strings.Contains(h.plain(), "notes.txt") })
+	atHint := h.footer()
+	for name, hint := range map[string]string{"/": slashHint, "@": atHint,
+		"modes": overlay.NewModes(&h.app.keys.Editor, h.app.keys.Interrupt, "mode", chat.ScopeModes, nil, "").Hints()} {
+		for _, want := range []string{"↑↓ move", "esc close"} {
+			if !strings.Contains(hint, want) {
+				t.Errorf("the %s picker's hint %q lacks %q", name, hint, want)
+			}
+		}
+		if strings.Contains(hint, "↑↓ choose") || strings.Contains(hint, "enter send") {
+			t.Errorf("the %s picker's hint %q", name, hint)
+		}
+	}
+}
