@@ -107,3 +107,46 @@ func TestShownWords(t *testing.T) {
 		}
 	}
 }
+
+// Issue 25 item 14: the words a v selection covers are highlighted in the
+// reply itself (reverse video), not only listed in the selection box; the
+// words outside it are not.
+func TestSelectionHighlightedInTheTranscript(t *testing.T) {
+	m := New(chips.Default(chips.DefaultTheme()))
+	m.SetSize(80, 30)
+	m.SetMessages([]Message{agentMsg("r", "Alpha **beta** gamma delta. Epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega.")})
+	m.Focus()
+	press(m, "tab")
+	for i := 0; i < 5 && !m.SelectionActive(); i++ {
+		press(m, "v")
+		if !m.SelectionActive() {
+			press(m, "j")
+		}
+	}
+	press(m, "w", "w") // Alpha beta gamma
+	rows := strings.Split(m.View(), "\n")
+	box := len(rows) - m.selBoxHeight()
+	var lit []string
+	for _, r := range rows[:box] {
+		for {
+			i := strings.Index(r, selOn)
+			if i < 0 {
+				break
+			}
+			j := strings.Index(r[i:], selOff)
+			if j < 0 {
+				t.Fatalf("reverse video not ended: %q", r)
+			}
+			lit = append(lit, ansi.Strip(r[i:i+j]))
+			r = r[i+j:]
+		}
+	}
+	got := strings.Join(lit, "|")
+	if got != "Alpha beta gamma" {
+		t.Fatalf("highlighted in the reply: %q, want the three selected words\n%s", got, strings.Join(rows[:box], "\n"))
+	}
+	press(m, "esc")
+	if v := m.View(); strings.Contains(v, selOn) {
+		t.Fatal("the highlight stays after the selection ended")
+	}
+}

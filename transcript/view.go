@@ -22,8 +22,11 @@ func (m *Model) View() string {
 		for q, r, ok := m.top, m.off, true; ok && len(rows) < m.height; q, ok = m.next(q) {
 			ls := m.drawLines(q)
 			g := blankG
-			if gw > 0 && m.sel2.active && m.covered(q) {
-				g = m.sty.selGutter
+			if m.sel2.active && m.covered(q) {
+				ls = m.highlightSelection(q, ls)
+				if gw > 0 {
+					g = m.sty.selGutter
+				}
 			} else if gw > 0 && m.stopOf(q) == cur {
 				g = m.sty.gutter
 			}
