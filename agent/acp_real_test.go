@@ -174,6 +174,11 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		}
 		if diff == nil || !strings.Contains(diff.NewText, r.files.AllowLine) {
 			t.Errorf("the permission's tool has no diff with the new line: %+v", p.Tool)
+		} else if diff.Line == message.LineUnknown {
+			// Claude's snippet is placed by the file (acp_hunks.go), the
+			// others' by their hunks or whole files: every diff has its
+			// file's line numbers.
+			t.Errorf("the edit's diff is not placed in its file (no line numbers): %+v", *diff)
 		}
 		if b, _ := os.ReadFile(r.files.Notes); !strings.Contains(string(b), r.files.AllowLine) {
 			t.Errorf("notes.txt after the allowed edit: %q", b)
