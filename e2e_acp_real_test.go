@@ -33,6 +33,7 @@ import (
 //	  made, no new file in the
 //	  project: no permanent rule)
 //	agent slash command from `/`      yes     yes    yes     yes   (/context, /init, /about, /init)
+//	the agent's own /review typed     -       yes    -       yes   (its review prompt reaches the model)
 //	mode switch with alt+m            yes     yes    yes     yes   (modes; opencode: its "mode" option)
 //	restart, resume, no replayed      yes     yes    yes     yes
 //	  text in the new reply
@@ -251,6 +252,52 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 			t.Errorf("chipchat mcp's tools are not among the session's:\n%s", reply)
 		}
 		t.Logf("/%s: %d more model requests", ag.Slash, len(srv.Exchanges())-n)
+	})
+
+	t.Run("review-typed", func(t *testing.T) {
+		// Codex and opencode have their own /review (issue 22 item 5):
+		// typed, it is the agent's (chipchat's is /chipchat:review then)
+		// and its review prompt reaches the model server.
+		if ag.Review == "" {
+			t.Skipf("%s has no /review of its own", ag.Name)
+		}
+		s := top.as(t)
+		s.waitIdle(turn)
+		s.text("/review")
+		scr := s.waitWithin(30*time.Second, "─ / command review")
+		if !strings.Contains(scr, "/chipchat:review") {
+			t.Errorf("chipchat's /review is not /chipchat:review beside the agent's:\n%s", scr)
+		}
+		s.keys("Enter") // picks the agent's: "/review " in the draft
+		s.waitWithin(10*time.Second, "the agent's command: enter sends it")
+		n := len(srv.Exchanges())
+		s.keys("Enter")
+		s.waitWithin(turn, "Write a message")
+		s.waitIdle(turn)
+		if scr := s.screen(); strings.Contains(scr, "Agent edit") || strings.Contains(scr, "alt+r retries") {
+			t.Fatalf("/review was not the agent's, or failed:\n%s", scr)
+		}
+		reviewed := false
+		for _, x := range srv.Exchanges()[n:] {
+			texts := append([]string{x.System}, x.UserTexts()...)
+			for _, m := range x.Messages {
+				texts = append(texts, m.Text)
+			}
+			for _, tx := range texts {
+				reviewed = reviewed || strings.Contains(tx, ag.Review)
+			}
+		}
+		if !reviewed {
+			t.Errorf("no model request after /review carries %s's review prompt %q", ag.Name, ag.Review)
+		}
+		st, err := store.OpenReadOnly(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if user, _ := lastTurn(t, st, d.Project); strings.TrimSpace(user) != "/review" {
+			t.Errorf("the prompt sent was %q, not /review", user)
+		}
 	})
 
 	t.Run("mode-switch-alt-m", func(t *testing.T) {

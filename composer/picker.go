@@ -163,6 +163,7 @@ func (p *Picker) refresh() {
 			pool = p.cands
 		}
 		p.cands, p.ranked = pickerFilter(q, p.titles, p.ascii, pool, narrow)
+		pickerExactFirst(q, p.titles, p.ranked)
 		p.cquery = q
 	}
 	n := len(p.items)
@@ -181,6 +182,25 @@ func (p *Picker) refresh() {
 	}
 	if p.sel >= n {
 		p.sel = max(n-1, 0)
+	}
+}
+
+// pickerExactFirst moves the entries whose title's first word is the
+// query (without a leading "/") to the front of ranked, in their order: a
+// name typed in full is what enter picks, though a longer title ("/review
+// <instructions>") scores below a shorter near one ("/review-commit <sha>").
+func pickerExactFirst(q string, titles []string, ranked []int32) {
+	exact := func(t string) bool {
+		w, _, _ := strings.Cut(t, " ")
+		return strings.EqualFold(strings.TrimPrefix(w, "/"), strings.TrimPrefix(q, "/"))
+	}
+	front := 0
+	for k, i := range ranked {
+		if exact(titles[i]) {
+			copy(ranked[front+1:k+1], ranked[front:k])
+			ranked[front] = i
+			front++
+		}
 	}
 }
 

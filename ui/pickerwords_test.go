@@ -2,6 +2,10 @@ package ui
 
 import (
 	"os"
+
+	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/ui/slash"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +46,19 @@ func TestPickersBoxedAndWordedAlike(t *testing.T) {
 		if strings.Contains(hint, "↑↓ choose") || strings.Contains(hint, "enter send") {
 			t.Errorf("the %s picker's hint %q", name, hint)
 		}
+	}
+}
+
+// A command name typed in full is what enter picks: Codex's /review has a
+// longer input hint than its /review-commit, which the fuzzy score ranked
+// first (found by TestEndToEndRealAgentsUI/codex/review-typed).
+func TestSlashExactNameRanksFirst(t *testing.T) {
+	cmds := []chat.Command{{Name: "review-commit", InputHint: "sha"}, {Name: "review", InputHint: "optional custom review instructions"},
+		{Name: "review-branch", InputHint: "branch"}}
+	p := composer.NewPicker("/ command")
+	p.SetItems(slash.Items(chat.Info{Commands: cmds}, func(chat.SlashCommand) bool { return true }))
+	p.SetQuery("review")
+	if it, ok := p.Selected(); !ok || it.Value != "a:review" {
+		t.Fatalf("enter on /review picks %+v", it)
 	}
 }
