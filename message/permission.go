@@ -33,3 +33,16 @@ func RejectOption(opts []PermissionOption) (id string, ok bool) {
 	}
 	return "", false
 }
+
+// EscAnswer is what esc answers on an agent's question, as the hint bar
+// words it: "reject" a permission with a reject option (RejectOption),
+// "cancel" one without (the outcome cancelled), "dismiss" a sign-in.
+func EscAnswer(permission bool, opts []PermissionOption) string {
+	if !permission {
+		return "dismiss"
+	}
+	if _, ok := RejectOption(opts); ok {
+		return "reject"
+	}
+	return "cancel"
+}

@@ -78,3 +78,16 @@ func FuzzToolMCP(f *testing.F) {
 		}
 	})
 }
+
+func TestEscAnswer(t *testing.T) {
+	reject := []PermissionOption{{ID: "a", Kind: AllowOnce}, {ID: "r", Kind: RejectOnce}}
+	for _, c := range []struct {
+		permission bool
+		opts       []PermissionOption
+		want       string
+	}{{true, reject, "reject"}, {true, reject[:1], "cancel"}, {true, nil, "cancel"}, {false, nil, "dismiss"}} {
+		if got := EscAnswer(c.permission, c.opts); got != c.want {
+			t.Errorf("EscAnswer(%v, %v) = %q, want %q", c.permission, c.opts, got, c.want)
+		}
+	}
+}

@@ -82,18 +82,8 @@ func (b *Box) options() []message.PermissionOption {
 	return out
 }
 
-// EscAnswers is what esc (Cancel) answers, as the hint bar says it:
-// "reject" a permission with a reject option, "cancel" one without (the
-// outcome cancelled), "dismiss" a sign-in.
-func (b *Box) EscAnswers() string {
-	if b.ask.Permission == nil {
-		return "dismiss"
-	}
-	if _, ok := message.RejectOption(b.options()); ok {
-		return "reject"
-	}
-	return "cancel"
-}
+// EscAnswers is what esc (Cancel) answers, worded (message.EscAnswer).
+func (b *Box) EscAnswers() string { return message.EscAnswer(b.ask.Permission != nil, b.options()) }
 
 // Key takes a key: the prompt's result (Answered, Interrupted) and done
 // when it closes.
