@@ -50,9 +50,9 @@ type CommentDiffMsg struct {
 	Diff string
 	// OldText and NewText are the selected rows' old and new sides.
 	OldText, NewText string
-	// StartLine and EndLine are the new file's line range the rows cover
-	// (the old file's when the rows are deletions only); OldStart and
-	// OldEnd the old file's (0 when none).
+	// StartLine and EndLine are the new file's line range the rows cover,
+	// OldStart and OldEnd the old file's (0 when the rows have no line
+	// of that side, or the diff's lines are unknown).
 	StartLine, EndLine int
 	OldStart, OldEnd   int
 }
@@ -431,9 +431,6 @@ func (m *Model) commentDiff() CommentDiffMsg {
 			newB.WriteString(r.text + "\n")
 			cm.StartLine, cm.EndLine = firstSet(cm.StartLine, r.new), r.new
 		}
-	}
-	if cm.StartLine == 0 {
-		cm.StartLine, cm.EndLine = cm.OldStart, cm.OldEnd
 	}
 	cm.OldText, cm.NewText = oldB.String(), newB.String()
 	return cm

@@ -2,16 +2,14 @@ package ui
 
 import (
 	"os"
-
-	"github.com/chipchat/chipchat/chat"
-	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/ui/slash"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/ui/slash"
 )
 
 // Issue 25 item 14: the `/` picker's "no matches" is boxed as the other

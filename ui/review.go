@@ -83,15 +83,7 @@ func (r *reviewPane) agentDiff(cm transcript.CommentDiffMsg) (tea.Cmd, paneFx) {
 		return r.toast.show("no diff of "+cm.Path+" in that tool call", true), paneFx{}
 	}
 	pane := review.NewAgent(r.options(review.Comparison{}), review.AgentDiff{Path: diff.Path, OldText: diff.OldText, NewText: diff.NewText, Line: diff.Line})
-	want := cm
-	if want.NewText == "" {
-		// Deleted rows only: StartLine/EndLine are old-side numbers.
-		want.StartLine, want.EndLine = 0, 0
-	}
-	if want.OldText == "" {
-		want.OldStart, want.OldEnd = 0, 0
-	}
-	return r.showModel(pane, &want)
+	return r.showModel(pane, &cm)
 }
 
 // showModel opens the pane on m (replacing an open one): it takes the

@@ -62,7 +62,7 @@ var faint = lipgloss.NewStyle().Faint(true)
 func New(k Keys, a Ask) *Box {
 	b := &Box{k: k, ask: a}
 	if a.Permission != nil {
-		b.sel = message.FirstOption(b.options())
+		b.sel = message.FirstOption(b.Options())
 	}
 	return b
 }
@@ -70,8 +70,8 @@ func New(k Keys, a Ask) *Box {
 // Ask is the question the prompt asks.
 func (b *Box) Ask() Ask { return b.ask }
 
-// options are the question's answers as the prompt lists them.
-func (b *Box) options() []message.PermissionOption {
+// Options are the question's answers as the prompt lists them.
+func (b *Box) Options() []message.PermissionOption {
 	if p := b.ask.Permission; p != nil {
 		return p.Request.Options
 	}
@@ -82,13 +82,10 @@ func (b *Box) options() []message.PermissionOption {
 	return out
 }
 
-// EscAnswers is what esc (Cancel) answers, worded (message.EscAnswer).
-func (b *Box) EscAnswers() string { return message.EscAnswer(b.ask.Permission != nil, b.options()) }
-
 // Key takes a key: the prompt's result (Answered, Interrupted) and done
 // when it closes.
 func (b *Box) Key(msg tea.KeyPressMsg) (res any, done bool) {
-	opts := b.options()
+	opts := b.Options()
 	answer := func(id, outcome string) (any, bool) { return Answered{b.ask, id, outcome}, true }
 	k := b.k
 	switch s := msg.String(); {
@@ -187,7 +184,7 @@ func (b *Box) content(width int) []string {
 // and what esc answers. headRows and bodyRows are what the prompt shows
 // above them; the body keeps up to half the room.
 func (b *Box) optionLines(width, h, headRows, bodyRows int) []string {
-	opts := b.options()
+	opts := b.Options()
 	if len(opts) == 0 {
 		esc := "esc answers cancelled"
 		if b.ask.Permission == nil {

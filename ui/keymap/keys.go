@@ -501,9 +501,7 @@ func Hint(b key.Binding, what string) string {
 	return keyGlyph(b.Help().Key) + " " + what
 }
 
-// PickerHints is the hint bar of every picker (the composer's @ $ #, the
-// `/` and the modes pickers): the same keys in the same words, with what
-// enter does there.
+// PickerHints is every picker's hint bar (@ $ #, /, modes): the same words, with what enter does.
 func PickerHints(k *composer.KeyMap, enter string) string {
 	return Join(Hint2(k.PickerPrev, k.PickerNext, "move"), Hint(k.PickerChoose, enter), Hint(k.PickerClose, "close"))
 }

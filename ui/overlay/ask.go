@@ -3,6 +3,7 @@ package overlay
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/ui/askbox"
 	"github.com/chipchat/chipchat/ui/keymap"
 )
@@ -29,7 +30,7 @@ func (b *Ask) GuardKeys()          {}
 func (b *Ask) Scope() keymap.Scope { return keymap.ScopeAsk }
 
 func (b *Ask) Hints() string {
-	return "the agent waits: 1-9 or " + keymap.Join(keymap.Hint(b.k.AskChoose, "choose"), keymap.Hint(b.k.Cancel, b.EscAnswers()))
+	return "the agent waits: 1-9 or " + keymap.Join(keymap.Hint(b.k.AskChoose, "choose"), keymap.Hint(b.k.Cancel, message.EscAnswer(b.Ask().Permission != nil, b.Options())))
 }
 
 func (b *Ask) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
