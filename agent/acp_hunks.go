@@ -267,7 +267,8 @@ func acpNumber(cs []message.ToolContent, hunks []acpHunk, locs []message.Locatio
 // as the replaced snippet (old_string/new_string) with no line and no
 // unified diff. Its file, read the first time the call's diff is seen
 // (before the permission is answered, so before the write), says where
-// the snippet is: the old text found exactly once starts at that line.
+// the snippet is: the old text found exactly once starts at that line
+// (else the new text: the agent wrote before it told).
 // Found nowhere or more than once, or the file unreadable (outside the
 // session's roots, not a regular file, over 16 MiB), the diff's line is
 // message.LineUnknown: no numbers rather than wrong ones.
@@ -278,19 +279,26 @@ type acpSnip struct{ call, path, old string }
 // acpLocateMax bounds the file read to locate a snippet.
 const acpLocateMax = acpOldTextMax
 
-// acpLocate is the line of file at which a diff's old text starts
-// (1-based), or message.LineUnknown: found nowhere or more than once. (Not
-// the new text: after an earlier edit of the same lines it is there for
-// another reason.)
-func acpLocate(file, old string) int {
-	if old == "" {
-		return message.LineUnknown
+// acpLocate is the line of file at which a diff with old and new text
+// starts (1-based): the old text found exactly once, else the new text
+// found exactly once (the edit was written before the diff was seen; a
+// whole file's diff is then the file itself); message.LineUnknown when
+// neither is.
+func acpLocate(file, old, new string) int {
+	for _, s := range []string{old, new} {
+		if s == "" {
+			continue
+		}
+		i := strings.Index(file, s)
+		if i < 0 {
+			continue
+		}
+		if strings.Contains(file[i+1:], s) {
+			return message.LineUnknown // more than once: which one is it?
+		}
+		return 1 + strings.Count(file[:i], "\n")
 	}
-	i := strings.Index(file, old)
-	if i < 0 || strings.Contains(file[i+1:], old) {
-		return message.LineUnknown
-	}
-	return 1 + strings.Count(file[:i], "\n")
+	return message.LineUnknown
 }
 
 // acpSnips is the diffs of cs that need their file to be numbered: a
@@ -313,6 +321,12 @@ func (c *acpClient) locateDiffs(sid acp.SessionId, t *acpTurn, call string, cs [
 	if len(snips) == 0 {
 		return
 	}
+	news := map[acpSnip]string{}
+	for _, d := range cs {
+		if d.Type == message.ContentDiff && d.OldText != nil {
+			news[acpSnip{call: call, path: d.Path, old: *d.OldText}] = d.NewText
+		}
+	}
 	t.mu.Lock()
 	snips = slices.DeleteFunc(snips, func(s acpSnip) bool { _, ok := t.found[s]; return ok })
 	t.mu.Unlock()
@@ -329,7 +343,7 @@ func (c *acpClient) locateDiffs(sid acp.SessionId, t *acpTurn, call string, cs [
 		}
 		found[s] = message.LineUnknown
 		if f != nil {
-			found[s] = acpLocate(*f, s.old)
+			found[s] = acpLocate(*f, s.old, news[s])
 		}
 	}
 	t.mu.Lock()

@@ -72,19 +72,21 @@ func TestACPClaudeSnippetNumberedFromTheFile(t *testing.T) {
 func TestACPLocate(t *testing.T) {
 	file := "one\ntwo\nthree\n  c = 1 # x\nfive\nsix\nfive\n"
 	for _, c := range []struct {
-		name, old string
-		want      int
+		name, old, new string
+		want           int
 	}{
-		{"a whole line", "three\n", 3},
-		{"inside a line", "c = 1", 4},
-		{"lines", "two\nthree", 2},
-		{"the whole file", file, 1},
-		{"the last lines", "six\nfive\n", 6},
-		{"twice: which one?", "five", message.LineUnknown},
-		{"nowhere", "gone", message.LineUnknown},
-		{"an empty snippet", "", message.LineUnknown},
+		{"a whole line", "three\n", "3\n", 3},
+		{"inside a line", "c = 1", "c = 2", 4},
+		{"lines", "two\nthree", "2\n3", 2},
+		{"the whole file", file, "x\n", 1},
+		{"the last lines", "six\nfive\n", "6\n5\n", 6},
+		{"written already: the new text", "gone", "six", 6},
+		{"written already: the whole file", "old file\n", file, 1},
+		{"twice: which one?", "five", "5", message.LineUnknown},
+		{"nowhere", "gone", "also gone", message.LineUnknown},
+		{"an empty snippet", "", "", message.LineUnknown},
 	} {
-		if got := acpLocate(file, c.old); got != c.want {
+		if got := acpLocate(file, c.old, c.new); got != c.want {
 			t.Errorf("%s: line %d, want %d", c.name, got, c.want)
 		}
 	}
@@ -106,12 +108,12 @@ func TestACPLocate(t *testing.T) {
 }
 
 func FuzzACPLocate(f *testing.F) {
-	f.Add("one\ntwo\nthree\n", "two")
-	f.Add("a\na\n", "a")
-	f.Add("", "x")
-	f.Add("x\ny", "\ny")
-	f.Fuzz(func(t *testing.T, file, old string) {
-		l := acpLocate(file, old)
+	f.Add("one\ntwo\nthree\n", "two", "2")
+	f.Add("a\na\n", "a", "b")
+	f.Add("", "x", "")
+	f.Add("x\ny", "\ny", "y")
+	f.Fuzz(func(t *testing.T, file, old, new string) {
+		l := acpLocate(file, old, new)
 		if l == message.LineUnknown {
 			return
 		}
@@ -123,12 +125,16 @@ func FuzzACPLocate(f *testing.F) {
 		if l > 1 {
 			at++ // the newline before line l
 		}
-		i := strings.Index(file, old)
-		if old == "" || i < at || i > at+len(lines[l-1]) {
-			t.Fatalf("line %d (at %d) does not hold the start of %q (at %d)", l, at, old, i)
+		s := old // the text located: old when found, else new
+		if old == "" || !strings.Contains(file, old) {
+			s = new
 		}
-		if strings.Index(file[i+1:], old) >= 0 {
-			t.Fatalf("%q is in the file more than once, yet located", old)
+		i := strings.Index(file, s)
+		if s == "" || i < at || i > at+len(lines[l-1]) {
+			t.Fatalf("line %d (at %d) does not hold the start of %q (at %d)", l, at, s, i)
+		}
+		if strings.Contains(file[i+1:], s) {
+			t.Fatalf("%q is in the file more than once, yet located", s)
 		}
 	})
 }
