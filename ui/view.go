@@ -154,8 +154,7 @@ func (a *App) header() string {
 		// Starting is not replying: "replying" from the turn's first
 		// update on, "starting <agent>" until then (issue 22 item 9).
 		if r, ok := a.chat.ReplyingSince(a.thread.ID); ok {
-			status = fmt.Sprintf(" · %s replying %s%s", spinFrame(since), max(0, a.conv.now.Sub(r)).Truncate(time.Second),
-				map[bool]string{true: " (esc cancels)"}[a.ovs.Len() == 0]) // with a popup, esc is its (a question's: its answer)
+			status = fmt.Sprintf(" · %s replying %s%s", spinFrame(since), max(0, a.conv.now.Sub(r)).Truncate(time.Second), map[bool]string{true: " (esc cancels)"}[a.ovs.Len() == 0]) // a popup's esc is its own
 		} else {
 			status = fmt.Sprintf(" · %s starting %s %s", spinFrame(since), chips.Truncate(chips.SanitizeLine(a.chat.AgentName()), 24), el)
 		}
