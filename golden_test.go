@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -78,6 +79,7 @@ var goldenScreens = []struct {
 		s.WaitForText("enter send")
 		s.Send(vtscreen.Key("alt+g"))
 		s.WaitForText("return 10")
+		waitColoured(s, "def a():") // the file is lexed in the background, drawn plain until then
 	}},
 	{name: "threads", prepare: seedThreads, drive: func(s *vtscreen.Screen) {
 		s.WaitForText("enter send")
@@ -94,6 +96,22 @@ var goldenScreens = []struct {
 		s.Type("/")
 		s.WaitForText("review")
 	}},
+}
+
+// waitColoured waits until the first character of code on the screen has
+// a colour of its own (its syntax colour has arrived).
+func waitColoured(s *vtscreen.Screen, code string) {
+	s.WaitFor(func(text string) bool {
+		rows, looks := strings.Split(text, "\n"), strings.Split(s.Attrs(), "\n")
+		for y, row := range rows {
+			if x := strings.Index(row, code); x >= 0 && y < len(looks) {
+				x = utf8.RuneCountInString(row[:x])
+				look := []rune(looks[y])
+				return x < len(look) && look[x] != ' '
+			}
+		}
+		return false
+	})
 }
 
 // waitIdle waits for text and for the turn and its reply to be over.
