@@ -201,7 +201,7 @@ func TestEndToEndHelpAt80Columns(t *testing.T) {
 	for range 60 {
 		s.keys("PageDown")
 	}
-	scr = s.waitUntil("the help's end", func(scr string) bool { return strings.Contains(scr, "/chipchat:") })
+	s.waitUntil("the help's end", func(scr string) bool { return strings.Contains(scr, "/chipchat:") })
 	scr = s.screen()
 	blank := 0
 	for _, r := range strings.Split(scr, "\n")[1:18] {

@@ -48,12 +48,13 @@ func notifySession(t *testing.T, options map[string]string, config string) (*tmu
 // title), so a BEL of chipchat's can be told from their terminators.
 var oscs = regexp.MustCompile("\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)")
 
+// notifyOSCs matches OSC 9 and 777, bare or in tmux's passthrough.
+var notifyOSCs = regexp.MustCompile("\x1bPtmux;\x1b\x1b\\](9|777);[^\x07]*\x07\x1b\\\\|\x1b\\](9|777);[^\x07]*\x07")
+
 // notifications are the notifications in raw output: OSC 9 and 777 (bare
 // or in tmux's passthrough) and every BEL that ends no OSC.
 func notifications(raw string) (osc []string, bells int) {
-	for _, m := range regexp.MustCompile("\x1bPtmux;\x1b\x1b\\](9|777);[^\x07]*\x07\x1b\\\\|\x1b\\](9|777);[^\x07]*\x07").FindAllString(raw, -1) {
-		osc = append(osc, m)
-	}
+	osc = notifyOSCs.FindAllString(raw, -1)
 	return osc, strings.Count(oscs.ReplaceAllString(raw, ""), "\x07")
 }
 

@@ -8,11 +8,8 @@ import (
 	"github.com/chipchat/chipchat/internal/vtscreen"
 )
 
-// bigDiff is a unified diff of 20 Go files with 10 hunks of 100 lines
-// each: 20,000 diff lines.
-func bigDiff() string { return sizedDiff(20) }
-
-// sizedDiff is bigDiff with n files: 1,000 diff lines each.
+// sizedDiff is a unified diff of n Go files with 10 hunks of 100 lines
+// each: 1,000 diff lines a file (20 files: the 20,000 lines).
 func sizedDiff(n int) string {
 	var b strings.Builder
 	for f := 0; f < n; f++ {
