@@ -62,6 +62,7 @@ func TestThreadListAgentSessions(t *testing.T) {
 	b := &listingEcho{list: []agent.AgentSession{
 		{ID: "sess-outside", Title: "Outside work", Updated: updated},
 		{ID: "sess-mine", Title: "Already a thread"},
+		{ID: "sess-hostile" + hostileOSC, Title: "Hostile" + hostileCSI},
 	}, history: []agent.HistoryMessage{{Role: "user", Text: "old question"}, {Role: "assistant", Text: "old answer"}}}
 	e, h := openListing(t, b)
 	h.openSwitcher()
@@ -74,6 +75,7 @@ func TestThreadListAgentSessions(t *testing.T) {
 	if !strings.Contains(ov, updated.Local().Format("2006-01-02 15:04")) {
 		t.Errorf("the session's time is not shown:\n%s", ov)
 	}
+	checkNoControls(t, "the agent's sessions", h.view())
 	if strings.Contains(ov, "Already a thread") {
 		t.Errorf("a session that is a thread already is listed:\n%s", ov)
 	}
@@ -100,7 +102,7 @@ func TestThreadListAgentSessions(t *testing.T) {
 	// Listed again, it is a thread: under the threads, not a session.
 	h.openSwitcher()
 	h.pumpUntil("the sessions listed again", func() bool { return count[chat.AgentSessions](h) == 2 })
-	if ov := h.overlayText(); strings.Contains(ov, "Agent sessions") || !strings.Contains(ov, "Outside work") {
+	if ov := h.overlayText(); strings.Count(ov, "Outside work") != 1 || strings.Index(ov, "Outside work") > strings.Index(ov, "Agent sessions") {
 		t.Errorf("listed again:\n%s", ov)
 	}
 }
