@@ -89,31 +89,76 @@ func (SessionImported) isChatEvent() {}
 // reports them by an AgentSessions event (it starts the agent). It does
 // not wait.
 func (s *Service) ListAgentSessions() {
-	l, ok := s.opt.Backend.(agent.SessionLister)
-	if !ok {
-		s.mu.Lock()
-		s.emit(AgentSessions{Err: agent.ErrNotOffered})
-		s.mu.Unlock()
-		return
-	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), agentListWait)
-		defer cancel()
-		list, err := l.ListSessions(ctx, s.opt.Dir)
-		var known map[string]bool
-		if err == nil && s.st != nil {
-			known, err = s.st.AgentSessionIDs(s.opt.ProjectID, s.opt.Backend.Name())
-		}
-		var out []agent.AgentSession
-		for _, a := range list {
-			if !known[a.ID] {
-				out = append(out, a)
-			}
-		}
+		list := s.AgentSessionList()
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.emit(AgentSessions{Sessions: out, Err: err})
+		s.emit(list)
 	}()
+}
+
+// AgentSessionList is the agent's sessions of the project that are no
+// thread of it yet, as ListAgentSessions reports them, waited for (it
+// starts the agent): the thread list's "Agent sessions", read in a
+// command.
+func (s *Service) AgentSessionList() AgentSessions {
+	l, ok := s.opt.Backend.(agent.SessionLister)
+	if !ok {
+		return AgentSessions{Err: agent.ErrNotOffered}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), agentListWait)
+	defer cancel()
+	list, err := l.ListSessions(ctx, s.opt.Dir)
+	var known map[string]bool
+	if err == nil && s.st != nil {
+		known, err = s.st.AgentSessionIDs(s.opt.ProjectID, s.opt.Backend.Name())
+	}
+	var out []agent.AgentSession
+	for _, a := range list {
+		if !known[a.ID] {
+			out = append(out, a)
+		}
+	}
+	return AgentSessions{Sessions: out, Err: err}
+}
+
+// Row is a row of the thread list's section "Agent sessions" (a picker's
+// item: title, detail, value).
+type Row struct{ Title, Detail, Value string }
+
+// Rows is the section's rows: the heading "Agent sessions" (its Value "")
+// and a row per session — its title ("(untitled session)" when the agent
+// gave none), the session id and the time the agent last changed it when
+// it said, its Value "\x00" and the id (a thread's id starts "thr_") —
+// and none when no session is listed. Control characters are the
+// drawing's to strip.
+func (l AgentSessions) Rows() []Row {
+	if len(l.Sessions) == 0 {
+		return nil
+	}
+	rows := []Row{{Title: "Agent sessions"}}
+	for _, a := range l.Sessions {
+		title, detail := a.Title, a.ID
+		if title == "" {
+			title = "(untitled session)"
+		}
+		if !a.Updated.IsZero() {
+			detail += " · " + a.Updated.Local().Format("2006-01-02 15:04")
+		}
+		rows = append(rows, Row{Title: "  " + title, Detail: detail, Value: "\x00" + a.ID})
+	}
+	return rows
+}
+
+// Of is the session whose row has value (ok false: not a session's row).
+func (l AgentSessions) Of(value string) (agent.AgentSession, bool) {
+	id, ok := strings.CutPrefix(value, "\x00")
+	for _, a := range l.Sessions {
+		if ok && a.ID == id {
+			return a, true
+		}
+	}
+	return agent.AgentSession{}, false
 }
 
 // ImportAgentSession opens one of the agent's sessions as a new thread:

@@ -195,3 +195,32 @@ func TestAgentSessionsNotOffered(t *testing.T) {
 		t.Errorf("a failed import left threads: %+v", ts)
 	}
 }
+
+// The thread list's section: a heading, then a row per session with its
+// title (or "(untitled session)"), id and time; a row's value finds its
+// session, a thread's id or the heading's none; no sessions, no rows.
+func TestAgentSessionRows(t *testing.T) {
+	if rows := (AgentSessions{Err: agent.ErrNotOffered}).Rows(); rows != nil {
+		t.Errorf("rows without sessions: %+v", rows)
+	}
+	at := time.Date(2026, 11, 3, 14, 5, 0, 0, time.UTC)
+	l := AgentSessions{Sessions: []agent.AgentSession{{ID: "s1", Title: "Outside work", Updated: at}, {ID: "s2"}}}
+	rows := l.Rows()
+	if len(rows) != 3 || rows[0].Title != "Agent sessions" || rows[0].Value != "" {
+		t.Fatalf("rows %+v", rows)
+	}
+	if r := rows[1]; !strings.Contains(r.Title, "Outside work") || r.Detail != "s1 · "+at.Local().Format("2006-01-02 15:04") {
+		t.Errorf("row %+v", r)
+	}
+	if r := rows[2]; !strings.Contains(r.Title, "(untitled session)") || r.Detail != "s2" {
+		t.Errorf("row %+v", r)
+	}
+	if a, ok := l.Of(rows[2].Value); !ok || a.ID != "s2" {
+		t.Errorf("Of(%q) = %+v %v", rows[2].Value, a, ok)
+	}
+	for _, v := range []string{"", "s1", "thr_s1"} {
+		if _, ok := l.Of(v); ok {
+			t.Errorf("Of(%q) is a session", v)
+		}
+	}
+}

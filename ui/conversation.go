@@ -206,6 +206,8 @@ func (c *conversation) event(e chat.Event) effect {
 		}
 	case chat.Forked:
 		return effect{fork: e.ThreadID, cmd: c.notify("forked: "+e.Title, false)}
+	case chat.SessionImported: // the agent's session, opened from the thread list
+		return effect{fork: e.ThreadID, cmd: c.notify("opened the agent's session: "+e.Title, false)}
 	case chat.TitleChanged: // the agent named its session
 		if c.here(e.ThreadID) {
 			c.thread.Title = e.Title

@@ -122,7 +122,7 @@ type (
 
 func (n *nav) openList() tea.Cmd {
 	n.ovs.Push(overlay.NewThreads(n.keys, n.thread.ID))
-	return n.list()
+	return tea.Batch(n.list(), func() tea.Msg { return n.chat.AgentSessionList() }) // shown as they come
 }
 
 func (n *nav) list() tea.Cmd {

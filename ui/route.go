@@ -70,6 +70,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m draftSavedMsg) tea.Cmd { return a.drafts.saved(m) }))
 	add(on((*App).threadOpened))
 	add(on(func(a *App, m overlay.ThreadsListed) tea.Cmd { return a.deliver(overlay.Is[*overlay.Threads], m) }))
+	add(on(func(a *App, m chat.AgentSessions) tea.Cmd { return a.deliver(overlay.Is[*overlay.Threads], m) }))
 	add(on(func(a *App, m threadChangedMsg) tea.Cmd { return tea.Batch(a.nav.changed(m), a.refreshThread()) }))
 	add(on(func(a *App, m threadTitleMsg) tea.Cmd { a.retitle(m); return nil }))
 	add(on(func(a *App, m deleteAskedMsg) tea.Cmd {
@@ -234,6 +235,8 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		return a.nav.rename(r), false
 	case overlay.ThreadDelete:
 		return a.nav.askDelete(r), false
+	case overlay.SessionOpen: // opened by chat.SessionImported, or a notice
+		a.chat.ImportAgentSession(r.Session)
 	case deleteThread:
 		return a.nav.delete(r.id), false
 	case removeImage:

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/agent"
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/ui/keymap"
@@ -19,7 +21,8 @@ type Threads struct {
 	composer.FilterList
 	k        *keymap.Keys
 	threads  []workspace.Thread
-	current  string // the open thread, marked in the list
+	sessions chat.AgentSessions // the agent's, below the threads (none: no section)
+	current  string             // the open thread, marked in the list
 	renaming composer.Field
 	rename   string // id of the thread being renamed
 }
@@ -42,6 +45,7 @@ type (
 	ThreadOpen   struct{ ID string }
 	ThreadRename struct{ ID, Title string }
 	ThreadDelete struct{ ID, Title string } // to be confirmed
+	SessionOpen  struct{ Session agent.AgentSession }
 )
 
 // SetCurrent marks id as the open thread ("": none, the next opening).
@@ -72,6 +76,9 @@ func (s *Threads) setThreads(ts []workspace.Thread, err error) {
 	if !listed && s.current != "" {
 		// the open thread has no message or draft yet: not stored, still here
 		items = append([]composer.PickerItem{threadItem(workspace.Thread{ID: s.current}, true)}, items...)
+	}
+	for _, r := range s.sessions.Rows() {
+		items = append(items, composer.PickerItem(r))
 	}
 	s.Picker.SetItems(items)
 	s.Picker.SetQuery(s.Field.String())
@@ -107,6 +114,9 @@ func (s *Threads) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
 	switch msg := m.(type) {
 	case ThreadsListed:
 		s.setThreads(msg.Threads, msg.Err)
+	case chat.AgentSessions:
+		s.sessions = msg
+		s.SetCurrent(s.current) // drawn with the threads
 	case tea.KeyPressMsg:
 		if s.rename != "" {
 			return s, nil, s.renameKey(msg)
@@ -134,7 +144,11 @@ func (s *Threads) renameKey(msg tea.KeyPressMsg) any {
 func (s *Threads) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 	k := s.k
 	item, ok := s.Picker.Selected()
+	sess, isSession := s.sessions.Of(item.Value)
+	ok = ok && item.Value != "" && !isSession // a thread's row
 	switch {
+	case key.Matches(msg, k.ThreadsOpen) && isSession:
+		return nil, nil, SessionOpen{sess}
 	case key.Matches(msg, k.ThreadsClose) || key.Matches(msg, k.Threads):
 		return nil, nil, nil
 	case key.Matches(msg, k.ThreadsOpen):
