@@ -70,8 +70,17 @@ const agentListWait = 60 * time.Second
 // they could not be listed; it wraps agent.ErrNotOffered when the agent
 // has no session/list (or the backend no agent sessions).
 type AgentSessions struct {
-	Sessions []agent.AgentSession
+	Sessions []AgentSession
 	Err      error
+}
+
+// AgentSession is one of the agent's own sessions as chat shows it
+// (agent.AgentSession: ui does not import agent).
+type AgentSession struct {
+	ID      string
+	Title   string // one line; "" when the agent gave none
+	Cwd     string
+	Updated time.Time // zero when the agent did not say
 }
 
 // SessionImported: the agent's session is now the thread ThreadID, titled
@@ -113,10 +122,10 @@ func (s *Service) AgentSessionList() AgentSessions {
 	if err == nil && s.st != nil {
 		known, err = s.st.AgentSessionIDs(s.opt.ProjectID, s.opt.Backend.Name())
 	}
-	var out []agent.AgentSession
+	var out []AgentSession
 	for _, a := range list {
 		if !known[a.ID] {
-			out = append(out, a)
+			out = append(out, AgentSession(a))
 		}
 	}
 	return AgentSessions{Sessions: out, Err: err}
@@ -151,21 +160,21 @@ func (l AgentSessions) Rows() []Row {
 }
 
 // Of is the session whose row has value (ok false: not a session's row).
-func (l AgentSessions) Of(value string) (agent.AgentSession, bool) {
+func (l AgentSessions) Of(value string) (AgentSession, bool) {
 	id, ok := strings.CutPrefix(value, "\x00")
 	for _, a := range l.Sessions {
 		if ok && a.ID == id {
 			return a, true
 		}
 	}
-	return agent.AgentSession{}, false
+	return AgentSession{}, false
 }
 
 // ImportAgentSession opens one of the agent's sessions as a new thread:
 // the agent loads it (session/load), its replayed history is stored once
 // as the thread's messages, the thread keeps the session, and
 // SessionImported reports it; a Notice says why when the agent cannot.
-func (s *Service) ImportAgentSession(sess agent.AgentSession) {
+func (s *Service) ImportAgentSession(sess AgentSession) {
 	l, ok := s.opt.Backend.(agent.SessionLister)
 	if !ok {
 		s.mu.Lock()
@@ -207,7 +216,7 @@ func (s *Service) ImportAgentSession(sess agent.AgentSession) {
 
 // storeImported writes an imported session's history, its session id and
 // its title (the agent's: it stays replaceable by the agent's updates).
-func (s *Service) storeImported(threadID string, sess agent.AgentSession, msgs []agent.HistoryMessage) error {
+func (s *Service) storeImported(threadID string, sess AgentSession, msgs []agent.HistoryMessage) error {
 	for _, m := range msgs {
 		role := message.RoleUser
 		if m.Role == "assistant" {

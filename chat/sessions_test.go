@@ -178,14 +178,14 @@ func TestAgentSessionsNotOffered(t *testing.T) {
 	if as := until[AgentSessions](e, nil); !errors.Is(as.Err, agent.ErrNotOffered) {
 		t.Errorf("AgentSessions %+v", as)
 	}
-	e.s.ImportAgentSession(agent.AgentSession{ID: "x"})
+	e.s.ImportAgentSession(AgentSession{ID: "x"})
 	if n := until[Notice](e, nil); !n.Err {
 		t.Errorf("notice %+v", n)
 	}
 
 	e2, lb := newListingEnv(t)
 	lb.err = agent.ErrNotOffered
-	e2.s.ImportAgentSession(agent.AgentSession{ID: "sess-x"})
+	e2.s.ImportAgentSession(AgentSession{ID: "sess-x"})
 	n := until[Notice](e2, nil)
 	if !strings.Contains(n.Text, "could not open the agent's session sess-x") || !strings.Contains(n.Text, "cannot load its sessions") {
 		t.Errorf("notice %+v", n)
@@ -204,7 +204,7 @@ func TestAgentSessionRows(t *testing.T) {
 		t.Errorf("rows without sessions: %+v", rows)
 	}
 	at := time.Date(2026, 11, 3, 14, 5, 0, 0, time.UTC)
-	l := AgentSessions{Sessions: []agent.AgentSession{{ID: "s1", Title: "Outside work", Updated: at}, {ID: "s2"}}}
+	l := AgentSessions{Sessions: []AgentSession{{ID: "s1", Title: "Outside work", Updated: at}, {ID: "s2"}}}
 	rows := l.Rows()
 	if len(rows) != 3 || rows[0].Title != "Agent sessions" || rows[0].Value != "" {
 		t.Fatalf("rows %+v", rows)

@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
@@ -45,7 +44,7 @@ type (
 	ThreadOpen   struct{ ID string }
 	ThreadRename struct{ ID, Title string }
 	ThreadDelete struct{ ID, Title string } // to be confirmed
-	SessionOpen  struct{ Session agent.AgentSession }
+	SessionOpen  struct{ Session chat.AgentSession }
 )
 
 // SetCurrent marks id as the open thread ("": none, the next opening).
