@@ -330,7 +330,7 @@ func TestSlashAgentKeepsTheName(t *testing.T) {
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the agent's commands", func() bool {
-		return len(h.app.conv.info().Commands) > 0 && h.app.conv.phase() == chat.Idle
+		return len(h.app.conv.info().Commands) > 0 && h.app.conv.phase() == chat.Idle && h.app.ed.Draft().IsEmpty()
 	})
 	h.typeText("/review the last commit")
 	h.press("esc", "enter")
@@ -358,7 +358,7 @@ func TestSlashPickerKnowsTheAgentsLastCommands(t *testing.T) {
 	h.typeText("hello")
 	h.press("enter")
 	h.pumpUntil("the agent's commands", func() bool {
-		return len(h.app.chat.Info(h.app.thread.ID).Commands) > 0 && h.app.conv.phase() == chat.Idle
+		return len(h.app.chat.Info(h.app.thread.ID).Commands) > 0 && h.app.conv.phase() == chat.Idle && h.app.ed.Draft().IsEmpty()
 	})
 	opt2 := e.options("")
 	opt2.Backend = &acpLike{}
