@@ -29,6 +29,7 @@ type ManualClock struct {
 	now    time.Time
 	seq    int
 	timers map[int]manualTimer
+	armed  chan struct{} // closed (and replaced) when a timer is scheduled
 }
 
 type manualTimer struct {
@@ -38,7 +39,7 @@ type manualTimer struct {
 
 // NewManualClock starts at t.
 func NewManualClock(t time.Time) *ManualClock {
-	return &ManualClock{now: t, timers: map[int]manualTimer{}}
+	return &ManualClock{now: t, timers: map[int]manualTimer{}, armed: make(chan struct{})}
 }
 
 // Now is the clock's time.
@@ -55,6 +56,8 @@ func (c *ManualClock) AfterFunc(d time.Duration, f func()) func() bool {
 	c.seq++
 	id := c.seq
 	c.timers[id] = manualTimer{at: c.now.Add(d), f: f}
+	close(c.armed)
+	c.armed = make(chan struct{})
 	return func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -62,6 +65,14 @@ func (c *ManualClock) AfterFunc(d time.Duration, f func()) func() bool {
 		delete(c.timers, id)
 		return ok
 	}
+}
+
+// Armed is closed when a timer is next scheduled (AfterFunc): a test waits
+// on it for code in another goroutine to arm its timer, instead of polling.
+func (c *ManualClock) Armed() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.armed
 }
 
 // Pending is how many timers are waiting.

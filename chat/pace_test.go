@@ -25,15 +25,22 @@ func waitAsync(e *env) <-chan []Event {
 	return out
 }
 
-// pollUntil polls cond until it holds, failing the test after 2 s.
-func pollUntil(t *testing.T, what string, cond func() bool) {
+// untilArmed waits until the clock has more than before timers, woken by
+// each timer scheduled (ManualClock.Armed), failing the test after 2 s.
+func untilArmed(t *testing.T, c *ManualClock, before int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+	deadline := time.NewTimer(2 * time.Second)
+	defer deadline.Stop()
+	for {
+		armed := c.Armed()
+		if c.Pending() > before {
+			return
 		}
-		time.Sleep(time.Millisecond) // polling a condition, not waiting for work
+		select {
+		case <-armed:
+		case <-deadline.C:
+			t.Fatalf("timed out waiting for a pace timer (%d pending)", c.Pending())
+		}
 	}
 }
 
@@ -41,21 +48,26 @@ func pollUntil(t *testing.T, what string, cond func() bool) {
 // moving the clock a frame whenever Wait is pacing.
 func drainUntil(e *env, ok func(Event) bool) {
 	e.t.Helper()
+	deadline := time.NewTimer(2 * time.Second)
+	defer deadline.Stop()
 	for {
 		before := e.clock.Pending()
 		ch := waitAsync(e)
 		var evs []Event
-		pollUntil(e.t, "a batch", func() bool {
-			select {
-			case evs = <-ch:
-				return true
-			default:
-			}
+	batch:
+		for {
+			armed := e.clock.Armed()
 			if e.clock.Pending() > before {
 				e.clock.Advance(PaceInterval)
 			}
-			return false
-		})
+			select {
+			case evs = <-ch:
+				break batch
+			case <-armed:
+			case <-deadline.C:
+				e.t.Fatal("timed out waiting for a batch")
+			}
+		}
 		for _, ev := range evs {
 			if ok(ev) {
 				return
@@ -78,7 +90,7 @@ func TestWaitPacesBatches(t *testing.T) {
 	ft.emit(agent.TextDelta{Text: "c"})
 	before := e.clock.Pending()
 	ch := waitAsync(e)
-	pollUntil(t, "the pace timer", func() bool { return e.clock.Pending() > before })
+	untilArmed(t, e.clock, before)
 	e.clock.Advance(PaceInterval - time.Millisecond)
 	select {
 	case evs := <-ch:
