@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -319,27 +320,32 @@ func TestACPSteer(t *testing.T) {
 		evs []Event
 		err error
 	}, 1)
+	// The agent says "working; " once its steerable prompt runs: steer
+	// then (the first text of the turn, seen by the emitter).
+	started := make(chan struct{})
+	var once sync.Once
 	go func() {
-		evs, err := h.run(Turn{ThreadID: "a", Prompt: "[steerable]"})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var evs []Event
+		emit := h.emitter(&evs)
+		err := h.a.Run(ctx, Turn{ThreadID: "a", Prompt: "[steerable]", Dir: h.dir}, func(e Event) {
+			emit(e)
+			if _, ok := e.(TextDelta); ok {
+				once.Do(func() { close(started) })
+			}
+		})
 		done <- struct {
 			evs []Event
 			err error
 		}{evs, err}
 	}()
-	// Steer once the turn runs (the agent logged its prompt).
-	deadline := time.Now().Add(10 * time.Second)
-	var err error
-	for {
-		if len(h.events("prompt")) == 2 {
-			if err = h.a.Steer(context.Background(), "a", "use the other file"); !errors.Is(err, ErrNoTurn) {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the steerable turn never ran")
-		}
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the steerable turn never ran")
 	}
+	err := h.a.Steer(context.Background(), "a", "use the other file")
 	if err != nil {
 		t.Fatal(err)
 	}
