@@ -93,14 +93,14 @@ func TestEndToEndSignalRemovesPagerFile(t *testing.T) {
 	}
 	stale := filepath.Join(tmp, "chipchat-pager-"+strconv.Itoa(endedPID(t))+"-1.txt")
 	writeFile(t, stale, "old reply\n")
-	s := startChipchat(t, proj, home, data, "agent = \"exec:echo the reply to page\"\n", "TMPDIR="+tmp, "PAGER=tail -f")
+	s := startChipchat(t, proj, home, data, "agent = \"exec:printf 'the reply to %s\\\\n' page\"\n", "TMPDIR="+tmp, "PAGER=tail -f")
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the pager file of a chipchat no longer running is still there: %v", err)
 	}
 	pid := s.pid()
 	s.text("go")
 	s.keys("Enter")
-	s.waitFor("the reply to page")
+	s.waitFor("the reply to page") // the header shows the command, which does not hold the reply's words
 	s.keys("Tab")
 	s.waitFor("o open")
 	s.keys("Down") // the reply
