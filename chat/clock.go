@@ -17,6 +17,9 @@ type Clock interface {
 
 type realClock struct{}
 
+// SystemClock is the machine's clock: the Clock used when none is given.
+var SystemClock Clock = realClock{}
+
 func (realClock) Now() time.Time { return time.Now() }
 func (realClock) AfterFunc(d time.Duration, f func()) func() bool {
 	return time.AfterFunc(d, f).Stop

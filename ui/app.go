@@ -106,6 +106,9 @@ type App struct {
 
 // New builds the app for a thread whose messages and draft were loaded.
 func New(opt Options) *App {
+	if opt.Clock == nil {
+		opt.Clock = chat.SystemClock
+	}
 	th := chips.DefaultTheme()
 	if opt.NoColor {
 		th = chips.NoColorTheme()

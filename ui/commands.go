@@ -111,7 +111,7 @@ func (a *App) runSlash(res any) tea.Cmd {
 	case slashReview:
 		cmd = a.act(a.rv.open(r.args))
 	case slashExport:
-		cmd = a.conv.openExport(r.path, a.opt.Dir, a.opt.Home)
+		cmd = a.conv.openExport(r.path, a.opt.Dir, a.opt.Home, a.opt.Clock.Now())
 	case slashCompact:
 		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
 	case slashMode:

@@ -271,8 +271,8 @@ func spinTick(threadID string) tea.Cmd {
 	return tea.Tick(spinEvery, func(t time.Time) tea.Msg { return spinMsg{threadID, t} })
 }
 
-// spun is a tick of the running turn's spinner; clock (when not nil) is
-// the status line's clock.
+// spun is a tick of the running turn's spinner; clock is the status
+// line's clock.
 func (c *conversation) spun(msg spinMsg, clock chat.Clock) tea.Cmd {
 	if msg.threadID != c.thread.ID || !c.turnShown() {
 		if c.spinning == msg.threadID {
@@ -280,10 +280,7 @@ func (c *conversation) spun(msg spinMsg, clock chat.Clock) tea.Cmd {
 		}
 		return nil
 	}
-	c.now = msg.at
-	if clock != nil {
-		c.now = clock.Now()
-	}
+	c.now = clock.Now()
 	return spinTick(c.thread.ID)
 }
 

@@ -45,14 +45,14 @@ func exportRows(add func(reflect.Type, handler)) {
 }
 
 // openExport opens the prompt at path ("": the exports dir's file named
-// after the thread's title and today).
-func (c *conversation) openExport(path, dir, home string) tea.Cmd {
+// after the thread's title and the day of now, the app's clock).
+func (c *conversation) openExport(path, dir, home string, now time.Time) tea.Cmd {
 	if path == "" {
 		d, err := export.Dir(os.Getenv)
 		if err != nil {
 			return c.notify(err.Error(), true)
 		}
-		path = filepath.Join(d, export.FileName(c.thread.Title, time.Now(), "md"))
+		path = filepath.Join(d, export.FileName(c.thread.Title, now, "md"))
 	}
 	c.ovs.Push(overlay.NewExport(c.keys, path, dir, home))
 	return nil
