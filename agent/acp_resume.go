@@ -25,14 +25,44 @@ func (a *ACP) reopener(p *acpProc) (acpReopen, string) {
 // resume reopens sid with session/resume: the agent sends no history, so
 // nothing is dropped and nothing is waited for.
 func (a *ACP) resume(ctx context.Context, p *acpProc, sid, cwd string, servers []acp.McpServer, extra []string, emit func(Event)) error {
+	return a.reopen(ctx, p, sid, cwd, servers, extra, emit, true)
+}
+
+// load reopens sid with session/load, dropping the history the agent
+// replays before it answers and, until the session has been quiet for
+// LoadQuiet, after.
+func (a *ACP) load(ctx context.Context, p *acpProc, sid, cwd string, servers []acp.McpServer, extra []string, emit func(Event)) error {
+	return a.reopen(ctx, p, sid, cwd, servers, extra, emit, false)
+}
+
+// reopen is resume (session/resume) or load (session/load, its replay
+// dropped while s.loading and until the session settles).
+func (a *ACP) reopen(ctx context.Context, p *acpProc, sid, cwd string, servers []acp.McpServer, extra []string, emit func(Event), resume bool) error {
 	a.mu.Lock()
 	s := a.session(sid)
 	s.cwd = cwd
+	if !resume {
+		s.loading = true
+		defer func() {
+			a.mu.Lock()
+			s.loading = false
+			a.mu.Unlock()
+		}()
+	}
 	a.mu.Unlock()
-	var resp acp.ResumeSessionResponse
+	var (
+		modes   *acp.SessionModeState
+		options []acp.SessionConfigOption
+		models  *acp.SessionModelState
+	)
 	err := a.withAuth(ctx, p, emit, func() error {
-		var err error
-		resp, err = p.conn.ResumeSession(ctx, acp.ResumeSessionRequest{SessionId: acp.SessionId(sid), Cwd: cwd, McpServers: servers, AdditionalDirectories: extra})
+		if resume {
+			resp, err := p.conn.ResumeSession(ctx, acp.ResumeSessionRequest{SessionId: acp.SessionId(sid), Cwd: cwd, McpServers: servers, AdditionalDirectories: extra})
+			modes, options, models = resp.Modes, resp.ConfigOptions, resp.Models
+			return err
+		}
+		resp, err := p.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: acp.SessionId(sid), Cwd: cwd, McpServers: servers, AdditionalDirectories: extra})
+		modes, options, models = resp.Modes, resp.ConfigOptions, resp.Models
 		return err
 	})
 	if err != nil {
@@ -42,8 +72,13 @@ func (a *ACP) resume(ctx context.Context, p *acpProc, sid, cwd string, servers [
 		return err
 	}
 	a.mu.Lock()
-	s.setInitial(resp.Modes, resp.ConfigOptions, resp.Models)
+	s.setInitial(modes, options, models)
 	a.mu.Unlock()
+	if !resume {
+		if err := a.settle(ctx, s); err != nil {
+			return err
+		}
+	}
 	p.setLive(sid)
 	return nil
 }

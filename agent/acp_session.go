@@ -363,42 +363,6 @@ func acpRefusal(err error) string {
 	return oneLine(m)
 }
 
-// load resumes sid with session/load, dropping the history the agent
-// replays before it answers and, until the session has been quiet for
-// LoadQuiet, after.
-func (a *ACP) load(ctx context.Context, p *acpProc, sid, cwd string, servers []acp.McpServer, extra []string, emit func(Event)) error {
-	a.mu.Lock()
-	s := a.session(sid)
-	s.cwd = cwd
-	s.loading = true
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		s.loading = false
-		a.mu.Unlock()
-	}()
-	var resp acp.LoadSessionResponse
-	err := a.withAuth(ctx, p, emit, func() error {
-		var err error
-		resp, err = p.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: acp.SessionId(sid), Cwd: cwd, McpServers: servers, AdditionalDirectories: extra})
-		return err
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return err
-	}
-	a.mu.Lock()
-	s.setInitial(resp.Modes, resp.ConfigOptions, resp.Models)
-	a.mu.Unlock()
-	if err := a.settle(ctx, s); err != nil {
-		return err
-	}
-	p.setLive(sid)
-	return nil
-}
-
 // settle waits until no update has come for s for the quiet window (at
 // most acpSettleMax).
 func (a *ACP) settle(ctx context.Context, s *acpSession) error {
