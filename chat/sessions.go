@@ -108,7 +108,7 @@ func (s *Service) ListAgentSessions() {
 
 // AgentSessionList is the agent's sessions of the project that are no
 // thread of it yet, as ListAgentSessions reports them, waited for (it
-// starts the agent): the thread list's "Agent sessions", read in a
+// starts the agent): the thread list's agent session rows, read in a
 // command.
 func (s *Service) AgentSessionList() AgentSessions {
 	l, ok := s.opt.Backend.(agent.SessionLister)
@@ -131,33 +131,35 @@ func (s *Service) AgentSessionList() AgentSessions {
 	return AgentSessions{Sessions: out, Err: err}
 }
 
-// Row is a row of the thread list's section "Agent sessions" (a picker's
+// Row is an agent session's row in the thread list (a picker's
 // item: title, detail, value).
 type Row struct{ Title, Detail, Value string }
 
-// Rows is the section's rows: the heading "Agent sessions" (its Value "")
-// and a row per session — its title ("(untitled session)" when the agent
-// gave none), the session id and the time the agent last changed it when
-// it said, its Value "\x00" and the id (a thread's id starts "thr_") —
-// and none when no session is listed. Control characters are the
-// drawing's to strip.
+// Rows is the section's rows, one per session: its title ("(untitled
+// session)" when the agent gave none), indented as a thread's; its detail "agent session", the
+// session id and the time the agent last changed it when it said; its
+// Value "\x00" and the id (a thread's id starts "thr_"). No heading row:
+// every row opens something, and the list's count is what can be opened.
+// None when no session is listed. Control characters are the drawing's to
+// strip.
 func (l AgentSessions) Rows() []Row {
-	if len(l.Sessions) == 0 {
-		return nil
-	}
-	rows := []Row{{Title: "Agent sessions"}}
+	var rows []Row
 	for _, a := range l.Sessions {
-		title, detail := a.Title, a.ID
+		title, detail := a.Title, SessionRowDetail+" · "+a.ID
 		if title == "" {
 			title = "(untitled session)"
 		}
 		if !a.Updated.IsZero() {
 			detail += " · " + a.Updated.Local().Format("2006-01-02 15:04")
 		}
-		rows = append(rows, Row{Title: "  " + title, Detail: detail, Value: "\x00" + a.ID})
+		rows = append(rows, Row{Title: "  " + title, Detail: detail, Value: "\x00" + a.ID}) // under the threads' titles
 	}
 	return rows
 }
+
+// SessionRowDetail starts the detail of an agent session's row in the
+// thread list (a thread's row shows its age and message count there).
+const SessionRowDetail = "agent session"
 
 // Of is the session whose row has value (ok false: not a session's row).
 func (l AgentSessions) Of(value string) (AgentSession, bool) {

@@ -196,9 +196,10 @@ func TestAgentSessionsNotOffered(t *testing.T) {
 	}
 }
 
-// The thread list's section: a heading, then a row per session with its
-// title (or "(untitled session)"), id and time; a row's value finds its
-// session, a thread's id or the heading's none; no sessions, no rows.
+// The thread list's agent sessions: a row per session with its title (or
+// "(untitled session)"), "agent session", its id and time — no heading
+// row, which could be selected and counted but opens nothing; a row's
+// value finds its session, a thread's id none; no sessions, no rows.
 func TestAgentSessionRows(t *testing.T) {
 	if rows := (AgentSessions{Err: agent.ErrNotOffered}).Rows(); rows != nil {
 		t.Errorf("rows without sessions: %+v", rows)
@@ -206,17 +207,19 @@ func TestAgentSessionRows(t *testing.T) {
 	at := time.Date(2026, 11, 3, 14, 5, 0, 0, time.UTC)
 	l := AgentSessions{Sessions: []AgentSession{{ID: "s1", Title: "Outside work", Updated: at}, {ID: "s2"}}}
 	rows := l.Rows()
-	if len(rows) != 3 || rows[0].Title != "Agent sessions" || rows[0].Value != "" {
+	if len(rows) != 2 {
 		t.Fatalf("rows %+v", rows)
 	}
-	if r := rows[1]; !strings.Contains(r.Title, "Outside work") || r.Detail != "s1 · "+at.Local().Format("2006-01-02 15:04") {
+	if r := rows[0]; r.Title != "  Outside work" || r.Detail != "agent session · s1 · "+at.Local().Format("2006-01-02 15:04") {
 		t.Errorf("row %+v", r)
 	}
-	if r := rows[2]; !strings.Contains(r.Title, "(untitled session)") || r.Detail != "s2" {
+	if r := rows[1]; r.Title != "  (untitled session)" || r.Detail != "agent session · s2" {
 		t.Errorf("row %+v", r)
 	}
-	if a, ok := l.Of(rows[2].Value); !ok || a.ID != "s2" {
-		t.Errorf("Of(%q) = %+v %v", rows[2].Value, a, ok)
+	for i, r := range rows {
+		if a, ok := l.Of(r.Value); !ok || a.ID != l.Sessions[i].ID {
+			t.Errorf("Of(%q) = %+v %v", r.Value, a, ok)
+		}
 	}
 	for _, v := range []string{"", "s1", "thr_s1"} {
 		if _, ok := l.Of(v); ok {

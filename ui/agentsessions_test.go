@@ -66,11 +66,15 @@ func TestThreadListAgentSessions(t *testing.T) {
 	}, history: []agent.HistoryMessage{{Role: "user", Text: "old question"}, {Role: "assistant", Text: "old answer"}}}
 	e, h := openListing(t, b)
 	h.openSwitcher()
-	h.pumpUntil("the agent's sessions", func() bool { return strings.Contains(h.overlayText(), "Agent sessions") })
+	h.pumpUntil("the agent's sessions", func() bool { return strings.Contains(h.overlayText(), "Outside work") })
 	ov := h.overlayText()
-	heading, beta, outside := strings.Index(ov, "Agent sessions"), strings.Index(ov, "Beta plans"), strings.Index(ov, "Outside work")
-	if beta < 0 || outside < heading || heading < beta {
-		t.Fatalf("want the threads, then the heading, then the session:\n%s", ov)
+	beta, outside := strings.Index(ov, "Beta plans"), strings.Index(ov, "Outside work")
+	if beta < 0 || outside < beta || !strings.Contains(ov[outside:], chat.SessionRowDetail) {
+		t.Fatalf("want the threads, then the session marked %q:\n%s", chat.SessionRowDetail, ov)
+	}
+	// Every row counted opens something: two threads, two sessions.
+	if !strings.Contains(ov, "4 of 4") {
+		t.Errorf("the count is not the rows that open something:\n%s", ov)
 	}
 	if !strings.Contains(ov, updated.Local().Format("2006-01-02 15:04")) {
 		t.Errorf("the session's time is not shown:\n%s", ov)
@@ -102,7 +106,9 @@ func TestThreadListAgentSessions(t *testing.T) {
 	// Listed again, it is a thread: under the threads, not a session.
 	h.openSwitcher()
 	h.pumpUntil("the sessions listed again", func() bool { return count[chat.AgentSessions](h) == 2 })
-	if ov := h.overlayText(); strings.Count(ov, "Outside work") != 1 || strings.Index(ov, "Outside work") > strings.Index(ov, "Agent sessions") {
+	ov = h.overlayText()
+	row := ov[strings.Index(ov, "Outside work"):]
+	if strings.Count(ov, "Outside work") != 1 || strings.Contains(row[:strings.IndexByte(row, '\n')], chat.SessionRowDetail) {
 		t.Errorf("listed again:\n%s", ov)
 	}
 }
@@ -126,7 +132,7 @@ func TestThreadListNoAgentSessions(t *testing.T) {
 	_, h := openListing(t, agent.Echo{})
 	h.openSwitcher()
 	h.pumpUntil("the sessions answer", func() bool { return count[chat.AgentSessions](h) == 1 })
-	if ov := h.overlayText(); strings.Contains(ov, "Agent sessions") || !strings.Contains(ov, "Beta plans") {
+	if ov := h.overlayText(); strings.Contains(ov, chat.SessionRowDetail) || !strings.Contains(ov, "Beta plans") {
 		t.Errorf("the list:\n%s", ov)
 	}
 	if top[*overlay.Threads](h.app) == nil {
