@@ -291,9 +291,10 @@ type ACP struct {
 	pending  map[string][]acpSetting  // thread id → settings to apply once it has a session
 	terms    *acpTerminals
 	fs       *acpFS
-	writes   int      // fs writes reported, for their item ids
-	held     []string // refusals while no turn ran, told in the next turn
-	heldMore int      // refusals beyond acpHeldMax, counted
+	writes   int                                // fs writes reported, for their item ids
+	held     []string                           // refusals while no turn ran, told in the next turn
+	heldMore int                                // refusals beyond acpHeldMax, counted
+	between  func(threadID string, evs []Event) // OnBetweenTurns (acp_between.go)
 
 	// Test hooks: quietAfter times the settling after session/load;
 	// dropped is told of each replayed update dropped.

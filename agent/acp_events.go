@@ -670,6 +670,8 @@ func (c *acpClient) SessionUpdate(_ context.Context, n acp.SessionNotification) 
 	case isState:
 		if t != nil {
 			t.poke()
+		} else {
+			a.betweenTurns(sid)
 		}
 	case loading:
 		if dropped != nil {

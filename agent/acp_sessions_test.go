@@ -212,6 +212,37 @@ func TestACPSessionTitle(t *testing.T) {
 	}
 }
 
+// A title the agent sends after its turn ended reaches the between-turns
+// callback at once, for the thread, sanitized — not the next turn, which
+// may be hours away — and is not told again in the next turn.
+func TestACPTitleBetweenTurns(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	got := make(chan []Event, 4)
+	threads := make(chan string, 4)
+	h.a.OnBetweenTurns(func(threadID string, evs []Event) {
+		threads <- threadID
+		got <- evs
+	})
+	evs := h.mustTurn("a", "[title-after]")
+	if st := acpOf[SessionTitle](evs); len(st) != 0 {
+		t.Fatalf("the title came with the turn: %+v", st)
+	}
+	select {
+	case between := <-got:
+		if th := <-threads; th != "a" {
+			t.Errorf("told for thread %q", th)
+		}
+		if st := acpOf[SessionTitle](between); len(st) != 1 || st[0].Title != "Named after the turn" {
+			t.Errorf("between turns: %+v", between)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the title sent after the turn never reached the callback")
+	}
+	if st := acpOf[SessionTitle](h.mustTurn("a", "one")); len(st) != 0 {
+		t.Errorf("told again in the next turn: %+v", st)
+	}
+}
+
 // session/list: the sessions of the project's directory, every page, the
 // newest first, titles on one line.
 func TestACPListSessions(t *testing.T) {

@@ -353,6 +353,13 @@ func (f *fakeACPAgent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Pro
 		// is under way (control characters and all).
 		f.say(ctx, sid, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr("Fix the\n login\x1b bug")}})
 		f.say(ctx, sid, acp.UpdateAgentMessageText("titled"))
+	case strings.Contains(text, "[title-after]"):
+		// As Claude's adapter: the title comes once its own request for
+		// it returns, after the turn's answer went out.
+		time.AfterFunc(20*time.Millisecond, func() {
+			f.say(context.Background(), sid, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{Title: acp.Ptr("Named after\x1b the turn")}})
+		})
+		f.say(ctx, sid, acp.UpdateAgentMessageText("answered"))
 	case strings.Contains(text, "[steerable]"):
 		// Runs until a message is steered into it (or it is cancelled).
 		ch := make(chan string, 1)

@@ -160,6 +160,9 @@ func New(opt Options) *Service {
 	if s.caps.Commands && s.st != nil {
 		s.do(s.loadCommands)
 	}
+	if b, ok := opt.Backend.(agent.BetweenTurns); ok && s.st != nil {
+		b.OnBetweenTurns(s.betweenTurns)
+	}
 	go s.worker()
 	return s
 }
