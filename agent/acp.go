@@ -81,7 +81,8 @@ import (
 //     chipchat's own directories (ACPOptions.Protect), acp_fs.go) and
 //     terminal (ACPOptions.Terminals, else an in-process runner without a
 //     pty: same output limits, truncation at a character boundary, kill,
-//     release and wait_for_exit), plus terminal auth. An agent that asks
+//     release and wait_for_exit), plus terminal auth and elicitation
+//     (form and URL, acp_elicit.go). An agent that asks
 //     before it sends the tool_call (Codex's shell) gets the item started
 //     by the request, and the late tool_call updates it.
 //   - Writes and terminals belong to a turn (acp_fs.go, acp_terminal.go):
@@ -713,10 +714,11 @@ func (a *ACP) clientCapabilities() acp.ClientCapabilities {
 		return acp.ClientCapabilities{}
 	}
 	return acp.ClientCapabilities{
-		Fs:       acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
-		Terminal: true,
-		Auth:     acp.AuthCapabilities{Terminal: true},
-		Meta:     acpClientMeta(),
+		Fs:          acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+		Terminal:    true,
+		Auth:        acp.AuthCapabilities{Terminal: true},
+		Elicitation: acpElicitCaps(),
+		Meta:        acpClientMeta(),
 	}
 }
 

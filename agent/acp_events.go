@@ -140,7 +140,7 @@ func (t *acpTurn) push1(ev Event) {
 			return
 		}
 		t.usageAt = n
-	case Permission:
+	case Permission, Elicitation:
 		clear(t.at)
 		clear(t.putAt)
 		t.planAt, t.usageAt = -1, -1
@@ -628,11 +628,17 @@ var (
 	_ acp.ExtensionMethodHandler = (*acpClient)(nil)
 )
 
-// HandleExtensionMethod takes the line reader's marks (acp_lines.go);
-// every other extension method is unknown.
-func (c *acpClient) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
-	if method == acpMarkMethod && c.lines != nil {
+// HandleExtensionMethod takes the line reader's marks (acp_lines.go) and
+// the elicitations it renamed (acp_elicit.go); every other extension method is unknown.
+func (c *acpClient) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch {
+	case method == acpMarkMethod && c.lines != nil:
 		c.lines.applyMark(params)
+		return nil, nil
+	case method == acpElicitMethod:
+		return c.elicit(ctx, params)
+	case method == acpElicitDoneMethod:
+		c.elicitDone(params)
 		return nil, nil
 	}
 	return nil, acp.NewMethodNotFound(method)

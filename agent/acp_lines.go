@@ -228,6 +228,7 @@ func (l *acpReader) cause() *acpCutError {
 // applied when it is a request, else after at most acpMarksAhead
 // unapplied marks. It reports false once the SDK's side is closed.
 func (l *acpReader) forward(line []byte) bool {
+	line = acpRenameElicit(line) // acp_elicit.go
 	if l.update != nil {
 		if n, ok := acpDecodeUpdate(line); ok {
 			return l.apply(n)

@@ -16,7 +16,8 @@
 //
 // It reports to the UI only by events (Wait): UserStored, SendFailed,
 // ReplyStarted, ItemChanged, ReplyFinished, PhaseChanged, QueueChanged,
-// Unqueued, Notice, PermissionAsked, SignInAsked, AskClosed, AgentInfo,
+// Unqueued, Notice, PermissionAsked, SignInAsked, ElicitationAsked,
+// ElicitationDone, AskClosed, AgentInfo,
 // CommandsKnown, Replying, Forked, TitleChanged, AgentSessions, SessionImported, QuitReady. The events carry chat's own types (view.go: Message,
 // Question, Command, ConfigOption, Modes, Usage; PermissionAnswer going
 // back), converted from agent's and store's. Its methods never block on

@@ -140,6 +140,7 @@ type ask struct {
 	pos        int // the permission item, -1 for a sign-in
 	permission chan<- agent.PermissionAnswer
 	signIn     chan<- agent.Answer
+	elicit     chan<- agent.ElicitAnswer // an elicitation (elicit.go)
 	request    message.Permission
 }
 
@@ -720,6 +721,9 @@ func (s *Service) AnswerSignIn(id int64, optionID string) {
 // closeAsk answers and forgets a question; s.mu must be held.
 func (s *Service) closeAsk(id int64, a *ask, ans agent.PermissionAnswer) {
 	delete(s.asks, id)
+	if a.elicit != nil {
+		a.elicit <- agent.ElicitAnswer{Action: "cancel"}
+	}
 	if a.signIn != nil {
 		opt := ans.OptionID
 		if ans.Outcome == "cancelled" {

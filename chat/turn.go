@@ -267,6 +267,8 @@ func (t *turn) event(ev agent.Event) {
 				s.mu.Unlock()
 			}
 		})
+	case agent.Elicitation, agent.ElicitationDone:
+		s.elicited(t, e)
 	case agent.SessionTitle:
 		s.agentTitle(t.th.id, e.Title)
 	case agent.Commands, agent.Modes, agent.ConfigOptions, agent.Usage:

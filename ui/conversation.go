@@ -199,6 +199,8 @@ func (c *conversation) event(e chat.Event) effect {
 		c.showAsk(pendingAsk{ID: e.ID, ThreadID: e.ThreadID, SignIn: &e.Question})
 	case chat.AskClosed:
 		c.closeAsk(e.ID)
+	case chat.ElicitationAsked, chat.ElicitationDone:
+		return c.elicitEvent(e)
 	case chat.AgentInfo:
 		if c.here(e.ThreadID) {
 			c.refreshCommandItems()
@@ -420,12 +422,18 @@ func (c *conversation) sendNextQueued() tea.Cmd {
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
 func (c *conversation) showAsk(p pendingAsk) {
-	c.ovs.PushUnder(overlay.NewAsk(c.keys, p), overlay.Is[*overlay.Ask])
+	c.ovs.PushUnder(overlay.NewAsk(c.keys, p), isQuestion)
 }
 
 // closeAsk closes the prompt of a question the agent no longer asks.
 func (c *conversation) closeAsk(id int64) {
-	c.ovs.Remove(func(o overlay.Overlay) bool { b, ok := o.(*overlay.Ask); return ok && b.Ask().ID == id })
+	c.ovs.Remove(func(o overlay.Overlay) bool {
+		if e, ok := o.(*overlay.Elicit); ok {
+			return e.ID == id && !e.Waiting() // an opened link waits for the agent's completion
+		}
+		b, ok := o.(*overlay.Ask)
+		return ok && b.Ask().ID == id
+	})
 }
 
 // answer gives the agent the user's answer (a sign-in's terminal method

@@ -34,6 +34,8 @@ func (c *conversation) rung(e chat.Event) tea.Cmd {
 		s = c.bell.Asked(e.ThreadID, c.titleOf(e.ThreadID), e.Tool.Title)
 	case chat.SignInAsked:
 		s = c.bell.Asked(e.ThreadID, c.titleOf(e.ThreadID), "sign in")
+	case chat.ElicitationAsked:
+		s = c.bell.Asked(e.ThreadID, c.titleOf(e.ThreadID), "input")
 	}
 	if s == "" {
 		return nil

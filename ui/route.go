@@ -62,6 +62,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(*App, overlay.GuardDone) tea.Cmd { return nil }))
 	bellRows(add)   // focus reports and the terminal's probe (notify.go)
 	exportRows(add) // /export's file and copy (export.go)
+	elicitRows(add) // the agent's links (elicit.go)
 	add(on(func(a *App, m noticeMsg) tea.Cmd { return a.notify(m.text, m.err) }))
 	add(on(func(a *App, m spinMsg) tea.Cmd { return a.conv.spun(m, a.opt.Clock) }))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
@@ -227,6 +228,9 @@ func (a *App) routePaste(msg tea.PasteMsg) tea.Cmd {
 // overlayResult acts on what an overlay returned; pass true means the key
 // goes on down the routing.
 func (a *App) overlayResult(res any) (tea.Cmd, bool) {
+	if cmd, ok := elicitResult(a, res); ok {
+		return cmd, false
+	}
 	switch r := res.(type) {
 	case nil:
 	case overlay.ThreadOpen:

@@ -48,6 +48,7 @@ const (
 	ScopeStash      Scope = "stash"      // the stash list
 	ScopeHistory    Scope = "history"    // the prompt history search
 	ScopeAsk        Scope = "ask"        // the agent's question or permission request
+	ScopeElicit     Scope = "elicit"     // the agent's form or link (an elicitation)
 	ScopeConfirm    Scope = "confirm"    // a yes/no question
 	ScopeReview     Scope = "review"     // the review pane (ui/review.go)
 	ScopeComment    Scope = "comment"    // the review pane's comment editor
@@ -79,6 +80,7 @@ var scopes = []struct {
 	{ScopeStash, "In the stash list"},
 	{ScopeHistory, "In the history search (ctrl+r)"},
 	{ScopeAsk, "When the agent asks"},
+	{ScopeElicit, "In the agent's form or link (it asks for input)"},
 	{ScopeConfirm, "In a yes/no question"},
 	{ScopeReview, "In the review pane (alt+g, /review)"},
 	{ScopeComment, "In the review pane's comment editor"},
@@ -210,6 +212,10 @@ type OverlayKeys struct {
 	AskPageDown key.Binding
 	AskPageUp   key.Binding
 	AskChoose   key.Binding
+
+	ElicitNext, ElicitPrev, ElicitLeft, ElicitRight key.Binding
+	ElicitToggle, ElicitAccept, ElicitDecline       key.Binding
+	ElicitCancel, ElicitCopy                        key.Binding
 
 	ConfirmYes key.Binding
 	ConfirmNo  key.Binding
@@ -409,6 +415,16 @@ var keyTable = []KeyDef{
 	row("ask_page_down", sc(ScopeAsk), ks("pgdown", "ctrl+d"), "scroll the request down", ov(func(k *OverlayKeys) *key.Binding { return &k.AskPageDown })),
 	row("ask_page_up", sc(ScopeAsk), ks("pgup", "ctrl+u"), "scroll the request up", ov(func(k *OverlayKeys) *key.Binding { return &k.AskPageUp })),
 	row("ask_choose", sc(ScopeAsk), ks("enter"), "choose the option (1-9 choose by number; esc rejects)", ov(func(k *OverlayKeys) *key.Binding { return &k.AskChoose })),
+
+	row("elicit_next", sc(ScopeElicit), ks("tab", "down"), "next field", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitNext })),
+	row("elicit_prev", sc(ScopeElicit), ks("shift+tab", "up"), "previous field", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitPrev })),
+	row("elicit_left", sc(ScopeElicit), ks("left"), "previous choice of a choice field", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitLeft })),
+	row("elicit_right", sc(ScopeElicit), ks("right"), "next choice of a choice field", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitRight })),
+	row("elicit_toggle", sc(ScopeElicit), ks("space"), "switch a yes/no field, pick the choice (a text field types it)", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitToggle })),
+	row("elicit_accept", sc(ScopeElicit), ks("enter"), "send the form (checked first); a link: open it", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitAccept })),
+	row("elicit_decline", sc(ScopeElicit), ks("esc"), "decline: answer no", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitDecline })),
+	row("elicit_cancel", sc(ScopeElicit), ks("ctrl+g"), "cancel: answer neither yes nor no", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitCancel })),
+	row("elicit_copy", sc(ScopeElicit), ks("y", "ctrl+y"), "copy the link (a link only)", ov(func(k *OverlayKeys) *key.Binding { return &k.ElicitCopy })),
 
 	row("confirm_yes", sc(ScopeConfirm), ks("y", "Y", "enter"), "yes", ov(func(k *OverlayKeys) *key.Binding { return &k.ConfirmYes })),
 	row("confirm_no", sc(ScopeConfirm), ks("n", "N", "esc", "ctrl+c"), "no", ov(func(k *OverlayKeys) *key.Binding { return &k.ConfirmNo })),
