@@ -161,6 +161,8 @@ func (f *fakeACPAgent) Initialize(_ context.Context, p acp.InitializeRequest) (a
 			sc.Close = &acp.SessionCloseCapabilities{}
 		case "list":
 			sc.List = &acp.SessionListCapabilities{}
+		case "fork":
+			sc.Fork = &acp.SessionForkCapabilities{} // acp_fork_test.go
 		case "steer":
 			resp.Meta = map[string]any{"steering": map[string]any{"supported": true}}
 		case "logout":

@@ -620,6 +620,9 @@ func (s *Service) Fork(threadID, upTo string) {
 			t.Title = forkTitle(t.Title)
 			err = s.st.RenameThread(t.ID, t.Title)
 		}
+		if err == nil && s.forkSession(threadID, upTo, t) { // it reports Forked (fork.go)
+			return
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if err != nil {
