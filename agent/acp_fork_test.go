@@ -5,6 +5,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,5 +55,30 @@ func TestACPForkSession(t *testing.T) {
 	}
 	if got := plain.events("fork"); len(got) != 0 {
 		t.Errorf("asked an agent that does not offer it: %v", got)
+	}
+}
+
+// A thread with earlier messages but no session (a fork from an earlier
+// message) hands them to its new session; a new thread has none to hand.
+func TestACPNewSessionTakesTheThreadsHistory(t *testing.T) {
+	h := newACPHarness(t, ACPOptions{})
+	reads := 0
+	evs, err := h.run(Turn{ThreadID: "fork", Prompt: "edited", Handover: handover(&reads)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := firstPromptText(t, h); got != strings.TrimRight(handedHistory, "\n")+"\n\nedited" {
+		t.Errorf("first prompt = %q", got)
+	}
+	if n := acpOf[Notice](evs); len(n) != 1 || !strings.Contains(n[0].Text, "no session with the agent yet") || !strings.Contains(n[0].Text, "handed it this thread's history") {
+		t.Errorf("notices = %v", n)
+	}
+	empty := &Handover{History: func() (string, int, int) { return "", 0, 0 }}
+	evs, err = h.run(Turn{ThreadID: "new", Prompt: "hi", Handover: empty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := firstPromptText(t, h); got != "hi" || len(acpOf[Notice](evs)) != 0 {
+		t.Errorf("a new thread: prompt %q, notices %v", got, acpOf[Notice](evs))
 	}
 }

@@ -281,6 +281,10 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 		emit(Notice{acpHandoverNotice("chipchat could not resume the agent's own session "+sid+" (the agent said: "+acpRefusal(err)+")", t.Handover)})
 	} else if sid != "" {
 		emit(Notice{acpHandoverNotice("this agent cannot resume its sessions", t.Handover)})
+	} else if kept, omitted := t.Handover.Take(); kept > 0 || omitted > 0 {
+		// A thread with messages but no session of this agent (a fork from
+		// an earlier message, a thread begun with another agent).
+		emit(Notice{acpHandoverNotice("this thread has no session with the agent yet", t.Handover)})
 	}
 	var resp acp.NewSessionResponse
 	err := a.withAuth(ctx, p, emit, func() error {

@@ -142,8 +142,10 @@ func (s *Service) agentTurn(threadID string, user store.Message) agent.Turn {
 	if s.caps.Sessions {
 		if id, ok, err := s.st.AgentSession(threadID, s.opt.Backend.Name()); err == nil && ok {
 			at.SessionID = id
-			at.Handover = s.handover(threadID, user.ID)
 		}
+		// Without a session (a fork from an earlier message, a thread
+		// begun with another agent) the new session takes the history.
+		at.Handover = s.handover(threadID, user.ID)
 	}
 	return at
 }
