@@ -47,21 +47,22 @@ func startSelfAgent(t *testing.T, helper, config string, env ...string) (*chipch
 }
 
 // The bounds on key latency during a flood, as multiples of idle p90 in
-// the same run. Issue 23 asks 2×; it is not met yet. Since chipchat
-// decodes the common session updates itself (agent/acp_update.go), the
-// SDK's JSON decoding is gone from the profile (it was ~38 % of chipchat's
-// CPU) and a 100,000-chunk flood costs chipchat 0.8–1.1 s of CPU instead
-// of 3.7–5.5 s; on a shared 2-core machine at load 14–26 the flood then
-// measured 3.3–6.0× (8.96× and 5.51× before, same machine, same hour),
-// and 2.1–4.4× with streams paced at 30 frames a second; idle p90 itself
-// swung 27–104 ms with the load. Of chipchat's CPU in the flood, Bubble
-// Tea's frame flush is ~30 %, View ~21 %, chipchat's own decoding ~19 %.
-// The growing content measured 5–5.5× before (481 MB decoded by the SDK,
-// ~35 ms a MB). These bounds catch a regression to the 20× of old; the
-// 2× goal is still owed.
+// the same run. Issue 23 asks 2×. Since chipchat decodes the common
+// session updates itself (agent/acp_update.go), the SDK's JSON decoding
+// is gone from the profile; the flood of 100,000 chunks measured 1.61–1.65×
+// on a quiet machine and 1.09× at load 6 (2 cores shared with other
+// work). The growing content (100 updates to 10 MB, 481 MB in all) cost
+// chipchat 2.1–2.5 s of CPU and measured 3.35–3.65× at load 4–8 while the
+// line reader regrew its buffer for each line and the decoder scanned a
+// string a byte at a time and grew its copy by doubling; with the buffer
+// kept, eight bytes scanned at a time and the copy sized once it costs
+// 1.1–1.4 s and measured 1.64–1.92× at load 7–14 and 2.4–3.4× at load
+// 5–6 with other helpers' work peaking (the agent's own json.Marshal of
+// each body, 1.4–1.6 s of CPU, shares the 2 cores). The bounds leave CI
+// room over the worst of those; 2× is the goal.
 const (
-	floodLatencyRatio = 12
-	growLatencyRatio  = 16
+	floodLatencyRatio = 5
+	growLatencyRatio  = 5
 )
 
 // probeKey is the letter typed to measure key latency: it appears in no
@@ -270,7 +271,7 @@ func TestEndToEndBoundaryGrowingToolContent(t *testing.T) {
 		t.Skip("sends 481 MB")
 	}
 	const n, size, limit = 100, 10_000_000, 4 << 20
-	a, p := startSelfAgent(t, "TestBoundaryFloodAgentProcess", "", floodagent.Env+"=1")
+	a, p := startSelfAgent(t, "TestBoundaryFloodAgentProcess", "", append(profileEnv("boundary-grow"), floodagent.Env+"=1")...)
 	pid := a.pid()
 	idle := p90(a.idleLatencies(30))
 	a.clearComposer()

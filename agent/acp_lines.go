@@ -62,6 +62,9 @@ const (
 	acpCutMeasure    = time.Second
 	acpCutMeasureMax = 1 << 30
 	acpMarkMethod    = "_chipchat/applied"
+	// acpLongKeep is how many lines that fit the reader's own buffer
+	// a bigger line buffer outlives.
+	acpLongKeep = 64
 )
 
 // acpCutError is why chipchat stopped reading an agent: a line over the
@@ -136,6 +139,7 @@ func (l *acpReader) run() {
 	defer close(l.done)
 	br := bufio.NewReaderSize(l.src, 64<<10)
 	var long []byte
+	short := 0 // lines read since the last that needed long
 	for {
 		line, err := l.readLine(br, &long)
 		if errors.Is(err, errACPLineTooLong) {
@@ -146,8 +150,14 @@ func (l *acpReader) run() {
 			l.dst.Close()
 			return
 		}
-		if len(long) > 1<<20 {
-			long = nil // do not keep a big buffer for ever
+		// A big buffer is kept while long lines come (an agent resending
+		// a growing tool output sends one after another: growing the
+		// buffer again for each cost more than reading it), and dropped
+		// after acpLongKeep lines that did not need it.
+		if len(long) > 0 {
+			short = 0
+		} else if short++; short > acpLongKeep && cap(long) > 1<<20 {
+			long = nil
 		}
 		long = long[:0]
 		if err != nil {

@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	acp "github.com/coder/acp-go-sdk"
 )
@@ -122,26 +124,30 @@ func (d *acpDec) str() (string, bool) {
 	}
 	start := d.i + 1
 	// The common case: printable ASCII, no escape.
-	j := start
-	for j < len(b) {
-		c := b[j]
-		if c == '"' {
-			d.i = j + 1
-			return string(b[start:j]), true
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
-		j++
+	j := acpPlainRun(b, start)
+	if j < len(b) && b[j] == '"' {
+		d.i = j + 1
+		return string(b[start:j]), true
 	}
-	out := make([]byte, j-start, j-start+64)
+	// The decoded string is at most as long as the raw one but for
+	// invalid bytes (each becomes a 3-byte U+FFFD): size it once from
+	// where the string ends, and hand the buffer over as the string
+	// (nothing writes to it after).
+	size := len(b) - start
+	if end := acpSkipString(b, d.i); end > 0 {
+		size = end - start
+	}
+	out := make([]byte, j-start, size)
 	copy(out, b[start:j])
 	for j < len(b) {
 		c := b[j]
 		switch {
 		case c == '"':
 			d.i = j + 1
-			return string(out), true
+			if len(out) == 0 || cap(out) > 2*len(out)+4096 {
+				return string(out), true // escapes shrank it: do not keep the rest
+			}
+			return unsafe.String(&out[0], len(out)), true
 		case c < 0x20:
 			return "", false
 		case c == '\\':
@@ -185,10 +191,7 @@ func (d *acpDec) str() (string, bool) {
 			j += 2
 		case c < utf8.RuneSelf:
 			// A run of plain bytes at once.
-			k := j + 1
-			for k < len(b) && b[k] >= 0x20 && b[k] < utf8.RuneSelf && b[k] != '"' && b[k] != '\\' {
-				k++
-			}
+			k := acpPlainRun(b, j+1)
 			out = append(out, b[j:k]...)
 			j = k
 		default:
@@ -202,6 +205,39 @@ func (d *acpDec) str() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// acpPlainRun is the index of the first byte of b from i on that a JSON
+// string cannot copy as it is (a quote, a backslash, a control character
+// or a byte of a multi-byte UTF-8 sequence), len(b) if none. It reads
+// eight bytes at a time: the strings an agent resends whole (a tool's
+// output, a file) are megabytes of such bytes.
+func acpPlainRun(b []byte, i int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// A byte's high bit is set in m when the byte is ≥ 0x80, < 0x20,
+		// a quote or a backslash (the classic has-zero-byte test on w,
+		// on w minus 0x20 and on w xor each byte; it may flag a byte
+		// above a flagged one, never miss one, so the flagged run is
+		// checked byte by byte).
+		q := w ^ (ones * '"')
+		s := w ^ (ones * '\\')
+		m := w | (w - ones*0x20) | ((q - ones) &^ q) | ((s - ones) &^ s)
+		if m&highs != 0 {
+			break
+		}
+	}
+	for i < len(b) {
+		if c := b[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 // acpHex4 is the rune of the four hex digits b starts with, -1 if not.

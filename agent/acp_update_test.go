@@ -211,3 +211,24 @@ func BenchmarkACPDecodeUpdate(b *testing.B) {
 		})
 	}
 }
+
+// FuzzACPPlainRun: the eight-bytes-at-a-time scan stops where a byte by
+// byte one does, from any start.
+func FuzzACPPlainRun(f *testing.F) {
+	f.Add([]byte(`0123456789abcdef"x`), 0)
+	f.Add([]byte("abcdefg\x1fhijklmnop"), 1)
+	f.Add([]byte("abcdefgh\\ijklmnop\x80"), 3)
+	f.Add([]byte("a ~!#$%&'()*+,-./0123456789:;<=>?@[]^_`{|}\x7f\xc3\xa9"), 0)
+	f.Fuzz(func(t *testing.T, b []byte, i int) {
+		if i < 0 || i > len(b) {
+			return
+		}
+		want := i
+		for want < len(b) && b[want] >= 0x20 && b[want] < 0x80 && b[want] != '"' && b[want] != '\\' {
+			want++
+		}
+		if got := acpPlainRun(b, i); got != want {
+			t.Fatalf("acpPlainRun(%q, %d) = %d, want %d", b, i, got, want)
+		}
+	})
+}
