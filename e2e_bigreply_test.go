@@ -58,7 +58,7 @@ echo "THE VERY END OF THE REPLY"
 	}
 	a.waitFor("enter send") // the turn is over
 	hwm := peakRSS(t, pid)
-	t.Logf("VmHWM after a 50 MB reply: %d MB", hwm>>20)
+	t.Logf("VmHWM after a 50 MB reply: %d MB; chipchat's CPU %v", hwm>>20, procCPU(t, pid))
 	if hwm > 300<<20 {
 		t.Errorf("VmHWM %d MB, over 300 MB", hwm>>20)
 	}
