@@ -58,11 +58,13 @@ func startSelfAgent(t *testing.T, helper, config string, env ...string) (*chipch
 // kept, eight bytes scanned at a time and the copy sized once it costs
 // 1.1–1.4 s and measured 1.64–1.92× at load 7–14 and 2.4–3.4× at load
 // 5–6 with other helpers' work peaking (the agent's own json.Marshal of
-// each body, 1.4–1.6 s of CPU, shares the 2 cores). The bounds leave CI
-// room over the worst of those; 2× is the goal.
+// each body, 1.4–1.6 s of CPU, shares the 2 cores); at load 15–16, with
+// idle p90 itself 45–107 ms, the flood measured 4.53× and the growing
+// content 1.88–4.73×. The bounds leave CI room over the worst of those;
+// 2× is the goal.
 const (
-	floodLatencyRatio = 5
-	growLatencyRatio  = 5
+	floodLatencyRatio = 6
+	growLatencyRatio  = 6
 )
 
 // probeKey is the letter typed to measure key latency: it appears in no
