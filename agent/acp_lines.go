@@ -238,12 +238,14 @@ func (l *acpReader) cause() *acpCutError {
 // applied when it is a request, else after at most acpMarksAhead
 // unapplied marks. It reports false once the SDK's side is closed.
 func (l *acpReader) forward(line []byte) bool {
-	line = acpRenameElicit(line) // acp_elicit.go
 	if l.update != nil {
 		if n, ok := acpDecodeUpdate(line); ok {
 			return l.apply(n)
 		}
 	}
+	// After the update decoder: a session/update (a tool's output may
+	// quote "elicitation/create") is never decoded twice.
+	line = acpRenameElicit(line) // acp_elicit.go
 	req := acpIsRequest(line)
 	l.mu.Lock()
 	l.lines++
