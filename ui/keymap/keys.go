@@ -54,6 +54,7 @@ const (
 	ScopeComment    Scope = "comment"    // the review pane's comment editor
 	ScopeQuote      Scope = "quote"      // the comment prompt of a quote (Q; ui/quote.go)
 	ScopeExport     Scope = "export"     // the /export path prompt
+	ScopeSearch     Scope = "search"     // the transcript's search field (/)
 )
 
 // scopes lists every scope in help order, with the heading F1 shows.
@@ -70,6 +71,7 @@ var scopes = []struct {
 	{ScopeShellRun, "While a ! command runs"},
 	{ScopeTranscript, "In the transcript"},
 	{ScopeDetails, "In a chip's details"},
+	{ScopeSearch, "In the transcript's search field (/)"},
 	{ScopeShelf, "In the image shelf"},
 	{ScopeTerminal, "In the terminal pane (other keys go to the shell)"},
 	{ScopeHelp, "In this help"},
@@ -185,6 +187,9 @@ type OverlayKeys struct {
 	ExportCopy   key.Binding
 	ExportCancel key.Binding
 
+	SearchGo     key.Binding
+	SearchCancel key.Binding
+
 	ThreadsOpen   key.Binding
 	ThreadsRename key.Binding
 	ThreadsDelete key.Binding
@@ -269,7 +274,7 @@ func rv(f func(*review.KeyMap) *key.Binding) func(*Keys) *key.Binding {
 }
 
 var (
-	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory, ScopeQuote, ScopeExport)
+	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory, ScopeQuote, ScopeExport, ScopeSearch)
 	lists  = sc(ScopeThreads, ScopeStash, ScopeHistory)
 )
 
@@ -365,6 +370,11 @@ var keyTable = []KeyDef{
 	row("copy", sc(ScopeTranscript), ks("y"), "copy the message (in details: the chip alone)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Copy })),
 	row("fork", sc(ScopeTranscript), ks("f"), "fork: a new thread with the messages up to this one", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Fork })),
 	row("select", sc(ScopeTranscript), ks("v"), "select text to copy or quote", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Select })),
+	yield(row("search", sc(ScopeTranscript), ks("/"), "search the thread (matches highlighted; esc clears the search)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Search }))),
+	yield(row("search_next", sc(ScopeTranscript), ks("n"), "next match of the search (folded items unfold)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.SearchNext }))),
+	yield(row("search_prev", sc(ScopeTranscript), ks("N"), "previous match of the search", tr(func(k *transcript.KeyMap) *key.Binding { return &k.SearchPrev }))),
+	row("search_go", sc(ScopeSearch), ks("enter"), "search: keep the query, go to the first match", ov(func(k *OverlayKeys) *key.Binding { return &k.SearchGo })),
+	row("search_cancel", sc(ScopeSearch), ks("esc"), "close the field, the search unchanged", ov(func(k *OverlayKeys) *key.Binding { return &k.SearchCancel })),
 
 	row("shelf_left", sc(ScopeShelf), ks("left", "h"), "previous image", ov(func(k *OverlayKeys) *key.Binding { return &k.ShelfLeft })),
 	row("shelf_right", sc(ScopeShelf), ks("right", "l"), "next image", ov(func(k *OverlayKeys) *key.Binding { return &k.ShelfRight })),
@@ -382,7 +392,7 @@ var keyTable = []KeyDef{
 	row("field_start", fields, ks("home", "ctrl+a"), "start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldStart })),
 	row("field_end", fields, ks("end", "ctrl+e"), "end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldEnd })),
 	row("field_delete_back", fields, ks("backspace", "ctrl+h"), "delete back", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteBack })),
-	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote, ScopeExport), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
+	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote, ScopeExport, ScopeSearch), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
 	row("field_delete_word", fields, ks("ctrl+w", "alt+backspace"), "delete the word (or path part) before the caret", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteWord })),
 	row("field_clear", fields, ks("ctrl+u"), "delete to the start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldClear })),
 	row("field_kill_end", fields, ks("ctrl+k"), "delete to the end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldKillEnd })),
