@@ -67,7 +67,6 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextChip, k.PrevChip, k.Details, k.Toggle, k.Close, k.Open, k.Copy, k.Fork, k.Select},
-		{k.Search, k.SearchNext, k.SearchPrev},
+		{k.NextChip, k.PrevChip, k.Details, k.Toggle, k.Close, k.Open, k.Copy, k.Fork, k.Select, k.Search, k.SearchNext, k.SearchPrev},
 	}
 }

@@ -260,3 +260,19 @@ func (m *Model) highlightHits(ls []string) []string {
 	}
 	return out
 }
+
+// Reveal focuses the message with that id and scrolls to it; false when
+// the thread has no such message.
+func (m *Model) Reveal(id string) bool {
+	i, ok := m.index(id)
+	if !ok {
+		return false
+	}
+	m.pop = popover{}
+	m.follow = false
+	m.setStop(stop{i, -1})
+	m.chip = -1
+	m.normalize()
+	m.ensureStop(stop{i, -1})
+	return true
+}

@@ -14,7 +14,7 @@ func (a *App) paneHints() string {
 	k := a.keys
 	switch {
 	case a.focus == paneTranscript:
-		if h := a.searchHint(); h != "" {
+		if h := searchHint(a.tr, k); h != "" {
 			return h
 		}
 		return keymap.Join(keymap.Hint2(k.Transcript.Up, k.Transcript.Down, "messages"), keymap.Hint2(k.Transcript.PrevChip, k.Transcript.NextChip, "chips"), keymap.Hint(k.Transcript.Details, "details"),

@@ -279,6 +279,8 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		return a.conv.exportCopy(), false
 	case overlay.SearchQuery:
 		return a.tr.Search(r.Text), false
+	case overlay.FindStart, overlay.FindAsk, overlay.FindOpen:
+		return a.find(r), false
 	case overlay.QuoteDropped:
 		return a.notify("quote dropped", false), false
 	}

@@ -62,3 +62,38 @@ func TestSearchInTheThread(t *testing.T) {
 		t.Fatal("esc with no search does not go back to the composer")
 	}
 }
+
+// ctrl+f in the thread list searches every thread's messages: rows of
+// thread, age and the matching line with the match marked; tab widens it
+// to every project; enter opens the thread with the message focused.
+func TestFindInEveryThread(t *testing.T) {
+	e := newTestEnv(t)
+	other := e.newThread("elsewhere", store.Message{Role: message.RoleUser, Text: "nothing here", Status: message.StatusDone},
+		store.Message{Role: message.RoleAssistant, Text: "the tokenizer drops tabs", Status: message.StatusDone},
+		store.Message{Role: message.RoleUser, Text: "thanks", Status: message.StatusDone})
+	h := e.open(e.newThread("here", store.Message{Role: message.RoleUser, Text: "hello", Status: message.StatusDone}).ID)
+	h.press("ctrl+l")
+	h.popupLoaded()
+	if !strings.Contains(h.footer(), "ctrl+f search messages") {
+		t.Fatalf("the list's hints lack the search: %q", h.footer())
+	}
+	h.press("ctrl+f")
+	if got := h.app.ovs.Top().Scope(); got != keymap.ScopeFind {
+		t.Fatalf("ctrl+f opened %q", got)
+	}
+	h.typeText("tokeni")
+	h.pumpUntil("the message found", func() bool { return strings.Contains(h.plain(), "elsewhere · ") })
+	if v := h.view(); !strings.Contains(v, "\x1b[7mtokenizer\x1b[27m") || !strings.Contains(h.plain(), "the tokenizer drops tabs") {
+		t.Fatalf("the row does not mark the match:\n%s", h.plain())
+	}
+	h.press("tab")
+	if !strings.Contains(h.plain(), "every project's threads") || !strings.Contains(h.footer(), "tab this project") {
+		t.Fatalf("tab did not widen the search:\n%s", h.plain())
+	}
+	h.pumpUntil("the search again", func() bool { return strings.Contains(h.plain(), "elsewhere · ") })
+	h.press("enter")
+	h.pumpUntil("the thread opened", func() bool { return h.app.thread.ID == other.ID && h.app.focus == paneTranscript })
+	if i, _ := h.app.tr.Selected(); i != 1 {
+		t.Fatalf("message %d focused, want the reply found", i)
+	}
+}
