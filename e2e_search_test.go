@@ -41,3 +41,34 @@ func TestEndToEndSearchInTheThread(t *testing.T) {
 		t.Fatalf("a cleared search is still highlighted:\n%q", raw)
 	}
 }
+
+// ctrl+f in the thread list searches every thread's messages (the store's
+// full-text index): the row shows the thread and the matching line; enter
+// opens that thread with the message focused in the transcript.
+func TestEndToEndSearchEveryThread(t *testing.T) {
+	p := newExecProject(t, countTurns+`echo "reply $n"`+"\n")
+	a := p.start(t)
+	a.text("how do parsers recover")
+	a.keys("Enter")
+	a.waitFor("reply 1")
+	a.waitUntil("the turn's end", func(scr string) bool { return strings.Contains(scr, "enter send") })
+	a.keys("C-n")
+	a.waitFor("new thread")
+	a.text("something else entirely")
+	a.keys("Enter")
+	a.waitFor("reply 2")
+	a.waitUntil("the turn's end", func(scr string) bool { return strings.Contains(scr, "enter send") })
+	a.keys("C-l")
+	a.waitFor("ctrl+f search messages")
+	a.keys("C-f")
+	a.waitFor("Search the messages of this project's threads")
+	a.text("parser")
+	a.waitFor("how do parsers recover · ", "· how do parsers recover")
+	if raw := a.run("capture-pane", "-p", "-e", "-t", a.name); !strings.Contains(raw, "\x1b[7mparsers") {
+		t.Fatalf("the match is not marked:\n%q", raw)
+	}
+	a.keys("Enter")
+	a.waitUntil("the thread opened at the message", func(scr string) bool {
+		return strings.Contains(scr, "reply 1") && !strings.Contains(scr, "reply 2") && strings.Contains(scr, "↑↓ messages")
+	})
+}
