@@ -27,7 +27,7 @@ import (
 // state, checks and rows are chat's and agent's), then 7,164 with the
 // search in the thread (issue 27 item 1: its field, ui/overlay/search.go;
 // its messages and hint, ui/search.go; the finding, stepping and
-// highlighting are transcript's), then 7374 with the search of every
+// highlighting are transcript's), then 7,374 with the search of every
 // thread (issue 27 item 2: its overlay, ui/overlay/find.go; the index and
 // query are store's, the found line workspace's).
 const (
