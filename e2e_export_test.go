@@ -56,7 +56,11 @@ func TestEndToEndExport(t *testing.T) {
 		t.Fatalf("the export overwrote a file without asking: %q", b)
 	}
 	a.keys("Enter")
-	a.waitFor("exported to")
+	// The first export's toast may still be on the footer: the prompt
+	// closing is the overwrite's end.
+	a.waitUntil("the overwrite", func(scr string) bool {
+		return strings.Contains(scr, "exported to") && !strings.Contains(scr, "Export the thread as Markdown to:")
+	})
 	if b, _ := os.ReadFile(file); string(b) != string(md) {
 		t.Errorf("the overwrite wrote %q", b)
 	}

@@ -14,4 +14,10 @@
 // workspace it never imports ui, chat or a component. Markdown and JSON are
 // pure; Write is its only I/O. Text from the agent is stripped of terminal
 // control sequences, so a `cat` of the file draws nothing it should not.
+//
+// Its line in DESIGN.md section 2's package list (DESIGN.md lives outside
+// this repository, so the line is kept here until it is added there):
+//
+//	export/      a thread as Markdown (roles, times, chips as links, what the agent read, tool
+//	             calls folded with their diffs) or versioned JSON; the default export path
 package export

@@ -19,6 +19,12 @@
 // It imports nothing of the project; it must never import ui, chat, the
 // store or a component: the app hands it events, times and titles.
 //
+// Its line in DESIGN.md section 2's package list (DESIGN.md lives outside
+// this repository, so the line is kept here until it is added there):
+//
+//	notify/      turn-end, error and question notifications: [notify] settings, focus state,
+//	             OSC 9 / OSC 777 / BEL and tmux passthrough, sanitized text (pure but Probe)
+//
 // Decision table (Decide), for an event that is in [notify] on and a
 // method other than "off":
 //

@@ -79,6 +79,9 @@ func (s *Store) ForkThread(projectID int64, from, upTo string) (Thread, error) {
 				SELECT ?, pos, seq, text FROM reply_text WHERE message_id = ?`, id, r.id); err != nil {
 				return err
 			}
+			if err := indexMessage(tx, id); err != nil { // search.go
+				return err
+			}
 		}
 		return nil
 	})

@@ -100,6 +100,11 @@ func (s *Store) WriteReply(replyID string, writes []ItemWrite, status message.St
 			if n, _ := res.RowsAffected(); n == 0 {
 				return ErrNotFound
 			}
+			if status.Final() { // indexed once, when it ends (search.go)
+				if err := indexMessage(tx, replyID); err != nil {
+					return err
+				}
+			}
 		}
 		_, err := tx.Exec(`UPDATE threads SET updated_ns = ? WHERE id = (SELECT thread_id FROM messages WHERE id = ?)`, nowNS(), replyID)
 		return err

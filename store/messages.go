@@ -96,6 +96,9 @@ func (s *Store) AddMessage(m Message) (Message, error) {
 		if err := insertItems(tx, m.ID, m.Items); err != nil {
 			return err
 		}
+		if err := indexMessage(tx, m.ID); err != nil { // search.go
+			return err
+		}
 		if title == "" && m.Role == message.RoleUser {
 			title = TitleFromText(m.Text)
 		}

@@ -16,6 +16,7 @@ var migrations = []func(tx *sql.Tx) error{
 	migrate6, // history.go: the prompt history
 	migrate7, // titles.go: whose the thread's title is
 	migrate8, // textmode.go: a reply's text mode
+	migrate9, // search.go: the full-text index of messages
 }
 
 func init() {

@@ -21,6 +21,10 @@ type KeyMap struct {
 	Copy     key.Binding // copy the focused message
 	Fork     key.Binding // a new thread from the start up to the focused message
 	Select   key.Binding // start a selection in the focused reply's text or diff
+
+	Search     key.Binding // ask for the search field (SearchAskMsg)
+	SearchNext key.Binding // the next match
+	SearchPrev key.Binding // the previous match
 }
 
 func bind(help string, keys ...string) key.Binding {
@@ -47,6 +51,10 @@ func DefaultKeyMap() KeyMap {
 		Copy:     bind("copy the message (in details: the chip alone)", "y"),
 		Fork:     bind("fork: a new thread with the messages up to this one", "f"),
 		Select:   bind("select text to copy or quote", "v"),
+
+		Search:     bind("search the thread", "/"),
+		SearchNext: bind("next match", "n"),
+		SearchPrev: bind("previous match", "N"),
 	}
 }
 
@@ -59,6 +67,6 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextChip, k.PrevChip, k.Details, k.Toggle, k.Close, k.Open, k.Copy, k.Fork, k.Select},
+		{k.NextChip, k.PrevChip, k.Details, k.Toggle, k.Close, k.Open, k.Copy, k.Fork, k.Select, k.Search, k.SearchNext, k.SearchPrev},
 	}
 }

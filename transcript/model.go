@@ -112,8 +112,9 @@ type Model struct {
 		lines        []string
 	}
 
-	sel2 selection  // the selection mode (select.go)
-	ring renderRing // the text blocks that keep their rendered lines
+	sel2 selection   // the selection mode (select.go)
+	srch searchState // the search in the thread (search.go)
+	ring renderRing  // the text blocks that keep their rendered lines
 
 	renders int // parts rendered, for tests
 }
@@ -244,6 +245,7 @@ func (m *Model) SetMessages(msgs []Message) {
 	m.top, m.off, m.follow = ppos{}, 0, true
 	m.pop = popover{}
 	m.sel2 = selection{}
+	m.srch = searchState{gen: m.srch.gen + 1, at: -1}
 	m.ring = renderRing{}
 	m.fc.idx = -1
 }

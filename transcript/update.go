@@ -31,6 +31,9 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 			m.scrollBy(d)
 		}
 		return m, nil
+	case SearchDoneMsg:
+		m.searchDone(msg)
+		return m, nil
 	case tea.KeyPressMsg:
 		if !m.focused || len(m.ents) == 0 {
 			return m, nil
@@ -123,6 +126,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Select):
 		m.startSelection()
+	case key.Matches(msg, k.Search):
+		q := m.srch.query
+		return func() tea.Msg { return SearchAskMsg{Query: q} }
+	case key.Matches(msg, k.SearchNext):
+		m.SearchStep(1)
+	case key.Matches(msg, k.SearchPrev):
+		m.SearchStep(-1)
 	case key.Matches(msg, k.Open):
 		if s := m.cur(); s.it >= 0 {
 			return m.pagerCmd(s)

@@ -20,7 +20,7 @@ func (m *Model) View() string {
 			cur = m.cur()
 		}
 		for q, r, ok := m.top, m.off, true; ok && len(rows) < m.height; q, ok = m.next(q) {
-			ls := m.drawLines(q)
+			ls := m.highlightHits(m.drawLines(q))
 			g := blankG
 			if m.sel2.active && m.covered(q) {
 				ls = m.highlightSelection(q, ls)

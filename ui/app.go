@@ -281,6 +281,10 @@ func (a *App) threadOpened(msg threadOpenedMsg) tea.Cmd {
 	}
 	a.loadThread(msg.open)
 	a.layout()
+	if a.nav.at != "" && a.tr.Reveal(a.nav.at) { // a message found by the search of every thread
+		a.setFocus(paneTranscript)
+	}
+	a.nav.at = ""
 	if list, ok := overlay.Of[*overlay.Threads](a.ovs); ok {
 		list.SetCurrent(a.thread.ID) // the list marks what the header names
 	}

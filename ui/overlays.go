@@ -104,6 +104,7 @@ type nav struct {
 	dir    string            // the project directory
 	// threads is the # picker's thread list; it marks the open thread.
 	threads *workspace.ThreadSource
+	at      string // the message to show once the thread being opened is read (ui/search.go)
 }
 
 func (n *nav) newThread() tea.Cmd {

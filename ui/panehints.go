@@ -14,6 +14,9 @@ func (a *App) paneHints() string {
 	k := a.keys
 	switch {
 	case a.focus == paneTranscript:
+		if h := searchHint(a.tr, k); h != "" {
+			return h
+		}
 		return keymap.Join(keymap.Hint2(k.Transcript.Up, k.Transcript.Down, "messages"), keymap.Hint2(k.Transcript.PrevChip, k.Transcript.NextChip, "chips"), keymap.Hint(k.Transcript.Details, "details"),
 			keymap.Hint(k.Transcript.Open, "open"), keymap.Hint(k.Transcript.Copy, "copy"), keymap.Hint(k.Cancel, "back"), keymap.Hint(k.FocusNext, "next pane"),
 			keymap.Hint(k.Help, "keys"), keymap.Hint(k.Quit, "quit"))

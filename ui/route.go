@@ -63,6 +63,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	bellRows(add)   // focus reports and the terminal's probe (notify.go)
 	exportRows(add) // /export's file and copy (export.go)
 	elicitRows(add) // the agent's links (elicit.go)
+	searchRows(add) // the search in the thread (search.go)
 	add(on(func(a *App, m noticeMsg) tea.Cmd { return a.notify(m.text, m.err) }))
 	add(on(func(a *App, m spinMsg) tea.Cmd { return a.conv.spun(m, a.opt.Clock) }))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
@@ -276,6 +277,10 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 		return a.conv.exportTo(r), false
 	case overlay.ExportCopy:
 		return a.conv.exportCopy(), false
+	case overlay.SearchQuery:
+		return a.tr.Search(r.Text), false
+	case overlay.FindStart, overlay.FindAsk, overlay.FindOpen:
+		return a.find(r), false
 	case overlay.QuoteDropped:
 		return a.notify("quote dropped", false), false
 	}
@@ -349,6 +354,9 @@ func (a *App) threadKey(msg tea.KeyPressMsg, picker bool) (tea.Cmd, bool) {
 // (DESIGN.md section 9) — a selection, then a pane's mode (focus goes back
 // to the composer); only when nothing is open does it cancel the turn.
 func (a *App) escape() tea.Cmd {
+	if a.focus == paneTranscript && a.tr.ClearSearch() {
+		return nil
+	}
 	if a.focus == paneComposer && a.hasSelection() {
 		d := a.ed.Draft()
 		d.SetCaret(d.Caret(), false)

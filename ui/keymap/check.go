@@ -12,7 +12,7 @@ import (
 // typingScopes are where a printable key types its character: the
 // composer (in ! mode and with a picker open too), the review comment
 // editor and the one-line fields.
-var typingScopes = []Scope{ScopeComposer, ScopeShell, ScopePicker, ScopeComment, ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote, ScopeExport}
+var typingScopes = []Scope{ScopeComposer, ScopeShell, ScopePicker, ScopeComment, ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote, ScopeExport, ScopeSearch, ScopeFind}
 
 // typesText reports whether key name k is a key press that types a
 // character: one printable character or space, with no modifier but shift.

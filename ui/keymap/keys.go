@@ -54,6 +54,8 @@ const (
 	ScopeComment    Scope = "comment"    // the review pane's comment editor
 	ScopeQuote      Scope = "quote"      // the comment prompt of a quote (Q; ui/quote.go)
 	ScopeExport     Scope = "export"     // the /export path prompt
+	ScopeSearch     Scope = "search"     // the transcript's search field (/)
+	ScopeFind       Scope = "find"       // the search of every thread (ctrl+f in the thread list)
 )
 
 // scopes lists every scope in help order, with the heading F1 shows.
@@ -70,12 +72,14 @@ var scopes = []struct {
 	{ScopeShellRun, "While a ! command runs"},
 	{ScopeTranscript, "In the transcript"},
 	{ScopeDetails, "In a chip's details"},
+	{ScopeSearch, "In the transcript's search field (/)"},
 	{ScopeShelf, "In the image shelf"},
 	{ScopeTerminal, "In the terminal pane (other keys go to the shell)"},
 	{ScopeHelp, "In this help"},
 	{ScopeAttach, "In the attach prompt"},
 	{ScopeExport, "In the /export prompt"},
 	{ScopeThreads, "In the thread list"},
+	{ScopeFind, "In the search of every thread (ctrl+f in the thread list)"},
 	{ScopeRename, "In the rename field"},
 	{ScopeStash, "In the stash list"},
 	{ScopeHistory, "In the history search (ctrl+r)"},
@@ -185,6 +189,14 @@ type OverlayKeys struct {
 	ExportCopy   key.Binding
 	ExportCancel key.Binding
 
+	SearchGo     key.Binding
+	SearchCancel key.Binding
+
+	ThreadsFind key.Binding
+	FindOpen    key.Binding
+	FindScope   key.Binding
+	FindClose   key.Binding
+
 	ThreadsOpen   key.Binding
 	ThreadsRename key.Binding
 	ThreadsDelete key.Binding
@@ -269,8 +281,12 @@ func rv(f func(*review.KeyMap) *key.Binding) func(*Keys) *key.Binding {
 }
 
 var (
-	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory, ScopeQuote, ScopeExport)
-	lists  = sc(ScopeThreads, ScopeStash, ScopeHistory)
+	fields = sc(ScopeAttach, ScopeRename, ScopeThreads, ScopeStash, ScopeHistory, ScopeQuote, ScopeExport, ScopeSearch, ScopeFind)
+	lists  = sc(ScopeThreads, ScopeStash, ScopeHistory, ScopeFind)
+	// ctrl+f is the thread list's search of every thread (issue 27), so
+	// there the caret moves right with the right arrow only (the field's
+	// key map still has both: ctrl+f is taken before the field sees it).
+	fieldsRight = sc(ScopeAttach, ScopeRename, ScopeStash, ScopeHistory, ScopeQuote, ScopeExport, ScopeSearch, ScopeFind)
 )
 
 // keyTable is every key, in help order.
@@ -365,6 +381,11 @@ var keyTable = []KeyDef{
 	row("copy", sc(ScopeTranscript), ks("y"), "copy the message (in details: the chip alone)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Copy })),
 	row("fork", sc(ScopeTranscript), ks("f"), "fork: a new thread with the messages up to this one", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Fork })),
 	row("select", sc(ScopeTranscript), ks("v"), "select text to copy or quote", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Select })),
+	yield(row("search", sc(ScopeTranscript), ks("/"), "search the thread (matches highlighted; esc clears the search)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Search }))),
+	yield(row("search_next", sc(ScopeTranscript), ks("n"), "next match of the search (folded items unfold)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.SearchNext }))),
+	yield(row("search_prev", sc(ScopeTranscript), ks("N"), "previous match of the search", tr(func(k *transcript.KeyMap) *key.Binding { return &k.SearchPrev }))),
+	row("search_go", sc(ScopeSearch), ks("enter"), "search: keep the query, go to the first match", ov(func(k *OverlayKeys) *key.Binding { return &k.SearchGo })),
+	row("search_cancel", sc(ScopeSearch), ks("esc"), "close the field, the search unchanged", ov(func(k *OverlayKeys) *key.Binding { return &k.SearchCancel })),
 
 	row("shelf_left", sc(ScopeShelf), ks("left", "h"), "previous image", ov(func(k *OverlayKeys) *key.Binding { return &k.ShelfLeft })),
 	row("shelf_right", sc(ScopeShelf), ks("right", "l"), "next image", ov(func(k *OverlayKeys) *key.Binding { return &k.ShelfRight })),
@@ -378,11 +399,11 @@ var keyTable = []KeyDef{
 	row("help_page_up", sc(ScopeHelp), ks("pgup"), "page up", ov(func(k *OverlayKeys) *key.Binding { return &k.HelpPageUp })),
 
 	row("field_left", fields, ks("left", "ctrl+b"), "caret left", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldLeft })),
-	row("field_right", fields, ks("right", "ctrl+f"), "caret right", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldRight })),
+	row("field_right", fieldsRight, ks("right", "ctrl+f"), "caret right", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldRight })),
 	row("field_start", fields, ks("home", "ctrl+a"), "start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldStart })),
 	row("field_end", fields, ks("end", "ctrl+e"), "end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldEnd })),
 	row("field_delete_back", fields, ks("backspace", "ctrl+h"), "delete back", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteBack })),
-	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote, ScopeExport), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
+	row("field_delete_forward", sc(ScopeAttach, ScopeRename, ScopeHistory, ScopeQuote, ScopeExport, ScopeSearch, ScopeFind), ks("delete"), "delete forward", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteFwd })),
 	row("field_delete_word", fields, ks("ctrl+w", "alt+backspace"), "delete the word (or path part) before the caret", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldDeleteWord })),
 	row("field_clear", fields, ks("ctrl+u"), "delete to the start of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldClear })),
 	row("field_kill_end", fields, ks("ctrl+k"), "delete to the end of the field", ov(func(k *OverlayKeys) *key.Binding { return &k.FieldKillEnd })),
@@ -397,6 +418,10 @@ var keyTable = []KeyDef{
 	row("export_cancel", sc(ScopeExport), ks("esc", "ctrl+c"), "cancel", ov(func(k *OverlayKeys) *key.Binding { return &k.ExportCancel })),
 
 	row("threads_open", sc(ScopeThreads), ks("enter"), "open the thread", ov(func(k *OverlayKeys) *key.Binding { return &k.ThreadsOpen })),
+	yield(row("threads_find", sc(ScopeThreads), ks("ctrl+f"), "search the messages of every thread", ov(func(k *OverlayKeys) *key.Binding { return &k.ThreadsFind }))),
+	row("find_open", sc(ScopeFind), ks("enter"), "open the thread at the message found", ov(func(k *OverlayKeys) *key.Binding { return &k.FindOpen })),
+	row("find_scope", sc(ScopeFind), ks("tab"), "this project's threads / every project's", ov(func(k *OverlayKeys) *key.Binding { return &k.FindScope })),
+	row("find_close", sc(ScopeFind), ks("esc"), "close the search", ov(func(k *OverlayKeys) *key.Binding { return &k.FindClose })),
 	row("threads_rename", sc(ScopeThreads), ks("ctrl+r"), "rename the thread", ov(func(k *OverlayKeys) *key.Binding { return &k.ThreadsRename })),
 	row("threads_delete", sc(ScopeThreads), ks("ctrl+d", "delete"), "delete the thread", ov(func(k *OverlayKeys) *key.Binding { return &k.ThreadsDelete })),
 	row("threads_close", sc(ScopeThreads), ks("esc"), "close the list (so does the threads key)", ov(func(k *OverlayKeys) *key.Binding { return &k.ThreadsClose })),

@@ -77,6 +77,9 @@ func NewStack(clock interface{ Now() time.Time }, guard time.Duration) *Stack {
 	return &Stack{now: now, guard: guard}
 }
 
+// Now is the stack's clock's time.
+func (s *Stack) Now() time.Time { return s.now() }
+
 // Len is how many overlays are open.
 func (s *Stack) Len() int { return len(s.items) }
 

@@ -106,7 +106,7 @@ func (s *Threads) Hints() string {
 	if s.rename != "" {
 		return keymap.Join(keymap.Hint(k.RenameSave, "save"), keymap.Hint(k.RenameCancel, "cancel"), keymap.Hint(k.FieldClear, "clear"), keymap.Hint(k.FieldDeleteWord, "delete word"))
 	}
-	return keymap.Join(keymap.Hint(k.ThreadsOpen, "open"), keymap.Hint(k.ThreadsRename, "rename"), keymap.Hint(k.ThreadsDelete, "delete"), keymap.Hint(k.ThreadsClose, "close"))
+	return keymap.Join(keymap.Hint(k.ThreadsOpen, "open"), keymap.Hint(k.ThreadsRename, "rename"), keymap.Hint(k.ThreadsDelete, "delete"), keymap.Hint(k.ThreadsFind, "search messages"), keymap.Hint(k.ThreadsClose, "close"))
 }
 
 func (s *Threads) Update(m tea.Msg) (Overlay, tea.Cmd, any) {
@@ -150,6 +150,8 @@ func (s *Threads) key(msg tea.KeyPressMsg) (Overlay, tea.Cmd, any) {
 		return nil, nil, SessionOpen{sess}
 	case key.Matches(msg, k.ThreadsClose) || key.Matches(msg, k.Threads):
 		return nil, nil, nil
+	case key.Matches(msg, k.ThreadsFind):
+		return nil, nil, FindStart{}
 	case key.Matches(msg, k.ThreadsOpen):
 		if ok {
 			return nil, nil, ThreadOpen{item.Value}
