@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
@@ -81,8 +82,25 @@ func indexMessage(tx *sql.Tx, id string) error {
 	if b.Len() == 0 {
 		return nil
 	}
-	_, err := tx.Exec(`INSERT INTO message_search(rowid, body) VALUES (?, ?)`, rowid, b.String())
+	_, err := tx.Exec(`INSERT INTO message_search(rowid, body) VALUES (?, ?)`, rowid, searchBody(b.String()))
 	return err
+}
+
+// SearchBodyMax bounds what of one message is indexed: its first MiB. A
+// 50 MB reply is found by its first megabyte's words, and indexing it
+// costs neither the memory nor the seconds of all of it.
+const SearchBodyMax = 1 << 20
+
+// searchBody is body cut to SearchBodyMax bytes, at a rune's start.
+func searchBody(body string) string {
+	if len(body) <= SearchBodyMax {
+		return body
+	}
+	cut := SearchBodyMax
+	for cut > 0 && !utf8.RuneStart(body[cut]) {
+		cut--
+	}
+	return body[:cut]
 }
 
 // replyBody appends a reply's items' searchable text to b, one item a
@@ -100,6 +118,9 @@ func replyBody(tx *sql.Tx, id string, b *strings.Builder) error {
 		var chunk sql.NullString
 		if err := rows.Scan(&kind, &data, &chunk); err != nil {
 			return err
+		}
+		if b.Len() >= SearchBodyMax {
+			continue // the rest is not indexed (searchBody)
 		}
 		if chunk.String != "" {
 			b.WriteString(chunk.String)

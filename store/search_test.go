@@ -152,3 +152,33 @@ func FuzzSearchQuery(f *testing.F) {
 		}
 	})
 }
+
+// A huge reply is indexed by its first SearchBodyMax bytes: its opening
+// words are found, words only past the cut are not, and the cut never
+// splits a rune (the index takes it).
+func TestSearchIndexesTheFirstMebibyteOfAHugeReply(t *testing.T) {
+	s, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, _ := s.Project("/p")
+	th, _ := s.CreateThread(p.ID)
+	r, _ := s.AddMessage(store.Message{ThreadID: th.ID, Role: message.RoleAssistant, Status: message.StatusStreaming})
+	filler := strings.Repeat("ünïcode filler ", store.SearchBodyMax/16+1)
+	for i, text := range []string{"opening zebrafish ", filler, " closing quetzal"} {
+		st := message.Status("")
+		if i == 2 {
+			st = message.StatusDone
+		}
+		if err := s.WriteReply(r.ID, []store.ItemWrite{{Pos: 0, Item: message.Item{ID: "i", Kind: message.ItemText}, Meta: i == 0, Append: text}}, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ids := hitIDs(t, s, store.SearchQuery{Text: "zebrafish"}); !slices.Equal(ids, []string{r.ID}) {
+		t.Errorf("the reply's opening word: %v", ids)
+	}
+	if ids := hitIDs(t, s, store.SearchQuery{Text: "quetzal"}); len(ids) != 0 {
+		t.Errorf("a word past the first MiB is indexed: %v", ids)
+	}
+}
