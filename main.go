@@ -289,7 +289,8 @@ func runApp(f flags) error {
 		if rp, err = openRemote(f.remote, cfg, isTerm, os.Stdin, os.Stderr); err != nil {
 			return err
 		}
-		defer rp.conn.Close()
+		defer rp.close()
+		rp.watch(nil) // reconnects with backoff when the master ends (remotelink.go)
 	}
 	spec, fromConfig := agentSpec(f, cfg, rp)
 	if rp != nil {

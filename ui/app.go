@@ -197,7 +197,7 @@ func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
 func (a *App) Init() tea.Cmd {
-	return tea.Batch(a.conv.listen(), a.hist.load(), a.panes.listen(), probeTerminal)
+	return tea.Batch(a.conv.listen(), a.hist.load(), a.panes.listen(), probeTerminal, workspace.NextLink[tea.Msg](a.opt.Workspace.Link()))
 }
 
 func (a *App) setFocus(p pane) {
