@@ -57,8 +57,9 @@ type Conn struct {
 	stageMu sync.Mutex // one Stage at a time
 
 	mu     sync.Mutex
-	home   string      // the remote HOME, once asked
-	sftp   *sftpClient // the staging session, once opened
+	home   string          // the remote HOME, once asked
+	sftp   *sftpClient     // the staging session, once opened
+	procs  map[string]bool // tokens of the Processes that may run (cancel.go)
 	closed bool
 }
 

@@ -61,21 +61,27 @@ type Change struct {
 // while Watch runs; Close ends both.
 //
 // A sentinel that ended while the master still answers (ssh -O check) is
-// started again without a word. Watch returns when ctx ends.
+// started again without a word. The remote processes of Process commands
+// that ran over a lost master are ended once reconnected (cancel.go).
+// Watch returns when ctx ends.
 func (c *Conn) Watch(ctx context.Context, clock Clock, notify func(Change)) {
 	if clock == nil {
 		clock = realClock{}
 	}
 	retry, failed := FirstRetry, 0
+	var orphans []string // the Processes of a lost master (cancel.go)
 	for ctx.Err() == nil && !c.isClosed() {
 		err := c.Connect(ctx)
 		if err == nil {
+			c.end(orphans...)
+			orphans = nil
 			lost := c.sentinel(ctx, func() { notify(Change{State: Connected, Attempt: failed}) })
 			retry, failed = FirstRetry, 0
 			if ctx.Err() != nil || c.isClosed() {
 				return
 			}
 			if !c.Alive(ctx) {
+				orphans = c.takeProcs()
 				notify(Change{State: Lost, Err: lost})
 			}
 			continue

@@ -98,3 +98,35 @@ func TestWatchReconnectsWithBackoff(t *testing.T) {
 	default:
 	}
 }
+
+// TestWatchEndsTheProcessesOfALostMaster: a Process that ran over a
+// master killed (its ssh died with it; the remote side lives on, for sshd
+// signals nothing) gets SIGTERM on the remote once Watch reconnected.
+func TestWatchEndsTheProcessesOfALostMaster(t *testing.T) {
+	s, c := newConn(t, Options{})
+	seen := termFIFO(t, s.Home)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changes := make(chan Change, 16)
+	go c.Watch(ctx, stepClock{armed: make(chan stepTimer, 16)}, func(ch Change) { changes <- ch })
+	if ch := <-changes; ch.State != Connected {
+		t.Fatalf("first change %+v", ch)
+	}
+	cmd, out := startTrapped(t, c, context.Background())
+	defer out.Close()
+	s.KillMaster(t, filepath.Join(c.o.ControlDir, "%C"))
+	_ = cmd.Wait()
+	for ch := range changes {
+		if ch.State == Connected {
+			break
+		}
+	}
+	select {
+	case got := <-seen:
+		if got != "ended<nil>" {
+			t.Fatalf("the FIFO: %q", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the process of the lost master was not signalled\n%s", s.Log())
+	}
+}
