@@ -453,6 +453,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	if env.remote != nil {
 		opt.AttachDir = env.cwd                    // ctrl+o attaches this machine's files
 		opt.Review.Git.Exec = env.remote.reviewGit // drivers off there too (remotegit.go)
+		opt.Skills = env.remote.skills             // the $ picker lists the remote's (remoteskills.go)
 		opt.Review.NoPullRequest = true            // gh runs here; not over the master yet
 	}
 	opt.Chat = newChat(st, as, backend, ws.ProjectID(), opt, env.remote)
