@@ -49,4 +49,3 @@ func parseSkillFiles(out []byte) []composer.SkillFile {
 	}
 	return files
 }
-
