@@ -2,7 +2,10 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/chipchat/chipchat/composer"
 )
 
 // The $ picker of a remote project lists the skills of the remote project
@@ -33,4 +36,27 @@ func TestRemoteSkills(t *testing.T) {
 			t.Errorf("skill %d: %+v, want %+v", i, s, w)
 		}
 	}
+}
+
+// FuzzParseSkillFiles: any output of the remote (a hostile one too) reads
+// as whole records or none, never a panic, and their skills come out
+// sorted, each name once.
+func FuzzParseSkillFiles(f *testing.F) {
+	f.Add([]byte("noise\n\x00/p/.claude/skills\x00rev\x00/p/.claude/skills/rev/SKILL.md\x00---\nname: review\n---\n"))
+	f.Add([]byte("\x00a\x00b\x00c\x00d\x00e\x00f\x00g"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, out []byte) {
+		files := parseSkillFiles(out)
+		if n := strings.Count(string(out), "\x00"); len(files) > n/4 {
+			t.Fatalf("%d records from %d NULs", len(files), n)
+		}
+		skills := composer.SkillsFrom(files)
+		seen := map[string]bool{}
+		for i, s := range skills {
+			if s.Name == "" || seen[s.Name] || i > 0 && skills[i-1].Name > s.Name {
+				t.Fatalf("skills %+v", skills)
+			}
+			seen[s.Name] = true
+		}
+	})
 }

@@ -160,7 +160,12 @@ func environ(base, settings []string) []string {
 	out = append(out, Env...)
 	out = append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(len(settings)))
 	for i, s := range settings {
-		k, v, _ := strings.Cut(s, "=")
+		// At the last "=": no value of ours holds one, a driver's name
+		// may ([filter "a=b"]).
+		k, v := s, ""
+		if j := strings.LastIndexByte(s, '='); j >= 0 {
+			k, v = s[:j], s[j+1:]
+		}
 		n := strconv.Itoa(i)
 		out = append(out, "GIT_CONFIG_KEY_"+n+"="+k, "GIT_CONFIG_VALUE_"+n+"="+v)
 	}
