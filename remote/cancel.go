@@ -81,9 +81,14 @@ func (c *Conn) takeProcs() []string {
 
 // end sends SIGTERM to the remote process groups noted under tokens that
 // still run.
+// A command line holds at most endBatch of them (a single argument of
+// the remote command is at most 128 KiB on Linux).
 func (c *Conn) end(tokens ...string) {
-	if len(tokens) == 0 {
-		return
+	for len(tokens) > 0 {
+		n := min(len(tokens), endBatch)
+		_, _ = c.runScript(context.Background(), 0, "", nil, `set -- `+strings.Join(tokens[:n], " ")+`; `+endScript, nil)
+		tokens = tokens[n:]
 	}
-	_, _ = c.runScript(context.Background(), 0, "", nil, `set -- `+strings.Join(tokens, " ")+`; `+endScript, nil)
 }
+
+const endBatch = 1000
