@@ -289,7 +289,8 @@ func runApp(f flags) error {
 		if rp, err = openRemote(f.remote, cfg, isTerm, os.Stdin, os.Stderr); err != nil {
 			return err
 		}
-		defer rp.conn.Close()
+		defer rp.close()
+		rp.watch(nil) // reconnects with backoff when the master ends (remotelink.go)
 	}
 	spec, fromConfig := agentSpec(f, cfg, rp)
 	if rp != nil {
@@ -450,9 +451,10 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	opt.Config, opt.Dir, opt.Home = cfg, project, env.home
 	opt.NoColor, opt.Clock = env.noColor, env.clock
 	if env.remote != nil {
-		opt.AttachDir = env.cwd // ctrl+o attaches this machine's files
-		opt.Review.Git.Exec = remoteHost{env.remote}.Command
-		opt.Review.NoPullRequest = true // gh runs here; not over the master yet
+		opt.AttachDir = env.cwd                    // ctrl+o attaches this machine's files
+		opt.Review.Git.Exec = env.remote.reviewGit // drivers off there too (remotegit.go)
+		opt.Skills = env.remote.skills             // the $ picker lists the remote's (remoteskills.go)
+		opt.Review.NoPullRequest = true            // gh runs here; not over the master yet
 	}
 	opt.Chat = newChat(st, as, backend, ws.ProjectID(), opt, env.remote)
 	opt.AgentTerminals, opt.Panes, opt.ExitFiles = acpUI.terms, acpUI.panes, exitFiles

@@ -30,6 +30,9 @@ type remoteProject struct {
 	conn  *remote.Conn
 	files *remote.FileCache
 	agent string // the [remotes.NAME] entry's agent, when it names one
+
+	links chan workspace.LinkEvent // the connection's steps, once watch started (remotelink.go)
+	stop  func()                   // ends the watch
 }
 
 var (

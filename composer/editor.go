@@ -73,6 +73,10 @@ type Options struct {
 	// that answers from a cache and refreshes it in the background is
 	// fresh by the next opening.
 	Files func(ctx context.Context, limit int) ([]string, bool, error)
+	// Skills lists the skills for the $ picker (a remote project's, read
+	// there); nil lists ProjectRoot's and Home's here (ListSkills). It runs
+	// in a tea.Cmd when the picker first opens.
+	Skills func() ([]Skill, error)
 }
 
 // Editor is the composer's Bubble Tea component over a Draft: soft-wrapped
@@ -98,6 +102,7 @@ type Editor struct {
 	files      []string
 	filesState loadState
 	fileList   func(ctx context.Context, limit int) ([]string, bool, error) // Options.Files
+	skillList  func() ([]Skill, error)                                      // Options.Skills
 	skills     []Skill
 	skillState loadState
 
@@ -120,7 +125,7 @@ const (
 // New makes an editor over an empty draft.
 func New(o Options) *Editor {
 	e := &Editor{draft: NewDraft(), reg: o.Registry, maxHeight: o.MaxHeight, root: o.ProjectRoot, home: o.Home,
-		holder: o.Placeholder, width: 80, focused: true, threadList: o.Threads, fileList: o.Files}
+		holder: o.Placeholder, width: 80, focused: true, threadList: o.Threads, fileList: o.Files, skillList: o.Skills}
 	if e.reg == nil {
 		e.reg = chips.Default(chips.DefaultTheme())
 	}
@@ -520,6 +525,9 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 	case e.pickKind == pickSkill && e.skillState == notLoaded:
 		e.skillState = loading
 		cmd = LoadSkills(e.root, e.home)
+		if list := e.skillList; list != nil {
+			cmd = func() tea.Msg { s, err := list(); return SkillsLoadedMsg{Skills: s, Err: err} }
+		}
 	case e.pickKind == pickThread:
 		// Threads come and go: the list is asked for each time.
 		e.threadState = loading

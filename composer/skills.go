@@ -135,6 +135,40 @@ func ListSkills(projectRoot, home string) ([]Skill, error) {
 	return skills, nil
 }
 
+// SkillFile is one SKILL.md read elsewhere (a remote project's): Dir is
+// its skills folder (one of SkillDirs, whose order decides between two
+// skills of a name), Folder the skill's folder name in it, Path the
+// file's path there, Head its first bytes (the front matter).
+type SkillFile struct {
+	Dir, Folder, Path string
+	Head              []byte
+}
+
+// SkillsFrom is ListSkills over files read elsewhere, given in SkillDirs'
+// order: the names and descriptions from the front matter (else the
+// folder name), the first of a name kept, sorted by name.
+func SkillsFrom(files []SkillFile) []Skill {
+	seen := map[string]bool{}
+	var skills []Skill
+	for _, f := range files {
+		head := f.Head
+		if len(head) > skillsMaxRead {
+			head = head[:skillsMaxRead]
+		}
+		name, desc := skillsFrontMatter(head)
+		if name == "" || len(name) > skillsMaxName {
+			name = f.Folder
+		}
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		skills = append(skills, Skill{Name: name, Description: desc, Path: f.Path})
+	}
+	slices.SortFunc(skills, func(a, b Skill) int { return strings.Compare(a.Name, b.Name) })
+	return skills
+}
+
 // skillsRead reads the head of a regular file (never a pipe that would block).
 func skillsRead(file string) ([]byte, error) {
 	info, err := os.Stat(file)

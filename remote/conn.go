@@ -57,8 +57,9 @@ type Conn struct {
 	stageMu sync.Mutex // one Stage at a time
 
 	mu     sync.Mutex
-	home   string      // the remote HOME, once asked
-	sftp   *sftpClient // the staging session, once opened
+	home   string          // the remote HOME, once asked
+	sftp   *sftpClient     // the staging session, once opened
+	procs  map[string]bool // tokens of the Processes that may run (cancel.go)
 	closed bool
 }
 
@@ -306,16 +307,20 @@ func runPiped(ctx context.Context, cmd *exec.Cmd) (stdout, stderr []byte, err er
 // Process returns the command for a long-lived remote process (the
 // agent): `ssh -T` over the master, stdio for the caller to connect,
 // through the login shell in the directory with the environment. It
-// ends with ctx.
+// ends with ctx, on the remote too (cancel.go: the remote process group
+// gets SIGTERM).
 func (c *Conn) Process(ctx context.Context, cmd Command) (*exec.Cmd, error) {
 	if len(cmd.Argv) == 0 {
 		return nil, errors.New("remote: no command")
 	}
-	line, err := loginShell(c.dir(cmd.Dir), cmd.Env, "exec "+quoteArgs(cmd.Argv))
+	token := newToken()
+	line, err := loginShell(c.dir(cmd.Dir), cmd.Env, notePID(token)+"exec "+quoteArgs(cmd.Argv))
 	if err != nil {
 		return nil, err
 	}
-	return c.command(ctx, append(c.sshArgs(true), "-T"), line), nil
+	x := c.command(ctx, append(c.sshArgs(true), "-T"), line)
+	c.endOnCancel(x, token)
+	return x, nil
 }
 
 // Terminal returns the command for a remote terminal (`ssh -tt`, the

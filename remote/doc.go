@@ -35,6 +35,14 @@
 //     sends it once (a file already there is only marked used) and keeps
 //     the directory under a byte budget, least recently used out first,
 //     with an injected clock for the use times.
+//   - keeping the master up: Watch holds a sentinel session over it, so
+//     its end (a dropped network, sshd restarted) is seen at once, and
+//     reconnects in batch mode with backoff (FirstRetry doubling to
+//     MaxRetry, on an injected Clock), reporting each Change.
+//   - ending a cancelled Process on the remote: its pid is noted there
+//     under a token of its own; when its context ends the remote process
+//     group gets SIGTERM over the master (ssh without a tty signals
+//     nothing).
 //   - later: the forwarded MCP endpoint (ssh -O forward -R over the master)
 //     and the remote helper's staging.
 //
@@ -43,7 +51,8 @@
 // csh read differently. A login shell that prints to standard output
 // (a ~/.profile that echoes) adds to Run's output. A command that times
 // out ends locally at once; its remote process is not signalled (the
-// session closes; the process ends on its own or at its next write).
+// session closes; the process ends on its own or at its next write); a
+// Process (the agent) is.
 //
 // remote implements small interfaces that agent, workspace, composer,
 // terminal and review declare (a command runner, a file lister, a process

@@ -32,9 +32,10 @@ type Options struct {
 	// backend (main builds both).
 	Workspace *workspace.Workspace
 	Chat      *chat.Service
-	Opened    workspace.Opened // the thread to open, loaded before start (Workspace.Start)
-	Dir       string           // the project directory (cwd)
-	AttachDir string           // where ctrl+o's relative paths start (Dir when ""; a remote project's start directory)
+	Opened    workspace.Opened                 // the thread to open, loaded before start (Workspace.Start)
+	Dir       string                           // the project directory (cwd)
+	AttachDir string                           // where ctrl+o's relative paths start (Dir when ""; a remote project's start directory)
+	Skills    func() ([]composer.Skill, error) // the $ picker's skills when not Dir's and Home's here (a remote project's)
 	Home      string
 	Config    config.Config
 	NoColor   bool
@@ -120,7 +121,7 @@ func New(opt Options) *App {
 	threads := opt.Workspace.ThreadSource()
 	files, spawn, shell := workspace.Elsewhere(opt.Workspace.Project())
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
-		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threadItems(threads), Files: files})
+		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threadItems(threads), Files: files, Skills: opt.Skills})
 	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript), transcript.WithReplyBytes(int(opt.Config.Limits.ReplyBytes))}
 	if opt.NoColor {
 		trOpts = append(trOpts, transcript.WithNoColor())
@@ -197,7 +198,7 @@ func toTranscript(o workspace.Opened, plain bool) []transcript.Message {
 // Init listens to the conversation; everything else was loaded before the
 // first frame.
 func (a *App) Init() tea.Cmd {
-	return tea.Batch(a.conv.listen(), a.hist.load(), a.panes.listen(), probeTerminal)
+	return tea.Batch(a.conv.listen(), a.hist.load(), a.panes.listen(), probeTerminal, workspace.NextLink[tea.Msg](a.opt.Workspace.Link()))
 }
 
 func (a *App) setFocus(p pane) {

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"strconv"
+	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -116,16 +116,9 @@ func (r *reviewPane) hints() string {
 	}
 	n := ""
 	if r.comments > 0 {
-		n = " · " + plural(r.comments, "comment") + " in the composer"
+		n = fmt.Sprintf(" · %d comment%s in the composer", r.comments, map[bool]string{false: "s"}[r.comments == 1])
 	}
 	return "review: " + keymap.Join(keymap.Hint(k.Select, "select"), keymap.Hint(k.Comment, "comment"), keymap.Hint(k.Close, "close")) + n
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // comment puts a confirmed review comment at the composer's caret (never

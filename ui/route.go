@@ -16,6 +16,7 @@ import (
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/workspace"
 )
 
 // Update routes a message (ui/doc.go, "Routing"): keys and pastes through
@@ -65,6 +66,9 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	elicitRows(add) // the agent's links (elicit.go)
 	searchRows(add) // the search in the thread (search.go)
 	add(on(func(a *App, m noticeMsg) tea.Cmd { return a.notify(m.text, m.err) }))
+	add(on(func(a *App, m workspace.LinkEvent) tea.Cmd { // a remote project's connection; the header reads Link.Status
+		return tea.Batch(a.notify(m.Notice, m.Err), workspace.NextLink[tea.Msg](a.opt.Workspace.Link()))
+	}))
 	add(on(func(a *App, m spinMsg) tea.Cmd { return a.conv.spun(m, a.opt.Clock) }))
 	add(on(func(a *App, m toastDoneMsg) tea.Cmd { a.toast.done(m.seq); return nil }))
 	// the draft, the threads, the stash and the history

@@ -168,7 +168,7 @@ func (a *App) header() string {
 	agentState := a.conv.info().Status() // " · mode X · model Y · ctx 42%" (chat)
 	// The turn's status comes before the agent's name: a long agent
 	// command must not push it off a narrow screen.
-	text := fmt.Sprintf(" chipchat · %s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.chat.AgentName()), chips.SanitizeLine(agentState))
+	text := fmt.Sprintf(" chipchat · %s%s%s · agent %s%s", chips.SanitizeLine(title), status, chips.SanitizeLine(a.opt.Workspace.Link().Status()), chips.SanitizeLine(a.chat.AgentName()), chips.SanitizeLine(agentState))
 	return headerStyle.Render(chips.Truncate(text, a.width))
 }
 

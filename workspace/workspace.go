@@ -53,6 +53,7 @@ type Workspace struct {
 	env     string
 	drafts  drafts
 	refs    ThreadSource
+	link    *Link // the project's connection, when it can drop (link.go)
 }
 
 // Open finds (or makes) the project of o.Dir. It does I/O: main calls it
@@ -74,8 +75,15 @@ func Open(o Options) (*Workspace, error) {
 	w := &Workspace{o: o, project: p.ID, env: o.Store.EnvironmentID()}
 	w.drafts.init()
 	w.refs.w = w
+	if l, ok := o.Project.(Linked); ok {
+		w.link = &Link{ch: l.Links()}
+	}
 	return w, nil
 }
+
+// Link is the project's connection (nil for a project here): its status
+// for the header and the wait for its next step.
+func (w *Workspace) Link() *Link { return w.link }
 
 // Project is where the project is: its files, shells and git.
 func (w *Workspace) Project() Project { return w.o.Project }

@@ -160,7 +160,12 @@ func environ(base, settings []string) []string {
 	out = append(out, Env...)
 	out = append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(len(settings)))
 	for i, s := range settings {
-		k, v, _ := strings.Cut(s, "=")
+		// At the last "=": no value of ours holds one, a driver's name
+		// may ([filter "a=b"]).
+		k, v := s, ""
+		if j := strings.LastIndexByte(s, '='); j >= 0 {
+			k, v = s[:j], s[j+1:]
+		}
 		n := strconv.Itoa(i)
 		out = append(out, "GIT_CONFIG_KEY_"+n+"="+k, "GIT_CONFIG_VALUE_"+n+"="+v)
 	}
@@ -178,7 +183,7 @@ func environ(base, settings []string) []string {
 func driverSettings(ctx context.Context, git, dir string, base []string) []string {
 	ctx, cancel := context.WithTimeout(ctx, driverListTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, git, "--no-pager", "config", "--null", "--name-only", "--get-regexp", `^(filter|diff|merge)\.`)
+	cmd := exec.CommandContext(ctx, git, DriverListArgs...)
 	cmd.Dir = dir
 	cmd.Env = environ(base, Settings)
 	cmd.WaitDelay = time.Second
@@ -187,13 +192,31 @@ func driverSettings(ctx context.Context, git, dir string, base []string) []strin
 	if cmd.Run() != nil {
 		return nil
 	}
+	return Drivers(out.Bytes())
+}
+
+// DriverListArgs is the git command line (after the program) that lists
+// the filter, diff and merge drivers git's config defines, for Drivers;
+// run it with StaticEnv.
+var DriverListArgs = []string{"--no-pager", "config", "--null", "--name-only", "--get-regexp", `^(filter|diff|merge)\.`}
+
+// EnvWith is StaticEnv plus drivers (Drivers' settings), for a git that
+// runs elsewhere whose config was listed there (DriverListArgs).
+func EnvWith(drivers []string) []string {
+	return environ(nil, append(slices.Clone(Settings), drivers...))
+}
+
+// Drivers is the settings that turn off the drivers of listing (the
+// NUL-separated keys DriverListArgs prints; entries that are no key are
+// skipped).
+func Drivers(listing []byte) []string {
 	var s []string
 	add := func(kv string) {
 		if !slices.Contains(s, kv) {
 			s = append(s, kv)
 		}
 	}
-	for _, key := range strings.Split(out.String(), "\x00") {
+	for _, key := range strings.Split(string(listing), "\x00") {
 		// section.<name>.variable: the name is everything between the
 		// first and the last dot.
 		section, rest, _ := strings.Cut(key, ".")

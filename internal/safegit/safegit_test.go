@@ -111,3 +111,46 @@ func TestEnvironKeepsAndDrops(t *testing.T) {
 		t.Errorf("args %q", got)
 	}
 }
+
+// FuzzDrivers: any listing (a remote repository's config is the remote's
+// to write) gives settings that each turn a driver off: a filter's
+// program or a diff/merge driver's command set to nothing, or a filter
+// not required; never a value that names a program.
+func FuzzDrivers(f *testing.F) {
+	f.Add([]byte("filter.lfs.clean\x00diff.evil.command\x00merge.m.driver\x00"))
+	f.Add([]byte("noise\n\x00filter.dot.ted.process\x00diff.tc.textconv\x00core.pager\x00"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, listing []byte) {
+		for _, kv := range safegit.Drivers(listing) {
+			j := strings.LastIndexByte(kv, '=')
+			if j < 0 || strings.LastIndexByte(kv[:j], '.') < 0 {
+				t.Fatalf("setting %q", kv)
+			}
+			k, v := kv[:j], kv[j+1:]
+			if v != "" && !(strings.HasSuffix(k, ".required") && v == "false") {
+				t.Fatalf("setting %q gives a value", kv)
+			}
+		}
+	})
+}
+
+// A driver whose name holds "=" ([filter "a=b"]) is turned off under its
+// whole name: the environment's key is cut at the last "=", not the
+// first (which made it filter.a, a setting that turns nothing off).
+func TestDriverNameWithEquals(t *testing.T) {
+	env := safegit.EnvWith(safegit.Drivers([]byte("filter.a=b.clean\x00")))
+	keys := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		keys[k] = v
+	}
+	found := false
+	for k, v := range keys {
+		if strings.HasPrefix(k, "GIT_CONFIG_KEY_") && v == "filter.a=b.clean" {
+			found = keys["GIT_CONFIG_VALUE_"+strings.TrimPrefix(k, "GIT_CONFIG_KEY_")] == ""
+		}
+	}
+	if !found {
+		t.Fatalf("no GIT_CONFIG_KEY_n=filter.a=b.clean with an empty value in %q", env)
+	}
+}

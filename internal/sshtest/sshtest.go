@@ -44,6 +44,9 @@ type Server struct {
 	ClientKey  string // the authorized private key
 	KnownHosts string // the client's known_hosts (holds the host key)
 
+	sshd string    // the program
+	cmd  *exec.Cmd // the running sshd (nil once Stop ended it)
+
 	mu  sync.Mutex
 	log bytes.Buffer
 }
@@ -69,7 +72,7 @@ func Start(t testing.TB) *Server {
 		}
 	}
 	dir := t.TempDir()
-	s := &Server{Dir: dir, Home: filepath.Join(dir, "home"), User: u.Username,
+	s := &Server{sshd: sshd, Dir: dir, Home: filepath.Join(dir, "home"), User: u.Username,
 		ConfigFile: filepath.Join(dir, "ssh_config"), ClientKey: filepath.Join(dir, "client_key"),
 		KnownHosts: filepath.Join(dir, "known_hosts")}
 	if err := os.MkdirAll(s.Home, 0o755); err != nil {
@@ -221,11 +224,61 @@ LogLevel VERBOSE
 		cmd.Wait()
 		return err
 	}
+	s.cmd = cmd
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
 	return nil
+}
+
+// Stop ends the listening sshd (sessions already open go on, each its
+// own sshd process): new connections are refused until Restart.
+func (s *Server) Stop(t testing.TB) {
+	t.Helper()
+	if s.cmd == nil {
+		return
+	}
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
+	s.cmd = nil
+}
+
+// Restart starts sshd again on the same port, with the same keys: a
+// server back after a restart.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	s.Stop(t)
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = s.start(t, s.sshd); err == nil {
+			return
+		}
+	}
+	t.Fatalf("sshtest: restart: %v", err)
+}
+
+// KillMaster kills (SIGKILL) the OpenSSH master behind controlPath (a
+// socket path, %C expanded or not) for the client config, as a dropped
+// network ends it without a word: ssh -O check names its pid.
+func (s *Server) KillMaster(t testing.TB, controlPath string) {
+	t.Helper()
+	out, err := exec.Command("ssh", "-F", s.ConfigFile, "-o", "ControlPath="+controlPath, "-O", "check", HostAlias).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sshtest: no master at %s: %v: %s", controlPath, err, out)
+	}
+	_, rest, ok := strings.Cut(string(out), "pid=")
+	pid, perr := strconv.Atoi(strings.TrimRight(strings.TrimSpace(rest), ")"))
+	if !ok || perr != nil {
+		t.Fatalf("sshtest: ssh -O check said %q", out)
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatalf("sshtest: kill the master %d: %v", pid, err)
+	}
 }
 
 func freePort(t testing.TB) int {
