@@ -43,6 +43,8 @@ func TestEndToEndRemoteReconnects(t *testing.T) {
 	if strings.Contains(scr, "replying") {
 		t.Fatalf("the turn still runs after the master died:\n%s", scr)
 	}
+	// The ended turn says why in words, not as ssh's bare exit status.
+	s.waitFor("dropped while the command ran")
 	s.waitForComposer("kept draft")
 
 	e.srv.Restart(t)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/chipchat/chipchat/remote"
 	"github.com/chipchat/chipchat/workspace"
@@ -27,6 +28,9 @@ func (p *remoteProject) watch(clock remote.Clock) {
 	go func() {
 		defer close(p.links)
 		p.conn.Watch(ctx, clock, func(c remote.Change) {
+			if c.State == remote.Lost {
+				p.dropped.Store(time.Now().UnixNano())
+			}
 			if ev, ok := steps.step(c); ok {
 				select {
 				case p.links <- ev:

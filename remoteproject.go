@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/config"
@@ -31,13 +33,15 @@ type remoteProject struct {
 	files *remote.FileCache
 	agent string // the [remotes.NAME] entry's agent, when it names one
 
-	links chan workspace.LinkEvent // the connection's steps, once watch started (remotelink.go)
-	stop  func()                   // ends the watch
+	links   chan workspace.LinkEvent // the connection's steps, once watch started (remotelink.go)
+	stop    func()                   // ends the watch
+	dropped atomic.Int64             // when the master was last lost (unix ns; 0: never)
 }
 
 var (
 	_ workspace.Project = (*remoteProject)(nil)
 	_ agent.Host        = remoteHost{}
+	_ agent.HostLink    = remoteHost{}
 )
 
 // openRemote parses target (a target or a [remotes.NAME] name), makes
@@ -117,6 +121,12 @@ func (p *remoteProject) Command(ctx context.Context, dir string, argv, env []str
 
 // remoteHost is the remote project as the agent's agent.Host.
 type remoteHost struct{ *remoteProject }
+
+// DroppedSince reports whether the master was lost since t (Watch saw
+// it), or is not running now (Watch may not have seen it yet).
+func (h remoteHost) DroppedSince(ctx context.Context, t time.Time) bool {
+	return h.dropped.Load() >= t.UnixNano() || !h.conn.Alive(ctx)
+}
 
 // Command is the agent's process over the master (ssh -T).
 func (h remoteHost) Command(ctx context.Context, dir string, argv, env []string) (*exec.Cmd, error) {

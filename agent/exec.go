@@ -115,6 +115,7 @@ func (e Exec) stream(ctx context.Context, t Turn, emit func(delta string)) (err 
 	}
 
 	var cmd *exec.Cmd
+	start := time.Now()
 	if e.Host != nil {
 		if cmd, err = e.hostCommand(ctx, t.Dir, dir, historyPath, places); err != nil {
 			return fmt.Errorf("exec: %w", err)
@@ -208,6 +209,9 @@ func (e Exec) stream(ctx context.Context, t Turn, emit func(delta string)) (err 
 		return fmt.Errorf("exec: %w", waitErr)
 	}
 	msg := "exec: command " + execExitDescription(ee)
+	if e.Host != nil && hostDropped(e.Host, start, ee.ExitCode()) {
+		msg = "exec: the connection to " + e.Host.Label() + " dropped while the command ran (ssh exited with status 255); chipchat reconnects by itself: send again once the header no longer says reconnecting"
+	}
 	if s := tail.Tail(execTailLines); s != "" {
 		msg += ":\n" + s
 	}

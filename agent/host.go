@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"os/exec"
+	"time"
 )
 
 // Host is where a backend's processes run when that is not this machine:
@@ -20,4 +21,30 @@ type Host interface {
 	Stage(ctx context.Context, name, path string) (string, error)
 	// Label names the host for the user ("devbox"), in notices.
 	Label() string
+}
+
+// HostLink is a Host whose connection can drop under a running command (a
+// remote project's ssh master). When such a command fails as ssh does
+// when its connection ends (status 255), the backend asks, so the turn's
+// error says the connection dropped instead of a bare exit status.
+type HostLink interface {
+	// DroppedSince reports whether the connection dropped since t, or is
+	// down now. It may do I/O (a check of the connection).
+	DroppedSince(ctx context.Context, t time.Time) bool
+}
+
+// sshLost is the exit status of an ssh whose connection failed or ended.
+const sshLost = 255
+
+// hostDropped reports whether the command on host h that started at
+// start and exited with status code ended because the connection
+// dropped.
+func hostDropped(h Host, start time.Time, code int) bool {
+	l, ok := h.(HostLink)
+	if !ok || code != sshLost {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return l.DroppedSince(ctx, start)
 }

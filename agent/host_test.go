@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeHost is a Host on this machine that behaves as a remote one would:
@@ -135,5 +136,36 @@ func TestACPOnHostRefusesClientFS(t *testing.T) {
 	}
 	if len(host.argv) == 0 || host.argv[0][0] != "sh" {
 		t.Errorf("the agent did not start through the host: %q", host.argv)
+	}
+}
+
+// droppingHost is a fakeHost whose connection dropped, or not, as the
+// test says.
+type droppingHost struct {
+	*fakeHost
+	dropped bool
+}
+
+func (h droppingHost) DroppedSince(context.Context, time.Time) bool { return h.dropped }
+
+// A command over a host that ends as ssh does when its connection ends
+// (status 255) while the connection dropped says so in words; the same
+// status with the connection up is the command's own.
+func TestExecOnHostSaysTheConnectionDropped(t *testing.T) {
+	for _, dropped := range []bool{true, false} {
+		h := droppingHost{&fakeHost{stageDir: t.TempDir()}, dropped}
+		err := (Exec{Command: "exit 255", Host: h}).Run(context.Background(), Turn{Dir: t.TempDir()}, func(Event) {})
+		said := err != nil && strings.Contains(err.Error(), "the connection to fakehost dropped while the command ran")
+		if said != dropped {
+			t.Errorf("dropped %v: %v", dropped, err)
+		}
+		if !dropped && (err == nil || !strings.Contains(err.Error(), "exited with status 255")) {
+			t.Errorf("connection up: %v", err)
+		}
+	}
+	// A host without a link: the status alone.
+	err := (Exec{Command: "exit 255", Host: &fakeHost{stageDir: t.TempDir()}}).Run(context.Background(), Turn{Dir: t.TempDir()}, func(Event) {})
+	if err == nil || !strings.Contains(err.Error(), "exited with status 255") {
+		t.Errorf("a host without a link: %v", err)
 	}
 }
