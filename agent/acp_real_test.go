@@ -37,6 +37,8 @@ import (
 //	esc rejects         yes     yes    yes     yes   (codex then stops the turn: a notice, no error)
 //	bash output shown   yes     yes    no      yes   (Gemini never sends a command's output;
 //	  in the body                                        every prompt shows the command line)
+//	seq 101 112: all    yes     yes    -       yes   (twelve lines in one item's body, in order,
+//	  lines in the body                                  not the permission's text)
 //	mode switch         yes     yes    yes     yes   (set_mode, or the "mode" config option)
 //	agent slash command yes     yes    yes     yes   (/context, /init, /about, /init)
 //	attached file name  yes     yes    yes     yes
@@ -248,6 +250,48 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 			t.Errorf("the command's output %q is in no tool item's body: %+v", r.files.CommandOut, acpFoldTools(evs))
 		}
 	})
+	// Issue 22: after allowing Codex's `seq 101 112`, the item's body was
+	// the permission's text (the proposed argv), and the output arrived
+	// only in the last update's rawOutput. Every line of the output is in
+	// one tool item's body, in order. Gemini CLI never sends a command's
+	// output to the client: no subtest (CI allows no skip).
+	seqOutput := func(t *testing.T) {
+		r.perms = nil
+		evs := r.turn(t, "", "Run the numbers: "+acpagents.MarkSeq)
+		want := strings.Join(r.files.SeqOut, "\n")
+		var bodies []string
+		found := ""
+		for id, tool := range acpFoldTools(evs) {
+			var body []string
+			for _, c := range tool.Content {
+				if c.Type == message.ContentText {
+					body = append(body, c.Text)
+				}
+			}
+			text := strings.Join(body, "\n")
+			bodies = append(bodies, id+": "+text)
+			if strings.Contains(strings.ReplaceAll(text, "\r\n", "\n"), want) {
+				found = id
+			}
+			for _, p := range r.perms {
+				if p.Tool.CallID != id {
+					continue
+				}
+				for _, pc := range p.Tool.Content {
+					if pc.Type == message.ContentText && strings.TrimSpace(pc.Text) != "" && strings.Contains(text, strings.TrimSpace(pc.Text)) {
+						t.Errorf("%s's body holds its permission's text %q", id, pc.Text)
+					}
+				}
+			}
+		}
+		if found == "" {
+			t.Fatalf("no tool item's body has the %d lines of %q in order; bodies %q; events %s", len(r.files.SeqOut), r.files.SeqCommand, bodies, realKinds(evs))
+		}
+		t.Logf("%s: the output of %q in item %s's body; %d permission prompts", ag.Name, r.files.SeqCommand, found, len(r.perms))
+	}
+	if ag.Name != "gemini" {
+		t.Run("seq-output", seqOutput)
+	}
 	t.Run("mode-switch", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

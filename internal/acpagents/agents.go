@@ -203,7 +203,7 @@ var Agents = []Agent{
 			// Outside the read-only sandbox, so Codex asks first.
 			return calls(call("exec_command", map[string]any{
 				"cmd": command, "sandbox_permissions": "require_escalated",
-				"justification": "Write shell-out.txt in the project?", "yield_time_ms": 5000,
+				"justification": "Run this command outside the sandbox?", "yield_time_ms": 5000,
 			}))
 		},
 	},

@@ -15,6 +15,7 @@ const (
 	MarkEditAllow  = "EDIT-ALLOW"
 	MarkEditReject = "EDIT-REJECT"
 	MarkShell      = "SHELL-RUN"
+	MarkSeq        = "SEQ-RUN" // runs Files.SeqCommand: twelve lines of output
 	MarkAttach     = "ATTACH-READ"
 	MarkFail       = "MODEL-FAIL" // the model answers HTTP 400
 	MarkHang       = "MODEL-HANG" // the model streams text, then stalls
@@ -32,7 +33,7 @@ const (
 	ReplyAux = "ok"
 )
 
-var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkAttach, MarkFail, MarkHang, MarkModel}
+var marks = []string{MarkPing1, MarkPing2, MarkPing3, MarkEditAllow, MarkEditReject, MarkShell, MarkSeq, MarkAttach, MarkFail, MarkHang, MarkModel}
 
 // ReplyHang is the text the stalling model streams before it stalls.
 const ReplyHang = "STALLING after this text"
@@ -68,6 +69,10 @@ type Files struct {
 	RejectLine string
 	Command    string // the shell command; prints CommandOut
 	CommandOut string
+	// SeqCommand prints SeqOut, one number a line (issue 22's Codex run:
+	// a command whose output is many lines).
+	SeqCommand string
+	SeqOut     []string
 }
 
 // DefaultFiles is the edit and shell material for a project directory.
@@ -81,6 +86,8 @@ func DefaultFiles(project string) Files {
 		// it may run without asking; no $(…), which Gemini CLI refuses.
 		Command:    "printf 'chipchat-%s\\n' 42 | tee shell-out.txt",
 		CommandOut: "chipchat-42",
+		SeqCommand: "seq 101 112",
+		SeqOut:     []string{"101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112"},
 	}
 }
 
@@ -114,6 +121,8 @@ func Responder(a Agent, f Files) fakemodel.Responder {
 			steps = a.Edit(f.Notes, f.OldLine, f.RejectLine)
 		case MarkShell:
 			steps = a.Shell(f.Command)
+		case MarkSeq:
+			steps = a.Shell(f.SeqCommand)
 		}
 		n := toolRounds(e)
 		if n >= len(steps) || (n > 0 && a.StopOnError && lastResultFailed(e)) {
