@@ -325,7 +325,8 @@ func RenderToolContent(t message.Tool, width int, opts ...ContentOption) []strin
 // RenderToolInput is what a call was given, for a call whose input is not
 // a command: an MCP call's "server · tool" line and its arguments, else
 // its raw input, as indented, sanitized JSON (every line, wrapped); nil
-// when it has none.
+// when it has none, and for an edit whose content has its diff (the diff
+// shows what it was given).
 func RenderToolInput(t message.Tool, width int, opts ...ContentOption) []string {
 	o := contentOpts{}
 	for _, fn := range opts {
@@ -346,7 +347,13 @@ func toolInput(t message.Tool, width int, l *ItemLooks, folded bool) []string {
 	var out []string
 	in := t.RawInput
 	label := "input:"
-	if mcp, ok := t.MCP(); ok {
+	mcp, isMCP := t.MCP()
+	if !isMCP && hasDiff(t) {
+		// The diff is what the edit was given; its raw input says it
+		// again, as JSON (opencode's holds the diff as one escaped string).
+		return nil
+	}
+	if isMCP {
 		out = append(out, wrapPlain(l.Faint.Render("mcp: ")+chips.SanitizeLine(mcp.Server)+l.Faint.Render(" · ")+chips.SanitizeLine(mcp.Tool), width, noStyle)...)
 		in, label = mcp.Arguments, "arguments:"
 	}
@@ -485,4 +492,14 @@ func (b *lineBudget) skipContent(c message.ToolContent) {
 	default:
 		b.hidden++
 	}
+}
+
+// hasDiff reports whether t's content has a diff.
+func hasDiff(t message.Tool) bool {
+	for _, c := range t.Content {
+		if c.Type == message.ContentDiff {
+			return true
+		}
+	}
+	return false
 }
