@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/chipchat/chipchat/internal/acpagents"
 	"github.com/chipchat/chipchat/internal/fakemodel"
-	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 )
@@ -41,19 +39,9 @@ import (
 //	  text in the new reply
 //	chipchat mcp in the session       yes     -      -       -     (Claude's /context lists its tools)
 func TestEndToEndRealAgentsUI(t *testing.T) {
-	if os.Getenv(acpagents.EnvGate) != "1" {
-		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
-	}
+	acpagents.Gate(t)
 	bin := chipchatBinary(t)
-	for _, ag := range acpagents.Agents {
-		t.Run(ag.Name, func(t *testing.T) {
-			t.Parallel()
-			if !ag.Available() {
-				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
-			}
-			runRealAgentUI(t, bin, ag)
-		})
-	}
+	acpagents.Each(t, func(t *testing.T, ag acpagents.Agent) { runRealAgentUI(t, bin, ag) })
 }
 
 // shellQuote quotes s for sh.

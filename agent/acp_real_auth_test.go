@@ -4,8 +4,6 @@ package agent
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +11,6 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/chipchat/chipchat/internal/acpagents"
-	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // TestACPRealAgentTerminalAuthStableShape: offered only the stable
@@ -22,16 +19,11 @@ import (
 // chipchat's sign-in runs the agent's own command with those args and the
 // method's env. Only with CHIPCHAT_REAL_AGENTS=1.
 func TestACPRealAgentTerminalAuthStableShape(t *testing.T) {
-	if os.Getenv(acpagents.EnvGate) != "1" {
-		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
-	}
 	ag, err := acpagents.Find("claude")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ag.Available() {
-		testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
-	}
+	acpagents.Need(t, ag)
 	d, err := acpagents.NewDirs(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ package agent
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/chipchat/chipchat/internal/acpagents"
 	"github.com/chipchat/chipchat/internal/fakemodel"
-	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // TestACPRealAgentSessionsList makes a session with a bare ACP client (a
@@ -25,22 +22,7 @@ import (
 // (the model request holds the first turn). Claude Code and Codex; only
 // with CHIPCHAT_REAL_AGENTS=1.
 func TestACPRealAgentSessionsList(t *testing.T) {
-	if os.Getenv(acpagents.EnvGate) != "1" {
-		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
-	}
-	for _, name := range []string{"claude", "codex"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			ag, err := acpagents.Find(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ag.Available() {
-				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
-			}
-			realSessionsList(t, ag)
-		})
-	}
+	acpagents.Each(t, realSessionsList, "claude", "codex")
 }
 
 func realSessionsList(t *testing.T, ag acpagents.Agent) {

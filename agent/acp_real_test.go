@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/chipchat/chipchat/internal/acpagents"
 	"github.com/chipchat/chipchat/internal/fakemodel"
-	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -49,18 +47,7 @@ import (
 //	                                                   the thread's next turn gets a new session)
 //	same-minute restart no      no     yes     no    (resumed, or the history handed over)
 func TestACPRealAgents(t *testing.T) {
-	if os.Getenv(acpagents.EnvGate) != "1" {
-		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
-	}
-	for _, ag := range acpagents.Agents {
-		t.Run(ag.Name, func(t *testing.T) {
-			t.Parallel()
-			if !ag.Available() {
-				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
-			}
-			runRealACP(t, ag)
-		})
-	}
+	acpagents.Each(t, runRealACP)
 }
 
 type realACP struct {
@@ -642,16 +629,11 @@ func realFiles(root string) map[string]bool {
 // its "Login with ChatGPT" waits for a browser, which the notice says, and
 // cancelling the turn (esc) stops it.
 func TestACPRealAgentSignIn(t *testing.T) {
-	if os.Getenv(acpagents.EnvGate) != "1" {
-		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1")
-	}
 	ag, err := acpagents.Find("codex")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ag.Available() {
-		testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
-	}
+	acpagents.Need(t, ag)
 	d, err := acpagents.NewDirs(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

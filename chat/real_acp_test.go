@@ -4,7 +4,6 @@ package chat
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/internal/acpagents"
 	"github.com/chipchat/chipchat/internal/fakemodel"
-	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -24,22 +22,7 @@ import (
 // prompt leaves no pending or running item after the turn, stored or
 // reopened (as after a restart), and the question is in the call's item.
 func TestRealAgentsEscSettlesTheCall(t *testing.T) {
-	if os.Getenv(acpagents.EnvGate) != "1" {
-		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
-	}
-	for _, name := range []string{"codex", "gemini"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			ag, err := acpagents.Find(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ag.Available() {
-				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
-			}
-			realEscSettles(t, ag)
-		})
-	}
+	acpagents.Each(t, realEscSettles, "codex", "gemini")
 }
 
 func realQuote(s string) string {
@@ -152,22 +135,7 @@ func realEscSettles(t *testing.T, ag acpagents.Agent) {
 // command (chipchat's is /chipchat:review then), it reaches the agent as
 // its command, and the agent's review request reaches the model server.
 func TestRealAgentsReviewReachesTheAgent(t *testing.T) {
-	if os.Getenv(acpagents.EnvGate) != "1" {
-		testenv.Missing(t, "the real-agent suite runs only with "+acpagents.EnvGate+"=1 (.ci/run installs the agents from npm and sets it)")
-	}
-	for _, name := range []string{"codex", "opencode"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			ag, err := acpagents.Find(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ag.Available() {
-				testenv.Missing(t, fmt.Sprintf("%s is not installed (npm install -g %s; .ci/run does)", ag.Binary, ag.Package))
-			}
-			realReview(t, ag)
-		})
-	}
+	acpagents.Each(t, realReview, "codex", "opencode")
 }
 
 // realTurn sends text and waits for its reply's end, answering sign-ins.
