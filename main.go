@@ -11,6 +11,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -304,7 +305,8 @@ func runApp(f flags) error {
 		return errors.New("the app needs a terminal (standard input and output are not one); run \"chipchat --help\" for usage or \"chipchat codec\" for the codecs")
 	}
 	home, _ := os.UserHomeDir()
-	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: config.Path(), noColor: os.Getenv("NO_COLOR") != "", remote: rp})
+	app, closeAll, err := newApp(f, appEnv{cwd: cwd, home: home, configPath: config.Path(), noColor: os.Getenv("NO_COLOR") != "", remote: rp,
+		background: terminalBackground})
 	if err != nil {
 		return err
 	}
@@ -356,8 +358,9 @@ func runApp(f flags) error {
 type appEnv struct {
 	cwd, home, configPath string
 	noColor               bool
-	clock                 chat.Clock     // nil: the real one
-	remote                *remoteProject // the --remote project, connected (nil: the start directory's)
+	clock                 chat.Clock         // nil: the real one
+	background            func() color.Color // [ui] theme "auto": the terminal's background (nil: dark)
+	remote                *remoteProject     // the --remote project, connected (nil: the start directory's)
 }
 
 // agentSpec is the agent to run: --agent, else the [remotes.NAME] entry's
@@ -450,6 +453,7 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	opt := ui.Options{Workspace: ws, Opened: opened, History: history}
 	opt.Config, opt.Dir, opt.Home = cfg, project, env.home
 	opt.NoColor, opt.Clock = env.noColor, env.clock
+	opt.Config.UI.Theme = resolveTheme(cfg.UI.ThemeName(), env.noColor, env.background)
 	if env.remote != nil {
 		opt.AttachDir = env.cwd                    // ctrl+o attaches this machine's files
 		opt.Review.Git.Exec = env.remote.reviewGit // drivers off there too (remotegit.go)

@@ -66,6 +66,7 @@ func Validate(c Config) error {
 			fmt.Sprintf("allowed are %d (64 KiB) to %d bytes", minReplyBytes, int64(maxAttachmentBytes))),
 		checkAge(where, l.ExcerptMaxAge),
 		checkQuestionGuard(where, c.UI.QuestionGuardText),
+		checkTheme(where, c.UI.Theme),
 		checkTerminals(where, c.ACP.Terminals),
 		checkNotify(where, c.Notify),
 	} {

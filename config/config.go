@@ -91,6 +91,8 @@ type UISettings struct {
 	// appears, so an enter typed for the composer never answers a request
 	// the user has not seen ("": DefaultQuestionGuard; "0": no guard).
 	QuestionGuardText string `toml:"question_guard"`
+	// Theme is the look: one of Themes ("": DefaultTheme; theme.go).
+	Theme string `toml:"theme"`
 }
 
 // DefaultQuestionGuard is how long keys are ignored after an agent's

@@ -264,6 +264,9 @@ func ContentSyntaxStyle(name string) ContentOption { return func(o *contentOpts)
 func contentLooks(c ItemContext) ContentOption {
 	return func(o *contentOpts) {
 		o.looks = c.Looks
+		if c.Looks != nil && c.Looks.Syntax != "" {
+			o.style = c.Looks.Syntax
+		}
 		if c.NoColor {
 			o.noColor = true
 		}

@@ -222,6 +222,9 @@ type ItemLooks struct {
 	// AddBG and DelBG are the backgrounds of added and deleted diff lines
 	// (nil without colour).
 	AddBG, DelBG []byte
+	// Syntax is the chroma style of diffs and fenced code in tool output
+	// ("": "monokai").
+	Syntax string
 }
 
 func newItemLooks(noColor bool) *ItemLooks {

@@ -73,6 +73,7 @@ type Model struct {
 	itemReg    *ItemRegistry
 	style      string // glamour standard style
 	noColor    bool
+	light      bool        // WithLight
 	sLooks     streamLooks // the streaming open block's styles (stream.go)
 	streamed   int         // open blocks drawn by the cheap path (tests count them)
 	fullBudget int         // completed streaming blocks this frame may still render in full
@@ -174,6 +175,9 @@ func New(reg *chips.Registry, opts ...Option) *Model {
 	}
 	m.sty = newLooks(m.noColor)
 	m.ilooks = newItemLooks(m.noColor)
+	if m.light && !m.noColor {
+		m.sty, m.ilooks = lightLooks(), lightItemLooks()
+	}
 	m.fc.idx = -1
 	return m
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/chipchat/chipchat/notify"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/terminal"
+	"github.com/chipchat/chipchat/theme"
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
@@ -110,11 +111,8 @@ func New(opt Options) *App {
 	if opt.Clock == nil {
 		opt.Clock = chat.SystemClock
 	}
-	th := chips.DefaultTheme()
-	if opt.NoColor {
-		th = chips.NoColorTheme()
-	}
-	reg := chips.Default(th)
+	look := theme.For(opt.Config.UI.ThemeName(), opt.NoColor)
+	reg := chips.Default(look.Chips)
 	keys := keymap.Default()
 	_ = keys.Apply(opt.Config.Keys) // checked by LoadConfig before
 	edKeys, appKeys := keys.Editor, keys.AppKeys
@@ -123,9 +121,7 @@ func New(opt Options) *App {
 	ed := composer.New(composer.Options{Registry: reg, KeyMap: &edKeys, MaxHeight: opt.Config.Limits.ComposerRows,
 		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threadItems(threads), Files: files, Skills: opt.Skills})
 	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript), transcript.WithReplyBytes(int(opt.Config.Limits.ReplyBytes))}
-	if opt.NoColor {
-		trOpts = append(trOpts, transcript.WithNoColor())
-	}
+	trOpts = append(trOpts, look.Transcript...)
 	a := &App{opt: &opt, chat: opt.Chat, keys: &keys, toast: &toastLine{},
 		ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
 		ovs: overlay.NewStack(opt.Clock, opt.Config.UI.QuestionGuard())}
@@ -141,7 +137,7 @@ func New(opt Options) *App {
 	a.panes.pane.Scrollback, a.panes.pane.Spawn, a.panes.pane.CommandShell = opt.Config.Limits.Scrollback, spawn, shell
 	a.panes.pane.CopyModeKeys, a.panes.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
 	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback}
-	a.rv = newReviewPane(opt.Review, opt.Dir, opt.NoColor, a.keys, ed, a.tr, a.toast)
+	a.rv = newReviewPane(opt.Review, opt.Dir, look.Review, a.keys, ed, a.tr, a.toast)
 	if a.opt.Clipboard == nil {
 		a.opt.Clipboard = clipboard.Default()
 	}

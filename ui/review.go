@@ -41,13 +41,11 @@ type reviewPane struct {
 	toast *toastLine
 }
 
-// newReviewPane is the controller; opt is Options.Review.
-func newReviewPane(opt review.Options, dir string, noColor bool, keys *keymap.Keys, ed *composer.Editor, tr *transcript.Model, toast *toastLine) *reviewPane {
+// newReviewPane is the controller; opt is Options.Review, th the look
+// of [ui] theme (package theme).
+func newReviewPane(opt review.Options, dir string, th review.Theme, keys *keymap.Keys, ed *composer.Editor, tr *transcript.Model, toast *toastLine) *reviewPane {
 	opt.ProjectDir = dir
-	if noColor {
-		th := review.NoColorTheme()
-		opt.Theme = &th
-	}
+	opt.Theme = &th
 	return &reviewPane{opt: opt, keys: keys, ed: ed, tr: tr, toast: toast}
 }
 
