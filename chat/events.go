@@ -154,11 +154,13 @@ func (in *Info) fold(ev agent.Event) {
 }
 
 // Forked: a fork of a thread was made (ThreadID, titled Title); the UI
-// opens it.
+// opens it. Edit is the user message a rewind forked before
+// (ForkBefore), for the composer of the fork; nil for a whole-thread fork.
 type Forked struct {
 	From     string
 	ThreadID string
 	Title    string
+	Edit     *Message
 }
 
 // QuitReady: every turn has stopped and is on disk; the UI may exit.

@@ -12,7 +12,8 @@ import (
 // a new thread "<title> (from message N)", N counting the thread's user
 // messages from 1, holding copies of the messages before it (their
 // context, chips and attachments as stored); the original is untouched.
-// It is reported with Forked; the caller sends the edited message there.
+// It is reported with Forked, whose Edit is that message (its text and
+// chips, for the composer); the caller sends the edited message there.
 // The fork has no agent session: its first turn hands the agent the
 // earlier messages as <thread_history> (Turn.Handover), and a harness
 // backend gets them as its history.
@@ -20,21 +21,22 @@ func (s *Service) ForkBefore(threadID, messageID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.do(func() {
-		t, err := s.forkBefore(threadID, messageID)
+		t, edit, err := s.forkBefore(threadID, messageID)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if err != nil {
 			s.emit(Notice{ThreadID: threadID, Text: "fork failed: " + err.Error(), Err: true})
 			return
 		}
-		s.emit(Forked{From: threadID, ThreadID: t.ID, Title: t.Title})
+		v := viewMessage(edit)
+		s.emit(Forked{From: threadID, ThreadID: t.ID, Title: t.Title, Edit: &v})
 	})
 }
 
-func (s *Service) forkBefore(threadID, messageID string) (store.Thread, error) {
+func (s *Service) forkBefore(threadID, messageID string) (store.Thread, store.Message, error) {
 	ms, err := s.st.Messages(threadID)
 	if err != nil {
-		return store.Thread{}, err
+		return store.Thread{}, store.Message{}, err
 	}
 	at, n := -1, 0
 	for i, m := range ms {
@@ -47,11 +49,11 @@ func (s *Service) forkBefore(threadID, messageID string) (store.Thread, error) {
 		}
 	}
 	if at < 0 || ms[at].Role != message.RoleUser {
-		return store.Thread{}, fmt.Errorf("message %s is no user message of the thread", messageID)
+		return store.Thread{}, store.Message{}, fmt.Errorf("message %s is no user message of the thread", messageID)
 	}
 	orig, err := s.st.Thread(threadID)
 	if err != nil {
-		return store.Thread{}, err
+		return store.Thread{}, store.Message{}, err
 	}
 	var t store.Thread
 	if at == 0 {
@@ -60,10 +62,10 @@ func (s *Service) forkBefore(threadID, messageID string) (store.Thread, error) {
 		t, err = s.st.ForkThread(s.opt.ProjectID, threadID, ms[at-1].ID)
 	}
 	if err != nil {
-		return store.Thread{}, err
+		return store.Thread{}, store.Message{}, err
 	}
 	t.Title = rewindTitle(orig.Title, n)
-	return t, s.st.RenameThread(t.ID, t.Title)
+	return t, ms[at], s.st.RenameThread(t.ID, t.Title)
 }
 
 // rewindTitle is "<title> (from message n)", the title cut to fit.

@@ -39,6 +39,9 @@ func TestForkBeforeAMessage(t *testing.T) {
 	if fk.Title != "Release (from message 2)" {
 		t.Errorf("title %q", fk.Title)
 	}
+	if fk.Edit == nil || fk.Edit.ID != orig[2].ID || fk.Edit.Text != "second" {
+		t.Errorf("the message to edit: %+v", fk.Edit)
+	}
 	ms, _ := e.st.Messages(fk.ThreadID)
 	if len(ms) != 2 || ms[0].Role != message.RoleUser || message.ReplyText(ms[1].Items) != "answer first" {
 		t.Fatalf("the fork holds %+v", ms)
@@ -64,6 +67,9 @@ func TestForkBeforeAMessage(t *testing.T) {
 	// From the first message: an empty fork.
 	e.s.ForkBefore(e.thread.ID, orig[0].ID)
 	fk = until[Forked](e, nil)
+	if fk.Edit == nil || fk.Edit.Context == nil || len(fk.Edit.Context.Records) != 1 {
+		t.Errorf("the first message to edit lost its chip: %+v", fk.Edit)
+	}
 	if ms, _ := e.st.Messages(fk.ThreadID); len(ms) != 0 || fk.Title != "Release (from message 1)" {
 		t.Errorf("from message 1: %q %+v", fk.Title, ms)
 	}

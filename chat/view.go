@@ -24,6 +24,14 @@ type Message struct {
 	RawContext []byte
 }
 
+// Records are the message's chips (nil: none, or the context undecoded).
+func (m Message) Records() []contextref.Record {
+	if m.Context == nil {
+		return nil
+	}
+	return m.Context.Records
+}
+
 func viewMessage(m store.Message) Message {
 	return Message{ID: m.ID, Role: m.Role, Text: m.Text, Status: m.Status, Context: m.Context, RawContext: m.RawContext}
 }

@@ -16,7 +16,7 @@
 // chroma syntax colour); the focus (an item of a reply or a message, and a
 // chip of a user message), the popover (a chip's details then expanded
 // view, an item's details) and the requests it sends the app (OpenMsg,
-// CopyMsg, ForkMsg, PagerMsg).
+// CopyMsg, ForkMsg, RewindMsg, PagerMsg).
 //
 // Boundaries: it imports contextref, chips, message and the Charm
 // libraries (and chroma, go-udiff) only. It must not import store, agent,

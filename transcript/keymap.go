@@ -20,6 +20,7 @@ type KeyMap struct {
 	Open     key.Binding // open the chip's file, image, path or URL; an item: the pager
 	Copy     key.Binding // copy the focused message
 	Fork     key.Binding // a new thread from the start up to the focused message
+	Rewind   key.Binding // a user message: fork before it and edit it (RewindMsg)
 	Select   key.Binding // start a selection in the focused reply's text or diff
 
 	Search     key.Binding // ask for the search field (SearchAskMsg)
@@ -50,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		Open:     bind("open file or image; an item in $PAGER", "o"),
 		Copy:     bind("copy the message (in details: the chip alone)", "y"),
 		Fork:     bind("fork: a new thread with the messages up to this one", "f"),
+		Rewind:   bind("edit your message in a fork of the thread before it", "e"),
 		Select:   bind("select text to copy or quote", "v"),
 
 		Search:     bind("search the thread", "/"),
@@ -67,6 +69,6 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextChip, k.PrevChip, k.Details, k.Toggle, k.Close, k.Open, k.Copy, k.Fork, k.Select, k.Search, k.SearchNext, k.SearchPrev},
+		{k.NextChip, k.PrevChip, k.Details, k.Toggle, k.Close, k.Open, k.Copy, k.Fork, k.Rewind, k.Select, k.Search, k.SearchNext, k.SearchPrev},
 	}
 }

@@ -51,6 +51,12 @@ type ForkMsg struct {
 	MessageID string // the last message the new thread keeps
 }
 
+// RewindMsg asks the app to fork the thread before this user message and
+// put the message in the fork's composer to edit (the rewind).
+type RewindMsg struct {
+	MessageID string // the user message; the fork holds the messages before it
+}
+
 // CopyMsg asks the app to copy a message: its canonical Markdown and the
 // records its references point at (the clipboard layer writes the text and
 // the fragment). From the details popover it is one chip alone.

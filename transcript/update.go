@@ -154,6 +154,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			fm := ForkMsg{MessageID: m.ents[m.sel].msg.ID}
 			return func() tea.Msg { return fm }
 		}
+	case key.Matches(msg, k.Rewind):
+		if m.sel >= 0 && m.sel < len(m.ents) && m.ents[m.sel].msg.Role == message.RoleUser {
+			rm := RewindMsg{MessageID: m.ents[m.sel].msg.ID}
+			return func() tea.Msg { return rm }
+		}
 	}
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/notify"
 	"github.com/chipchat/chipchat/transcript"
@@ -181,12 +180,7 @@ func (c *conversation) event(e chat.Event) effect {
 		return effect{layout: c.here(e.ThreadID)}
 	case chat.Unqueued:
 		if c.here(e.ThreadID) {
-			m := e.Message
-			var recs []contextref.Record
-			if m.Context != nil {
-				recs = m.Context.Records
-			}
-			c.ed.SetDraft(composer.FromMarkdown(m.Text, recs))
+			c.ed.SetDraft(composer.FromMarkdown(e.Message.Text, e.Message.Records()))
 			return effect{focusComposer: true, composer: true, cmd: c.notify("the queued message is back in the composer", false)}
 		}
 	case chat.Notice:
@@ -207,6 +201,9 @@ func (c *conversation) event(e chat.Event) effect {
 			c.refreshModes()
 		}
 	case chat.Forked:
+		if e.Edit != nil {
+			return rewound(e, c.notify("forked: "+e.Title+" — edit the message and send it", false)) // ui/rewind.go
+		}
 		return effect{fork: e.ThreadID, cmd: c.notify("forked: "+e.Title, false)}
 	case chat.SessionImported: // the agent's session, opened from the thread list
 		return effect{fork: e.ThreadID, cmd: c.notify("opened the agent's session: "+e.Title, false)}

@@ -106,6 +106,8 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m pagerFileMsg) tea.Cmd { return runPager(a.opt.ExitFiles, a.toast, m) }))
 	add(on(func(a *App, m pagerDoneMsg) tea.Cmd { return a.failed("pager: ", m.err) }))
 	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { a.chat.Fork(a.thread.ID, m.MessageID); return nil }))
+	add(on(func(a *App, m transcript.RewindMsg) tea.Cmd { a.chat.ForkBefore(a.thread.ID, m.MessageID); return nil }))
+	add(on((*App).rewindEdit))
 	add(on(func(a *App, m transcript.CopyMsg) tea.Cmd { return a.clip.copyMessage(m, a.tr.PopoverOpen()) }))
 	add(on(func(a *App, m transcript.QuoteMsg) tea.Cmd { return a.apply(a.conv.quote(m)) }))
 	add(on(func(a *App, m transcript.CommentDiffMsg) tea.Cmd { return a.act(a.rv.agentDiff(m)) }))
