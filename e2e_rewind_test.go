@@ -22,7 +22,7 @@ func TestEndToEndRewindFromTheSecondMessage(t *testing.T) {
 		turn(a.tmuxSession, w)
 	}
 	a.keys("Tab", "Home", "Down", "Down") // the first message, its reply, the second message
-	a.waitFor("┃ bravo") // the focus bar
+	a.waitFor("┃ bravo")                  // the focus bar
 	a.keys("e")
 	a.waitFor("(from message 2)", "edit the message and send it")
 	a.text(" edited")

@@ -386,6 +386,17 @@ func (e *entry) context() *contextref.MessageContext {
 // Len is the number of messages.
 func (m *Model) Len() int { return len(m.ents) }
 
+// LastUser is the id of the last user message drawn ("" when none): what
+// a rewind of the last message forks before.
+func (m *Model) LastUser() string {
+	for i := len(m.ents) - 1; i >= 0; i-- {
+		if m.ents[i].msg.Role == message.RoleUser {
+			return m.ents[i].msg.ID
+		}
+	}
+	return ""
+}
+
 func (m *Model) index(id string) (int, bool) {
 	if m.ids == nil {
 		m.ids = make(map[string]int, len(m.ents))

@@ -29,13 +29,13 @@ import (
 // its messages and hint, ui/search.go; the finding, stepping and
 // highlighting are transcript's), then 7,374 with the search of every
 // thread (issue 27 item 2: its overlay, ui/overlay/find.go; the index and
-// query are store's, the found line workspace's), then 7,415 with the
+// query are store's, the found line workspace's), then 7,439 with the
 // rewind (issue 26 item 4: ui/rewind.go opens the fork with the message in
-// the composer, ~40 lines; the fork and its message are chat's, the key
-// transcript's).
+// the composer and takes esc esc, ~60 lines; the fork and its message are
+// chat's, the key and the last user message transcript's).
 const (
 	maxUILines      = 4500 // package ui, non-test lines (issue 21: 4,500)
-	maxUITreeLines  = 7415 // ui and the packages under it (issue 21: 5,500; not met)
+	maxUITreeLines  = 7439 // ui and the packages under it (issue 21: 5,500; not met)
 	maxAppMethods   = 60
 	maxAppFields    = 20 // fields of structs held by value counted too
 	maxFuncLines    = 80

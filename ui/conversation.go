@@ -54,6 +54,9 @@ type conversation struct {
 	// ctrlCArmed: ctrl+c on an empty composer said "again to quit"; the
 	// next ctrl+c quits, any other key disarms it.
 	ctrlCArmed bool
+	// escAt: esc on an empty composer with no turn running; a second
+	// within 400 ms rewinds the last user message (ui/rewind.go).
+	escAt time.Time
 	// unknown: the /word text just refused as no command; enter on the
 	// same text again sends it.
 	unknown string

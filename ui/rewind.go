@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
@@ -11,7 +13,8 @@ import (
 // thread before it (chat.ForkBefore); once the fork is open its composer
 // holds that message with its chips, to edit and send. The draft of the
 // thread left is saved with it as on any switch; a draft the fork's
-// composer holds goes to the stash first.
+// composer holds goes to the stash first. esc esc (within 400 ms) on an
+// empty composer with no turn running rewinds the last user message.
 
 // rewindEditMsg follows the fork's load: the message to edit there.
 type rewindEditMsg struct {
@@ -40,4 +43,19 @@ func (a *App) rewindEdit(m rewindEditMsg) tea.Cmd {
 	a.ed.SetDraft(d)
 	a.setFocus(paneComposer)
 	return tea.Batch(keep, a.afterComposer())
+}
+
+// rewindLast is esc with nothing to close nor cancel: the second within
+// 400 ms on an empty composer, no turn running, rewinds the last message.
+func (c *conversation) rewindLast(now time.Time) tea.Cmd {
+	at, id := c.escAt, c.tr.LastUser()
+	c.escAt = time.Time{}
+	switch {
+	case !c.ed.Draft().IsEmpty() || c.chat.Phase(c.thread.ID) != chat.Idle || id == "":
+	case at.IsZero() || now.Sub(at) > 400*time.Millisecond:
+		c.escAt = now
+	default:
+		c.chat.ForkBefore(c.thread.ID, id)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/message"
@@ -67,5 +68,39 @@ func TestRewindEditsAMessageInAFork(t *testing.T) {
 	}
 	if got := h.app.ed.Draft().Markdown(); got != "again" {
 		t.Errorf("composer %q", got)
+	}
+}
+
+// esc esc within 400 ms on an empty composer with no turn running rewinds
+// the last user message; slower, or with a draft, it does not.
+func TestEscEscRewindsTheLastMessage(t *testing.T) {
+	e := newTestEnv(t)
+	clock := chat.NewManualClock(time.Unix(1_800_000_000, 0))
+	opt := e.options("")
+	opt.Clock = clock // the app reads it for the presses; chat keeps the real one
+	h := e.openWith(opt)
+	from := h.app.thread.ID
+	for _, w := range []string{"one", "two"} {
+		before := len(e.messages(from))
+		h.typeText(w)
+		h.press("enter")
+		h.replyAfter("the reply", before)
+	}
+	h.pumpUntil("the turn's end", func() bool { return h.app.conv.phase() == chat.Idle })
+	h.press("esc")
+	clock.Advance(500 * time.Millisecond)
+	h.press("esc") // too late: it arms again
+	h.typeText("x")
+	h.press("esc") // a draft: no rewind
+	h.press("backspace")
+	h.press("esc")
+	h.press("esc")
+	h.pumpUntil("the fork's composer", func() bool { return h.app.thread.ID != from && h.app.ed.Draft().Markdown() == "two" })
+	ts, err := e.st.Threads(e.project.ID)
+	if err != nil || len(ts) != 2 {
+		t.Fatalf("threads %+v %v", ts, err)
+	}
+	if !strings.HasSuffix(h.app.thread.Title, "(from message 2)") {
+		t.Errorf("title %q", h.app.thread.Title)
 	}
 }

@@ -372,7 +372,10 @@ func (a *App) escape() tea.Cmd {
 		a.setFocus(paneComposer)
 		return nil
 	}
-	return a.conv.cancelTurn()
+	if c := a.conv.cancelTurn(); c != nil {
+		return c
+	}
+	return a.conv.rewindLast(a.opt.Clock.Now()) // esc esc (ui/rewind.go)
 }
 
 // paneKey gives a key to the focused transcript or shelf.
