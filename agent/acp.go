@@ -812,6 +812,7 @@ func (p *acpProc) kill() {
 	}
 	p.stdout.Close()
 	p.lines.stop()
+	p.logTail.end()
 }
 
 // wrapErr describes a failed request. When the agent died it is an *Error

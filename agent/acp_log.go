@@ -119,6 +119,19 @@ type acpLogTail struct {
 	mu      sync.Mutex
 	last    string
 	lastBad string // the last warning or error
+	// ended: the process was stopped by chipchat (kill); its records
+	// after that are kept here only, never written to the file (the
+	// SDK logs "connection closed" after its Done, which would write the
+	// file after Close returned — a test's temporary directory, or a
+	// state directory the user is removing).
+	ended bool
+}
+
+// end stops the file records of the process (see ended).
+func (t *acpLogTail) end() {
+	t.mu.Lock()
+	t.ended = true
+	t.mu.Unlock()
 }
 
 // line is the last error or warning, else the last record ("" if none).
@@ -183,10 +196,12 @@ func (h *acpLogHandler) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelWarn {
 		h.tail.lastBad = line
 	}
-	h.tail.mu.Unlock()
-	if h.file == nil {
+	defer h.tail.mu.Unlock()
+	if h.file == nil || h.tail.ended {
 		return nil
 	}
+	// Under the tail's lock, so that once end returns no record of the
+	// process reaches the file.
 	return h.file.Handle(ctx, r)
 }
 

@@ -75,3 +75,25 @@ func TestACPLoggerKeepsTheLastError(t *testing.T) {
 		t.Errorf("log file (%d bytes):\n%.300s", len(s), s)
 	}
 }
+
+// Once chipchat has stopped an agent (Close), the SDK's late records
+// ("connection closed", logged after its Done) never reach the file: the
+// log's directory may be gone by then, or being removed.
+func TestACPLogWritesNothingAfterTheProcessEnded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chipchat.log")
+	tail := &acpLogTail{}
+	log := newACPLogger(path, tail, "agent", "fake", "pid", 43)
+	log.Warn("before the end")
+	tail.end()
+	log.Info("connection closed", "cause", "peer connection closed")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "before the end") || strings.Contains(s, "connection closed") {
+		t.Errorf("log file:\n%s", s)
+	}
+	if got := tail.line(); !strings.Contains(got, "before the end") {
+		t.Errorf("kept line = %q", got)
+	}
+}
