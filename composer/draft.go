@@ -68,7 +68,7 @@ var ErrNeedsConfirmation = errors.New("chips still reference this image")
 // text it inserts or removes, never to the whole draft. Markdown and
 // FromMarkdown are linear.
 type Draft struct {
-	lines   []*line
+	lines   lineList
 	chips   []Chip                       // chip table; atoms index it; entries are never reused
 	records map[string]contextref.Record // by context id
 	refs    map[string]int               // chip atoms per context id
@@ -89,21 +89,21 @@ type Draft struct {
 
 // NewDraft returns an empty draft.
 func NewDraft() *Draft {
-	return &Draft{lines: []*line{{}}, records: map[string]contextref.Record{}, refs: map[string]int{}}
+	return &Draft{lines: newLineList(&line{}), records: map[string]contextref.Record{}, refs: map[string]int{}}
 }
 
 // Version changes with every change of content (not of caret or selection).
 func (d *Draft) Version() uint64 { return d.version }
 
 // LineCount is the number of logical lines (at least 1).
-func (d *Draft) LineCount() int { return len(d.lines) }
+func (d *Draft) LineCount() int { return d.lines.Len() }
 
 // Line returns the atoms of logical line i; do not modify them.
-func (d *Draft) Line(i int) []rune { return d.lines[i].atoms }
+func (d *Draft) Line(i int) []rune { return d.lines.At(i).atoms }
 
 // LineKey identifies the current content of line i: it changes whenever the
 // line does, so renderers can cache per line.
-func (d *Draft) LineKey(i int) any { return d.lines[i] }
+func (d *Draft) LineKey(i int) any { return d.lines.At(i) }
 
 // ChipAt returns the chip an atom stands for.
 func (d *Draft) ChipAt(atom rune) (Chip, bool) {
@@ -180,7 +180,7 @@ func (d *Draft) References(id string) int { return d.refs[id] }
 
 // IsEmpty reports whether the draft has no content and no shelf images.
 func (d *Draft) IsEmpty() bool {
-	return len(d.lines) == 1 && len(d.lines[0].atoms) == 0 && len(d.shelf) == 0
+	return d.lines.Len() == 1 && len(d.lines.At(0).atoms) == 0 && len(d.shelf) == 0
 }
 
 // IsBlank reports whether the draft holds nothing to send: prose of
@@ -190,7 +190,7 @@ func (d *Draft) IsBlank() bool {
 	if len(d.shelf) > 0 {
 		return false
 	}
-	for _, l := range d.lines {
+	for _, l := range d.lines.All() {
 		for _, r := range l.atoms {
 			if r < 0 || !unicode.IsSpace(r) {
 				return false
@@ -284,15 +284,15 @@ func endOf(p Pos, atoms []rune) Pos {
 // between returns the atoms from a to b, lines joined by '\n'.
 func (d *Draft) between(a, b Pos) []rune {
 	if a.Line == b.Line {
-		return slices.Clone(d.lines[a.Line].atoms[a.Col:b.Col])
+		return slices.Clone(d.lines.At(a.Line).atoms[a.Col:b.Col])
 	}
-	out := slices.Clone(d.lines[a.Line].atoms[a.Col:])
+	out := slices.Clone(d.lines.At(a.Line).atoms[a.Col:])
 	for l := a.Line + 1; l < b.Line; l++ {
 		out = append(out, '\n')
-		out = append(out, d.lines[l].atoms...)
+		out = append(out, d.lines.At(l).atoms...)
 	}
 	out = append(out, '\n')
-	return append(out, d.lines[b.Line].atoms[:b.Col]...)
+	return append(out, d.lines.At(b.Line).atoms[:b.Col]...)
 }
 
 // splice replaces the atoms from a to b with ins and keeps chip counts.
@@ -302,8 +302,8 @@ func (d *Draft) splice(a, b Pos, ins []rune) {
 			d.refs[d.chips[-at-1].ContextID]--
 		}
 	}
-	prefix := d.lines[a.Line].atoms[:a.Col]
-	suffix := d.lines[b.Line].atoms[b.Col:]
+	prefix := d.lines.At(a.Line).atoms[:a.Col]
+	suffix := d.lines.At(b.Line).atoms[b.Col:]
 	var repl []*line
 	cur := make([]rune, 0, len(prefix)+len(ins)+len(suffix))
 	cur = append(cur, prefix...)
@@ -320,7 +320,7 @@ func (d *Draft) splice(a, b Pos, ins []rune) {
 	}
 	cur = append(cur, suffix...)
 	repl = append(repl, d.newLine(cur))
-	d.lines = slices.Replace(d.lines, a.Line, b.Line+1, repl...)
+	d.lines.Replace(a.Line, b.Line+1, repl...)
 	d.version++
 }
 
@@ -682,7 +682,7 @@ func (d *Draft) AppendCitation(c *contextref.Citation) {
 	caret, anchor := d.caret, d.anchor
 	end := d.End()
 	ins := []rune{d.newCitationChip(c, c.Link())}
-	if last := d.lines[end.Line].atoms; len(last) > 0 && !unicode.IsSpace(last[len(last)-1]) {
+	if last := d.lines.At(end.Line).atoms; len(last) > 0 && !unicode.IsSpace(last[len(last)-1]) {
 		ins = append([]rune{' '}, ins...)
 	}
 	d.change(end, end, ins, nil, mergeNone)
@@ -696,7 +696,7 @@ func (d *Draft) AppendCitation(c *contextref.Citation) {
 // undoable step; the quote and selector never change. It reports whether
 // the chip was found.
 func (d *Draft) EditCitationComment(refID, comment string) bool {
-	for li, l := range d.lines {
+	for li, l := range d.lines.All() {
 		for col, at := range l.atoms {
 			if at >= 0 || d.chips[-at-1].RefID != refID || d.chips[-at-1].Citation == nil {
 				continue
@@ -739,7 +739,7 @@ func (d *Draft) AppendChip(rec contextref.Record, label string) {
 		label = b.Label
 	}
 	ins := []rune{d.newChip(b.Kind, b.ContextID, label)}
-	if last := d.lines[end.Line].atoms; len(last) > 0 && !unicode.IsSpace(last[len(last)-1]) {
+	if last := d.lines.At(end.Line).atoms; len(last) > 0 && !unicode.IsSpace(last[len(last)-1]) {
 		ins = append([]rune{' '}, ins...)
 	}
 	d.change(end, end, ins, []contextref.Record{rec}, mergeNone)
@@ -769,13 +769,13 @@ func (d *Draft) RemoveShelfImage(id string, confirmed bool) error {
 	// then the shelf entry and record.
 	group := len(d.undo)
 	caret, anchor := d.caret, d.anchor
-	for l := len(d.lines) - 1; l >= 0; l-- {
-		atoms := d.lines[l].atoms
+	for l := d.lines.Len() - 1; l >= 0; l-- {
+		atoms := d.lines.At(l).atoms
 		for c := len(atoms) - 1; c >= 0; c-- {
 			if atoms[c] < 0 && d.chips[-atoms[c]-1].ContextID == id {
 				d.change(Pos{l, c}, Pos{l, c + 1}, nil, nil, mergeNone)
 				caret, anchor = shiftAfterRemoval(caret, Pos{l, c}), shiftAfterRemoval(anchor, Pos{l, c})
-				atoms = d.lines[l].atoms
+				atoms = d.lines.At(l).atoms
 			}
 		}
 	}
@@ -867,7 +867,7 @@ func (d *Draft) DeleteToLineStart() {
 // DeleteToLineEnd removes from the caret to the line end (or the line break,
 // when the caret is at the end already), like Emacs ctrl+k.
 func (d *Draft) DeleteToLineEnd() {
-	p := Pos{d.caret.Line, len(d.lines[d.caret.Line].atoms)}
+	p := Pos{d.caret.Line, len(d.lines.At(d.caret.Line).atoms)}
 	if p == d.caret {
 		p = d.right(d.caret)
 	}

@@ -403,7 +403,7 @@ func TestControlCharactersDropped(t *testing.T) {
 type chipView struct{ Kind, ID, Label, Link string }
 
 func sameDraft(a, b *Draft) bool {
-	if len(a.lines) != len(b.lines) {
+	if a.lines.Len() != b.lines.Len() {
 		return false
 	}
 	view := func(d *Draft, r rune) any {
@@ -413,8 +413,8 @@ func sameDraft(a, b *Draft) bool {
 		}
 		return r
 	}
-	for i := range a.lines {
-		la, lb := a.lines[i].atoms, b.lines[i].atoms
+	for i := range a.lines.Len() {
+		la, lb := a.lines.At(i).atoms, b.lines.At(i).atoms
 		if len(la) != len(lb) {
 			return false
 		}
@@ -448,12 +448,12 @@ func mustJSON(r contextref.Record) []byte {
 func checkInvariants(t *testing.T, d *Draft, step string) {
 	t.Helper()
 	for _, p := range []Pos{d.caret, d.anchor} {
-		if p.Line < 0 || p.Line >= len(d.lines) || p.Col < 0 || p.Col > len(d.lines[p.Line].atoms) {
+		if p.Line < 0 || p.Line >= d.lines.Len() || p.Col < 0 || p.Col > len(d.lines.At(p.Line).atoms) {
 			t.Fatalf("%s: position %v outside the draft", step, p)
 		}
 	}
 	counts := map[string]int{}
-	for _, l := range d.lines {
+	for _, l := range d.lines.All() {
 		for _, a := range l.atoms {
 			if a == '\n' {
 				t.Fatalf("%s: a line holds a line break", step)
@@ -493,7 +493,7 @@ func checkInvariants(t *testing.T, d *Draft, step string) {
 			t.Fatalf("%s: shelf image %s has no record", step, id)
 		}
 	}
-	for i, l := range d.lines {
+	for i, l := range d.lines.All() {
 		if want := d.newLine(l.atoms).md; l.md != want {
 			t.Fatalf("%s: line %d keeps Markdown %q, its atoms make %q", step, i, l.md, want)
 		}
@@ -504,7 +504,7 @@ func checkInvariants(t *testing.T, d *Draft, step string) {
 	back := FromMarkdown(d.Markdown(), d.Records())
 	if !sameDraft(d, back) {
 		t.Fatalf("%s: FromMarkdown(Markdown) differs:\n%q shelf %v records %d lines %d\n%q shelf %v records %d lines %d", step,
-			d.Markdown(), d.shelf, len(d.records), len(d.lines), back.Markdown(), back.shelf, len(back.records), len(back.lines))
+			d.Markdown(), d.shelf, len(d.records), d.lines.Len(), back.Markdown(), back.shelf, len(back.records), back.lines.Len())
 	}
 }
 

@@ -429,14 +429,14 @@ func (e *Editor) SelectedChip() (Chip, bool) {
 	if !ok || a.Line != b.Line || b.Col != a.Col+1 {
 		return Chip{}, false
 	}
-	return d.ChipAt(d.lines[a.Line].atoms[a.Col])
+	return d.ChipAt(d.lines.At(a.Line).atoms[a.Col])
 }
 
 // chipsBetween counts the chip atoms from a to b (a before b).
 func (d *Draft) chipsBetween(a, b Pos) int {
 	n := 0
-	for l := a.Line; l <= b.Line && l < len(d.lines); l++ {
-		atoms := d.lines[l].atoms
+	for l := a.Line; l <= b.Line && l < d.lines.Len(); l++ {
+		atoms := d.lines.At(l).atoms
 		from, to := 0, len(atoms)
 		if l == a.Line {
 			from = a.Col
@@ -568,11 +568,11 @@ func (e *Editor) syncPicker() {
 	}
 	d := e.draft
 	c := d.caret
-	if e.pickAt.Line >= len(d.lines) { // the draft changed under the picker
+	if e.pickAt.Line >= d.lines.Len() { // the draft changed under the picker
 		e.closePicker()
 		return
 	}
-	line := d.lines[e.pickAt.Line].atoms
+	line := d.lines.At(e.pickAt.Line).atoms
 	trigger := '@'
 	switch e.pickKind {
 	case pickSkill:

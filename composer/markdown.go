@@ -9,7 +9,7 @@ import (
 // Markdown returns the draft's canonical Markdown: prose as typed and each
 // chip as its reference link. Linear in the draft: each line keeps its
 // own, made with the line.
-func (d *Draft) Markdown() string { return markdownOf(d.lines) }
+func (d *Draft) Markdown() string { return markdownOf(&d.lines) }
 
 // writeLink writes a chip's reference link; image links carry the '!'. An
 // assistant quote writes its link as it was read (or made).
@@ -40,7 +40,7 @@ func writeLink(b *strings.Builder, c Chip) {
 // "\nComment: " and the comment when it has one).
 func (d *Draft) Text() string {
 	var b strings.Builder
-	for i, l := range d.lines {
+	for i, l := range d.lines.All() {
 		if i > 0 {
 			b.WriteByte('\n')
 		}

@@ -5,11 +5,11 @@ import "unicode"
 // atomAfter returns the atom right after p: a rune, a chip (< 0), '\n' at a
 // line end, or eof at the end of the draft.
 func (d *Draft) atomAfter(p Pos) (rune, bool) {
-	atoms := d.lines[p.Line].atoms
+	atoms := d.lines.At(p.Line).atoms
 	if p.Col < len(atoms) {
 		return atoms[p.Col], true
 	}
-	if p.Line+1 < len(d.lines) {
+	if p.Line+1 < d.lines.Len() {
 		return '\n', true
 	}
 	return 0, false
@@ -18,7 +18,7 @@ func (d *Draft) atomAfter(p Pos) (rune, bool) {
 // atomBefore returns the atom right before p.
 func (d *Draft) atomBefore(p Pos) (rune, bool) {
 	if p.Col > 0 {
-		return d.lines[p.Line].atoms[p.Col-1], true
+		return d.lines.At(p.Line).atoms[p.Col-1], true
 	}
 	if p.Line > 0 {
 		return '\n', true
@@ -31,16 +31,16 @@ func (d *Draft) left(p Pos) Pos {
 		return Pos{p.Line, p.Col - 1}
 	}
 	if p.Line > 0 {
-		return Pos{p.Line - 1, len(d.lines[p.Line-1].atoms)}
+		return Pos{p.Line - 1, len(d.lines.At(p.Line - 1).atoms)}
 	}
 	return p
 }
 
 func (d *Draft) right(p Pos) Pos {
-	if p.Col < len(d.lines[p.Line].atoms) {
+	if p.Col < len(d.lines.At(p.Line).atoms) {
 		return Pos{p.Line, p.Col + 1}
 	}
-	if p.Line+1 < len(d.lines) {
+	if p.Line+1 < d.lines.Len() {
 		return Pos{p.Line + 1, 0}
 	}
 	return p
@@ -97,14 +97,14 @@ func (d *Draft) wordLeft(p Pos) Pos {
 
 // End is the position after the last atom.
 func (d *Draft) End() Pos {
-	l := len(d.lines) - 1
-	return Pos{l, len(d.lines[l].atoms)}
+	l := d.lines.Len() - 1
+	return Pos{l, len(d.lines.At(l).atoms)}
 }
 
 // clamp keeps p inside the draft.
 func (d *Draft) clamp(p Pos) Pos {
-	p.Line = max(0, min(p.Line, len(d.lines)-1))
-	p.Col = max(0, min(p.Col, len(d.lines[p.Line].atoms)))
+	p.Line = max(0, min(p.Line, d.lines.Len()-1))
+	p.Col = max(0, min(p.Col, len(d.lines.At(p.Line).atoms)))
 	return p
 }
 
@@ -150,7 +150,7 @@ func (d *Draft) MoveWordRight(extend bool) { d.SetCaret(d.wordRight(d.caret), ex
 // MoveLineStart and MoveLineEnd move within the logical line.
 func (d *Draft) MoveLineStart(extend bool) { d.SetCaret(Pos{d.caret.Line, 0}, extend) }
 func (d *Draft) MoveLineEnd(extend bool) {
-	d.SetCaret(Pos{d.caret.Line, len(d.lines[d.caret.Line].atoms)}, extend)
+	d.SetCaret(Pos{d.caret.Line, len(d.lines.At(d.caret.Line).atoms)}, extend)
 }
 
 // MoveDocStart and MoveDocEnd move to the ends of the draft.
@@ -173,10 +173,10 @@ func (d *Draft) MoveLine(delta int, extend bool) {
 	switch {
 	case l < 0:
 		d.moveTo(Pos{}, extend)
-	case l >= len(d.lines):
+	case l >= d.lines.Len():
 		d.moveTo(d.End(), extend)
 	default:
-		d.moveTo(Pos{l, min(d.goalX, len(d.lines[l].atoms))}, extend)
+		d.moveTo(Pos{l, min(d.goalX, len(d.lines.At(l).atoms))}, extend)
 	}
 	d.hasGoal = true
 }
@@ -184,18 +184,18 @@ func (d *Draft) MoveLine(delta int, extend bool) {
 // MoveVisual moves by visual (wrapped) rows of the given width, keeping the
 // display column it started from. width is measured by w.
 func (d *Draft) MoveVisual(delta int, width int, w func(rune) int, extend bool) {
-	rows := WrapLine(d.lines[d.caret.Line].atoms, width, w)
+	rows := WrapLine(d.lines.At(d.caret.Line).atoms, width, w)
 	ri := rowOf(rows, d.caret.Col)
 	if !d.hasGoal {
-		d.goalX = columnWidth(d.lines[d.caret.Line].atoms[rows[ri].Start:d.caret.Col], w)
+		d.goalX = columnWidth(d.lines.At(d.caret.Line).atoms[rows[ri].Start:d.caret.Col], w)
 	}
 	line := d.caret.Line
 	for ; delta > 0; delta-- {
 		if ri+1 < len(rows) {
 			ri++
-		} else if line+1 < len(d.lines) {
+		} else if line+1 < d.lines.Len() {
 			line++
-			rows = WrapLine(d.lines[line].atoms, width, w)
+			rows = WrapLine(d.lines.At(line).atoms, width, w)
 			ri = 0
 		} else {
 			d.moveTo(d.End(), extend)
@@ -208,7 +208,7 @@ func (d *Draft) MoveVisual(delta int, width int, w func(rune) int, extend bool) 
 			ri--
 		} else if line > 0 {
 			line--
-			rows = WrapLine(d.lines[line].atoms, width, w)
+			rows = WrapLine(d.lines.At(line).atoms, width, w)
 			ri = len(rows) - 1
 		} else {
 			d.moveTo(Pos{}, extend)
@@ -216,7 +216,7 @@ func (d *Draft) MoveVisual(delta int, width int, w func(rune) int, extend bool) 
 			return
 		}
 	}
-	d.moveTo(Pos{line, colAtX(d.lines[line].atoms, rows, ri, d.goalX, w)}, extend)
+	d.moveTo(Pos{line, colAtX(d.lines.At(line).atoms, rows, ri, d.goalX, w)}, extend)
 	d.hasGoal = true
 }
 

@@ -56,7 +56,7 @@ func (d *Draft) ChipNearCaret() (Chip, Pos, bool) {
 // FindChip returns where the chip occurrence with that reference id is.
 // Linear in the draft: for rare actions only.
 func (d *Draft) FindChip(refID string) (Pos, bool) {
-	for l, ln := range d.lines {
+	for l, ln := range d.lines.All() {
 		for c, a := range ln.atoms {
 			if a < 0 && d.chips[-a-1].RefID == refID {
 				return Pos{l, c}, true

@@ -118,7 +118,7 @@ func (c *layoutCache) atomWidth(a rune) int {
 
 // rows returns the wrapped rows of line i.
 func (c *layoutCache) rows(i int) []Row {
-	l := c.e.draft.lines[i]
+	l := c.e.draft.lines.At(i)
 	if r, ok := c.rowsC[l]; ok {
 		r.gen = c.gen
 		return r.rows
@@ -292,7 +292,7 @@ func (e *Editor) ViewWith(st Styles) string {
 // drawRow draws visual row p.Col of line p.Line.
 func (e *Editor) drawRow(b *strings.Builder, p Pos, st Styles) {
 	d := e.draft
-	atoms := d.lines[p.Line].atoms
+	atoms := d.lines.At(p.Line).atoms
 	rows := e.lay.rows(p.Line)
 	r := rows[p.Col]
 	selA, selB, hasSel := d.Selection()

@@ -49,8 +49,13 @@ func (s *Store) SaveDraft(d Draft) error {
 		_, err := tx.Exec(`INSERT INTO drafts(thread_id, markdown, records, caret_line, caret_col, updated_ns)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT(thread_id) DO UPDATE SET markdown = excluded.markdown, records = excluded.records,
-				caret_line = excluded.caret_line, caret_col = excluded.caret_col, updated_ns = excluded.updated_ns`,
+				caret_line = excluded.caret_line, caret_col = excluded.caret_col, updated_ns = excluded.updated_ns,
+				piece_keys = NULL`,
 			d.ThreadID, d.Markdown, recs, d.Caret.Line, d.Caret.Col, updated)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(`DELETE FROM draft_pieces WHERE thread_id = ?`, d.ThreadID) // written whole now
 		return err
 	})
 	if isFKError(err) {
@@ -67,11 +72,20 @@ func (s *Store) SaveDraft(d Draft) error {
 // no longer decode are left out.
 func (s *Store) LoadDraft(threadID string) (Draft, bool, error) {
 	d := Draft{ThreadID: threadID}
-	var recs []byte
+	var recs, keys []byte
 	var updated int64
 	err := s.read(func() error {
-		return s.db.QueryRow(`SELECT markdown, records, caret_line, caret_col, updated_ns FROM drafts WHERE thread_id = ?`,
-			threadID).Scan(&d.Markdown, &recs, &d.Caret.Line, &d.Caret.Col, &updated)
+		tx, err := s.db.Begin() // one snapshot: the row and its pieces
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := tx.QueryRow(`SELECT markdown, records, caret_line, caret_col, updated_ns, piece_keys FROM drafts WHERE thread_id = ?`,
+			threadID).Scan(&d.Markdown, &recs, &d.Caret.Line, &d.Caret.Col, &updated, &keys); err != nil {
+			return err
+		}
+		d.Markdown, err = storedDraftText(tx, threadID, d.Markdown, keys)
+		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Draft{}, false, nil
@@ -132,7 +146,11 @@ func (s *Store) SaveDraftOver(d Draft, seen, into int64) (DraftSave, error) {
 		if cur != 0 && cur != seen {
 			// Another process wrote it: only then is the stored text read
 			// (a save over its own revision reads no megabytes).
-			if err := tx.QueryRow(`SELECT markdown, records FROM drafts WHERE thread_id = ?`, d.ThreadID).Scan(&md, &curRecs); err != nil {
+			var keys []byte
+			if err := tx.QueryRow(`SELECT markdown, records, piece_keys FROM drafts WHERE thread_id = ?`, d.ThreadID).Scan(&md, &curRecs, &keys); err != nil {
+				return err
+			}
+			if md, err = storedDraftText(tx, d.ThreadID, md, keys); err != nil {
 				return err
 			}
 		}
@@ -160,9 +178,14 @@ func (s *Store) SaveDraftOver(d Draft, seen, into int64) (DraftSave, error) {
 		_, err = tx.Exec(`INSERT INTO drafts(thread_id, markdown, records, caret_line, caret_col, updated_ns)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT(thread_id) DO UPDATE SET markdown = excluded.markdown, records = excluded.records,
-				caret_line = excluded.caret_line, caret_col = excluded.caret_col, updated_ns = excluded.updated_ns`,
+				caret_line = excluded.caret_line, caret_col = excluded.caret_col, updated_ns = excluded.updated_ns,
+				piece_keys = NULL`,
 			d.ThreadID, d.Markdown, recs, d.Caret.Line, d.Caret.Col, rev)
+		if err != nil {
+			return err
+		}
 		res.Rev = rev
+		_, err = tx.Exec(`DELETE FROM draft_pieces WHERE thread_id = ?`, d.ThreadID) // written whole now
 		return err
 	})
 	if isFKError(err) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -11,7 +12,19 @@ import (
 // stays.
 func (s *Store) ClearSentDraft(threadID, markdown string) error {
 	err := s.write(false, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`DELETE FROM drafts WHERE thread_id = ? AND markdown = ?`, threadID, markdown)
+		var md string
+		var keys []byte
+		err := tx.QueryRow(`SELECT markdown, piece_keys FROM drafts WHERE thread_id = ?`, threadID).Scan(&md, &keys)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if md, err = storedDraftText(tx, threadID, md, keys); err != nil || md != markdown {
+			return err
+		}
+		_, err = tx.Exec(`DELETE FROM drafts WHERE thread_id = ?`, threadID) // its pieces with it
 		return err
 	})
 	if err != nil {

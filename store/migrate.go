@@ -13,10 +13,11 @@ var migrations = []func(tx *sql.Tx) error{
 	migrate3,
 	migrate4,
 	migrate5,
-	migrate6, // history.go: the prompt history
-	migrate7, // titles.go: whose the thread's title is
-	migrate8, // textmode.go: a reply's text mode
-	migrate9, // search.go: the full-text index of messages
+	migrate6,  // history.go: the prompt history
+	migrate7,  // titles.go: whose the thread's title is
+	migrate8,  // textmode.go: a reply's text mode
+	migrate9,  // search.go: the full-text index of messages
+	migrate10, // drafts_pieces.go: drafts stored in pieces
 }
 
 func init() {

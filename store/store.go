@@ -25,7 +25,7 @@ import (
 const FileName = "chipchat.db"
 
 // SchemaVersion is the newest schema this build knows.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // applicationID marks a SQLite file as chipchat's ("chip").
 const applicationID = 0x63686970

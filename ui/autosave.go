@@ -17,10 +17,11 @@ import (
 // disk is workspace.Autosave's schedule (a debounce of workspace.SaveQuiet, a
 // ceiling of workspace.SaveCeiling). One timer is pending at a time (not
 // one per key). When it fires the UI goroutine takes a snapshot of the
-// draft (composer.Draft.Snapshot: a copy of its line pointers); the save's
-// command serializes it and writes it unless it is on disk already
-// (workspace.SaveText), so typing costs about the same in a 10,000-line
-// draft as in a 100-line one (TestTypingCostFlat). Saves run one at a
+// draft (composer.Draft.Snapshot: a copy of its chunk pointers, one per
+// 256 lines or so); the save's command writes the pieces of it the store
+// lacks — the one the typing changed (workspace.SaveText,
+// store.SavePiecedDraftOver) — so typing costs about the same in a
+// 10,000-line draft as in a 100-line one (TestTypingCostFlat). Saves run one at a
 // time; a change during a write is saved when it ends.
 //
 // Each save carries the draft's revision (workspace.SaveDraft): a save

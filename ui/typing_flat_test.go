@@ -28,16 +28,17 @@ func rusage(t *testing.T, who int) time.Duration {
 }
 
 // Typing is flat (issue 24): on the UI goroutine a key typed into a
-// 10,000-line draft costs at most 1.5 times one typed into a 100-line
-// draft (measured 1.2–1.35 on a loaded 2-core machine; the issue's goal is
-// 1.2: what is left is the snapshot's copy of the line pointers, once per
-// save, and the garbage collector's larger heap) — the key, the frame and the autosave it brings, at 25 keys a
+// 10,000-line draft costs at most 1.3 times one typed into a 100-line
+// draft (measured 1.08–1.11 at load 19 on 2 cores; the issue's goal is
+// 1.2), and the whole process — the saves' writes included — at most 2.5
+// times (measured 1.2–1.7; it was 6–8 when every save wrote the whole
+// draft, whose work on the other core also slowed the UI goroutine to
+// 1.4–1.8): the key, the frame and the autosave it brings, at 25 keys a
 // second (the saves fire on the injected clock as they would, one per
-// ceiling; their commands serialize and write the draft on other
-// goroutines, as the program runs them). The test goroutine is locked to
-// its thread, whose CPU time is the UI goroutine's. The whole process's
-// CPU per key (the writes of the whole draft included) is logged. A ratio
-// in one run, so not under -race.
+// ceiling; their commands write the pieces of the draft that changed on
+// other goroutines, as the program runs them). The test goroutine is
+// locked to its thread, whose CPU time is the UI goroutine's. A ratio in
+// one run, so not under -race.
 func TestTypingCostFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures CPU time")
@@ -93,7 +94,10 @@ func TestTypingCostFlat(t *testing.T) {
 	t.Logf("UI goroutine CPU per key: %v at 100 lines, %v at 10,000 lines (%.2f×)", best[small.h], best[big.h], ratio)
 	t.Logf("process CPU per key (the saves' writes included): %v at 100 lines, %v at 10,000 lines (%.2f×)",
 		bestAll[small.h], bestAll[big.h], float64(bestAll[big.h])/float64(bestAll[small.h]))
-	if ratio > 1.5 {
-		t.Fatalf("a key at 10,000 lines costs %.2f× one at 100 lines (%v vs %v), more than 1.5×", ratio, best[big.h], best[small.h])
+	if ratio > 1.3 {
+		t.Errorf("a key at 10,000 lines costs %.2f× one at 100 lines on the UI goroutine (%v vs %v), more than 1.3×", ratio, best[big.h], best[small.h])
+	}
+	if all := float64(bestAll[big.h]) / float64(bestAll[small.h]); all > 2.5 {
+		t.Errorf("a key at 10,000 lines costs the process %.2f× one at 100 lines (%v vs %v), more than 2.5×: do the saves write the whole draft?", all, bestAll[big.h], bestAll[small.h])
 	}
 }

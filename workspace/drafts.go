@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"iter"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,11 +50,29 @@ type drafts struct {
 	stash   map[string]int64
 	last    map[string]uint64
 	written map[string]Draft
+	// keys: the piece keys of the draft written, when it was written in
+	// pieces (SaveText); its written entry then has no Markdown.
+	keys map[string][][store.PieceKeySize]byte
 }
 
 func (r *drafts) init() {
 	r.rev, r.stash, r.last = map[string]int64{}, map[string]int64{}, map[string]uint64{}
 	r.written = map[string]Draft{}
+	r.keys = map[string][][store.PieceKeySize]byte{}
+}
+
+// piecesOnDisk is onDisk for a draft in pieces: the same pieces, records
+// and caret as last written; after a load or a whole save, the same text
+// (made once, then the pieces are known).
+func (r *drafts) piecesOnDisk(d Draft, pd store.PiecedDraft) bool {
+	w, ok := r.written[d.ThreadID]
+	if !ok || w.Caret != d.Caret || len(w.Records) != len(d.Records) || (len(d.Records) > 0 && !reflect.DeepEqual(w.Records, d.Records)) {
+		return false
+	}
+	if keys, ok := r.keys[d.ThreadID]; ok {
+		return slices.Equal(keys, pd.Keys)
+	}
+	return w.Markdown == pd.Markdown()
 }
 
 // onDisk reports whether d is what this process last loaded or wrote for
@@ -77,6 +97,7 @@ func (w *Workspace) DraftLoaded(threadID string, d *Draft) {
 	w.drafts.mu.Lock()
 	w.drafts.rev[threadID] = rev
 	w.drafts.written[threadID] = loaded
+	delete(w.drafts.keys, threadID)
 	w.drafts.mu.Unlock()
 }
 
@@ -105,9 +126,11 @@ func (w *Workspace) SaveDraft(no uint64, d Draft) func() (DraftSaved, error) {
 		res, err := st.SaveDraftOver(sd, r.rev[d.ThreadID], r.stash[d.ThreadID])
 		if err != nil {
 			delete(r.written, d.ThreadID)
+			delete(r.keys, d.ThreadID)
 			return DraftSaved{}, err
 		}
 		r.last[d.ThreadID], r.rev[d.ThreadID], r.written[d.ThreadID] = no, res.Rev, d
+		delete(r.keys, d.ThreadID)
 		if res.Other != nil {
 			r.stash[d.ThreadID] = res.Other.ID
 		}
@@ -116,20 +139,61 @@ func (w *Workspace) SaveDraft(no uint64, d Draft) func() (DraftSaved, error) {
 }
 
 // DraftText is a frozen draft (composer.Snapshot), serialized by the save.
+// Pieces are its Markdown in pieces (joined by newlines), each with the
+// SHA-256 of its text, the text made on demand.
 type DraftText interface {
 	Markdown() string
 	Records() []contextref.Record
+	Pieces() iter.Seq2[[store.PieceKeySize]byte, func() string]
 }
 
-// SaveText is SaveDraft of text, serialized in the returned function (off
-// the UI goroutine: the draft's Markdown is linear in it), whose cost the
-// SaveEnd carries for the schedule (DraftSaves.Ended).
+// SaveText is SaveDraft of text in pieces (store.SavePiecedDraftOver), in
+// the returned function (off the UI goroutine): only the pieces the store
+// lacks are serialized and written, so a save after a key typed in a
+// 10,000-line draft writes the piece the key is in. The whole text is
+// made only when another chipchat wrote the draft since, or the save
+// failed (kept for the retry). The SaveEnd carries the cost of listing the
+// pieces for the schedule (DraftSaves.Ended).
 func (w *Workspace) SaveText(no uint64, threadID string, text DraftText, caret Caret) func() SaveEnd {
+	st, r := w.o.Store, &w.drafts
 	return func() SaveEnd {
 		start := time.Now()
-		d := Draft{ThreadID: threadID, Markdown: text.Markdown(), Records: text.Records(), Caret: caret}
+		pd := store.PiecedDraft{ThreadID: threadID, Markdown: text.Markdown, Records: text.Records(), Caret: store.Caret(caret)}
+		var texts []func() string
+		for k, t := range text.Pieces() {
+			pd.Keys = append(pd.Keys, k)
+			texts = append(texts, t)
+		}
+		pd.Text = func(i int) string { return texts[i]() }
 		cost := time.Since(start)
-		res, err := w.SaveDraft(no, d)()
+		d := Draft{ThreadID: threadID, Records: pd.Records, Caret: caret}
+		res, err := func() (DraftSaved, error) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if no < r.last[threadID] {
+				return DraftSaved{Skipped: true}, nil
+			}
+			if r.piecesOnDisk(d, pd) {
+				if rev, err := st.DraftRev(threadID); err == nil && rev == r.rev[threadID] {
+					r.last[threadID] = no
+					return DraftSaved{Unchanged: true}, nil
+				}
+			}
+			sr, err := st.SavePiecedDraftOver(pd, r.rev[threadID], r.stash[threadID])
+			if err != nil {
+				delete(r.written, threadID)
+				delete(r.keys, threadID)
+				return DraftSaved{}, err
+			}
+			r.last[threadID], r.rev[threadID], r.written[threadID], r.keys[threadID] = no, sr.Rev, d, pd.Keys
+			if sr.Other != nil {
+				r.stash[threadID] = sr.Other.ID
+			}
+			return DraftSaved{Conflict: sr.Other != nil}, nil
+		}()
+		if err != nil {
+			d.Markdown = text.Markdown() // what the retry writes
+		}
 		return SaveEnd{ThreadID: threadID, Composer: true, Draft: d, Result: res, Err: err, Cost: cost}
 	}
 }
