@@ -2,15 +2,15 @@ package ui
 
 import (
 	"github.com/chipchat/chipchat/chat"
-	"github.com/chipchat/chipchat/ui/askbox"
+	"github.com/chipchat/chipchat/dialog"
 )
 
-// The agent's question and the prompt's results (askbox's; its prompt on
-// the stack is overlay.Ask).
+// The agent's question and the prompt's results (dialog.QuestionBox's; its prompt on
+// the stack is dialog.Ask).
 type (
-	pendingAsk  = askbox.Ask
-	askAnswered = askbox.Answered
-	interrupted = askbox.Interrupted
+	pendingAsk  = dialog.Question
+	askAnswered = dialog.Answered
+	interrupted = dialog.Interrupted
 )
 
 func newPermissionAsk(e chat.PermissionAsked) pendingAsk {

@@ -8,8 +8,8 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/overlay"
-	"github.com/chipchat/chipchat/ui/slash"
 )
 
 // Slash commands (issue 12 item 4): one table, chat.SlashCommands, that
@@ -18,7 +18,7 @@ import (
 // (chat.Info.AgentServes): every command the agent advertises keeps its
 // name, and chipchat's own of that name is then `/chipchat:<name>`; any
 // other `/word` is plain text. Before an ACP agent's first turn its
-// commands are the ones it advertised last (chat.KnownCommands). The picker (package slash) opens while the
+// commands are the ones it advertised last (chat.KnownCommands). The picker (dialog.Commands, its items dialog.CommandItems) opens while the
 // draft's first word starts with "/": picking an agent command writes it
 // into the draft for enter to send; picking one of chipchat's runs it.
 
@@ -133,19 +133,19 @@ func (a *App) runSlash(res any) tea.Cmd {
 // ---- the `/` picker ----
 
 // syncCommandPicker opens, updates or closes the command picker
-// (overlay.Commands) after the
+// (dialog.Commands) after the
 // draft or caret changed; composing says the composer has the keys.
 func (c *conversation) syncCommandPicker(composing bool) {
-	open, isOpen := overlay.Of[*overlay.Commands](c.ovs)
+	open, isOpen := overlay.Of[*dialog.Commands](c.ovs)
 	if c.ovs.Len() > 0 && !isOpen {
 		return // another overlay is open (the modes picker among them)
 	}
-	q, ok := slash.Query(c.ed.Draft())
+	q, ok := dialog.CommandQuery(c.ed.Draft())
 	if !ok || !composing || c.ed.PickerOpen() || c.ed.Plain() { // ! shell mode: "/" is a character
 		if !ok {
 			c.dismissed = false
 		}
-		c.ovs.Remove(overlay.Is[*overlay.Commands])
+		c.ovs.Remove(overlay.Is[*dialog.Commands])
 		return
 	}
 	if q == "" {
@@ -155,7 +155,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 		return
 	}
 	if !isOpen {
-		open = overlay.NewCommands(c.keys, &c.ed.Keys, c.commandItems())
+		open = dialog.NewCommands(c.keys, &c.ed.Keys, c.commandItems())
 		c.ovs.Push(open)
 	}
 	open.Picker().SetQuery(q)
@@ -164,7 +164,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 // refreshCommandItems re-reads the items of an open command picker (the
 // agent's commands changed).
 func (c *conversation) refreshCommandItems() {
-	if p, ok := overlay.Of[*overlay.Commands](c.ovs); ok {
+	if p, ok := overlay.Of[*dialog.Commands](c.ovs); ok {
 		p.Picker().SetItems(c.commandItems())
 	}
 }
@@ -178,21 +178,21 @@ func (c *conversation) choose(value string) any {
 			return res
 		}
 	}
-	slash.Write(c.ed.Draft(), name)
+	dialog.WriteCommand(c.ed.Draft(), name)
 	return slashTyped{}
 }
 
-// commandItems lists what the command picker offers (slash.Items).
+// commandItems lists what the command picker offers (dialog.CommandItems).
 func (c *conversation) commandItems() []composer.PickerItem {
 	caps := c.chat.Capabilities()
-	return slash.Items(c.info(), func(cmd chat.SlashCommand) bool { return cmd.Needs == nil || cmd.Needs(caps) })
+	return dialog.CommandItems(c.info(), func(cmd chat.SlashCommand) bool { return cmd.Needs == nil || cmd.Needs(caps) })
 }
 
 // commandHint is the footer's line while the draft holds an agent command
-// (slash.Hint); composing says the composer has the keys.
+// (dialog.CommandHint); composing says the composer has the keys.
 func (c *conversation) commandHint(composing bool) string {
 	if !composing || c.ed.Plain() {
 		return ""
 	}
-	return slash.Hint(c.info(), c.ed.Draft())
+	return dialog.CommandHint(c.info(), c.ed.Draft())
 }

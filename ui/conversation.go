@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/notify"
 	"github.com/chipchat/chipchat/transcript"
@@ -422,16 +423,16 @@ func (c *conversation) sendNextQueued() tea.Cmd {
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
 func (c *conversation) showAsk(p pendingAsk) {
-	c.ovs.PushUnder(overlay.NewAsk(c.keys, p), isQuestion)
+	c.ovs.PushUnder(dialog.NewAsk(c.keys, p), isQuestion)
 }
 
 // closeAsk closes the prompt of a question the agent no longer asks.
 func (c *conversation) closeAsk(id int64) {
-	c.ovs.Remove(func(o overlay.Overlay) bool {
-		if e, ok := o.(*overlay.Elicit); ok {
+	c.ovs.Remove(func(o dialog.Overlay) bool {
+		if e, ok := o.(*dialog.Elicit); ok {
 			return e.ID == id && !e.Waiting() // an opened link waits for the agent's completion
 		}
-		b, ok := o.(*overlay.Ask)
+		b, ok := o.(*dialog.Ask)
 		return ok && b.Ask().ID == id
 	})
 }

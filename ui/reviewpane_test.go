@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/dialog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -381,5 +381,5 @@ func commandHelpLines(t *testing.T, h *harness) []string {
 	t.Helper()
 	h.app.openHelp()
 	defer h.app.ovs.Clear()
-	return top[*overlay.Help](h.app).View(200, 10000)
+	return top[*dialog.Help](h.app).View(200, 10000)
 }
