@@ -72,9 +72,6 @@ func slashAction(name, args string) any {
 	return nil
 }
 
-// commandHelp is the command table for F1.
-func commandHelp() []string { return chat.SlashHelp() }
-
 // slash is the send path's part (chat.Service.SlashFor): for a slash
 // command chipchat serves it clears the draft and reports what to do;
 // false when the text is for the agent (its command, or plain text).

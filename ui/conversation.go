@@ -192,9 +192,9 @@ func (c *conversation) event(e chat.Event) effect {
 			return effect{cmd: c.notify(e.Text, e.Err)}
 		}
 	case chat.PermissionAsked:
-		c.showAsk(newPermissionAsk(e))
+		c.showAsk(dialog.Question{ID: e.ID, ThreadID: e.ThreadID, Permission: &e})
 	case chat.SignInAsked:
-		c.showAsk(pendingAsk{ID: e.ID, ThreadID: e.ThreadID, SignIn: &e.Question})
+		c.showAsk(dialog.Question{ID: e.ID, ThreadID: e.ThreadID, SignIn: &e.Question})
 	case chat.AskClosed:
 		c.closeAsk(e.ID)
 	case chat.ElicitationAsked, chat.ElicitationDone:
@@ -422,7 +422,7 @@ func (c *conversation) sendNextQueued() tea.Cmd {
 
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
-func (c *conversation) showAsk(p pendingAsk) {
+func (c *conversation) showAsk(p dialog.Question) {
 	c.ovs.PushUnder(dialog.NewAsk(c.keys, p), isQuestion)
 }
 
@@ -439,7 +439,7 @@ func (c *conversation) closeAsk(id int64) {
 
 // answer gives the agent the user's answer (a sign-in's terminal method
 // runs its login first: the app's, agentterm.go).
-func (c *conversation) answer(r askAnswered) {
+func (c *conversation) answer(r dialog.Answered) {
 	if r.Ask.Permission != nil {
 		c.chat.AnswerPermission(r.Ask.ID, chat.PermissionAnswer{OptionID: r.OptionID, Outcome: r.Outcome})
 		return

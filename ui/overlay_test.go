@@ -78,8 +78,8 @@ func TestOverlayStackOrder(t *testing.T) {
 		t.Fatalf("F1: overlay %q", h.app.OverlayScope())
 	}
 	k := h.app.keys
-	first := dialog.NewAsk(k, pendingAsk{ID: 1, SignIn: nil, Permission: nil})
-	second := dialog.NewAsk(k, pendingAsk{ID: 2})
+	first := dialog.NewAsk(k, dialog.Question{ID: 1, SignIn: nil, Permission: nil})
+	second := dialog.NewAsk(k, dialog.Question{ID: 2})
 	h.app.ovs.PushUnder(first, overlay.Is[*dialog.Ask])
 	h.app.ovs.PushUnder(second, overlay.Is[*dialog.Ask])
 	if h.app.ovs.Top() != first || h.app.ovs.Len() != 3 {

@@ -22,23 +22,7 @@ import (
 
 func (a *App) openHelp() {
 	a.keys.Editor, a.keys.Transcript = a.ed.Keys, a.tr.Keys
-	lines := []string{"Keys (set any of them in " + config.Path() + ", [keys] table, by the names below; a key acts only in its scope)", ""}
-	lines = append(lines, a.keys.HelpByScope()...)
-	lines = append(lines, habitsHelp...)
-	lines = append(append(lines, ""), commandHelp()...) // the slash-command table (commands.go)
-	a.ovs.Push(dialog.NewHelp(a.keys, lines))
-}
-
-// habitsHelp is what F1 says of history, ! and /, and where skills come
-// from.
-var habitsHelp = []string{
-	"History: up on an empty draft (or on its first line) shows the previous prompt of this project with its chips,",
-	"  down the next one and at last the draft you had typed; ctrl+r searches the history by any words.",
-	"! on an empty draft: shell mode. enter runs the line in the project directory in a terminal pane; when it exits,",
-	"  its command line and output become a terminal chip at the caret (esc or ctrl+c kills it and keeps what it printed).",
-	"/ on an empty draft lists the agent's and chipchat's commands; @ a file of the project; $ a skill.",
-	"Skills are read from <project>/.claude/skills, <project>/.codex/skills, <project>/.agents/skills,",
-	"  ~/.claude/skills, ~/.codex/skills and ~/.agents/skills (each skill a directory with a SKILL.md).",
+	a.ovs.Push(dialog.NewHelp(a.keys, dialog.HelpText(a.keys, config.Path())))
 }
 
 // ---- attach: a path prompt with completion ----

@@ -263,13 +263,13 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 	case dialog.HistoryChosen:
 		a.setFocus(paneComposer)
 		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
-	case askAnswered:
+	case dialog.Answered:
 		if cmd, ok := a.panes.signIn(r.Ask.ID, r.OptionID, r.Ask.SignIn); ok {
 			return cmd, false // a terminal method: its login runs first (agentterm.go)
 		}
 		a.conv.answer(r)
 		return nil, false
-	case interrupted:
+	case dialog.Interrupted:
 		return a.interrupt(), false
 	case dialog.ModeChosen:
 		return a.conv.applyMode(r.Choice), false
