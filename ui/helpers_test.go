@@ -631,6 +631,12 @@ func top[T dialog.Overlay](a *App) T {
 	return o
 }
 
+// onTop reports whether the top overlay is a T.
+func onTop[T dialog.Overlay](a *App) bool {
+	_, ok := a.ovs.Top().(T)
+	return ok
+}
+
 // bottomPicker is the picker of the open / or modes picker (nil: none).
 func bottomPicker(a *App) *composer.Picker {
 	switch o := a.ovs.Top().(type) {

@@ -380,6 +380,6 @@ func TestReviewKeysFromConfig(t *testing.T) {
 func commandHelpLines(t *testing.T, h *harness) []string {
 	t.Helper()
 	h.app.openHelp()
-	defer h.app.ovs.Clear()
+	defer h.app.ovs.Remove(func(dialog.Overlay) bool { return true })
 	return top[*dialog.Help](h.app).View(200, 10000)
 }

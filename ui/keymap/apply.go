@@ -2,8 +2,8 @@ package keymap
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -18,12 +18,7 @@ import (
 // every scope); the error is "keys.NAME = [...]: what is wrong; what is
 // allowed", for the caller to prefix with the file.
 func (k *Keys) Apply(overrides map[string][]string) error {
-	names := make([]string, 0, len(overrides))
-	for n := range overrides {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(overrides)) {
 		d, ok := keyDef(n)
 		keys := overrides[n]
 		switch {

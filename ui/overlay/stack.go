@@ -78,9 +78,6 @@ func (s *Stack) Remove(match func(dialog.Overlay) bool) {
 	}
 }
 
-// Clear closes every overlay.
-func (s *Stack) Clear() { s.items = nil }
-
 // Update gives msg to the top overlay and keeps what it returns. handled
 // false means the stack is empty or the top passed the key on.
 func (s *Stack) Update(msg tea.Msg) (cmd tea.Cmd, result any, handled bool) {
@@ -169,11 +166,5 @@ func Of[T dialog.Overlay](s *Stack) (T, bool) {
 // Is matches overlays of type T (for Deliver, Remove and PushUnder).
 func Is[T dialog.Overlay](o dialog.Overlay) bool {
 	_, ok := o.(T)
-	return ok
-}
-
-// TopIs reports whether the top overlay is a T.
-func TopIs[T dialog.Overlay](s *Stack) bool {
-	_, ok := s.Top().(T)
 	return ok
 }
