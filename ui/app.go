@@ -93,7 +93,7 @@ type App struct {
 
 	drafts *drafts // when the draft goes to disk (autosave.go)
 
-	ovs   *overlay.Stack // the open overlays, the top one last (dialog.go)
+	ovs   *overlay.Stack // the open overlays, the top one last (ui/overlay)
 	clip  *clip          // copy and paste (clipboard.go)
 	stash *stash         // the prompt stash (stash.go)
 	nav   *nav           // the threads, thread chips, opening chips (overlays.go)
