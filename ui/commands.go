@@ -22,54 +22,37 @@ import (
 // draft's first word starts with "/": picking an agent command writes it
 // into the draft for enter to send; picking one of chipchat's runs it.
 
-// The slash commands' results: what each of chipchat's commands asks of
-// the app, which acts on it in one place (runSlash).
+// The slash commands' results, which the app acts on in one place
+// (runSlash).
 type (
-	slashNew     struct{}
-	slashFork    struct{}
-	slashStash   struct{}
-	slashReview  struct{ args string }
-	slashCompact struct{}
-	slashExport  struct{ path string }
-	slashMode    struct {
-		scope chat.ModeScope
-		args  string
-	}
-	slashHelp   struct{}
-	slashLogout struct{}
-	slashQuit   struct{}
-	slashCannot struct{ why string }  // chipchat cannot serve it with this backend
-	slashNone   struct{ name string } // no command of that name: refused once, enter again sends it
-	slashTyped  struct{}              // an agent's command was written into the draft
+	slashRun    struct{ name, args string } // one of chipchat's commands (slashActions)
+	slashCannot struct{ why string }        // chipchat cannot serve it with this backend
+	slashNone   struct{ name string }       // no command of that name: refused once, enter again sends it
+	slashTyped  struct{}                    // an agent's command was written into the draft
 )
 
-// slashAction is what chipchat's command name asks, with args.
-func slashAction(name, args string) any {
-	switch name {
-	case "new":
-		return slashNew{}
-	case "fork":
-		return slashFork{}
-	case "stash":
-		return slashStash{}
-	case "review":
-		return slashReview{args}
-	case "compact":
-		return slashCompact{}
-	case "export":
-		return slashExport{args}
-	case "mode":
-		return slashMode{chat.ScopeModes, args}
-	case "model":
-		return slashMode{chat.ScopeModels, args}
-	case "logout":
-		return slashLogout{}
-	case "help":
-		return slashHelp{}
-	case "quit":
-		return slashQuit{}
-	}
-	return nil
+// slashActions is what each of chipchat's commands (chat.SlashCommands,
+// by name) does, with its args.
+var slashActions = map[string]func(a *App, args string) tea.Cmd{
+	"new": func(a *App, _ string) tea.Cmd { return a.nav.newThread() },
+	"fork": func(a *App, _ string) tea.Cmd {
+		a.setFocus(paneTranscript)
+		return a.notify("choose the message to fork from (↑↓) and press f", false)
+	},
+	"stash":  func(a *App, _ string) tea.Cmd { return a.stash.open() },
+	"review": func(a *App, args string) tea.Cmd { return a.act(a.rv.open(args)) },
+	"compact": func(a *App, _ string) tea.Cmd {
+		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
+		return nil
+	},
+	"export": func(a *App, args string) tea.Cmd {
+		return a.conv.openExport(args, a.opt.Dir, a.opt.Home, a.opt.Clock.Now())
+	},
+	"mode":   func(a *App, args string) tea.Cmd { return a.conv.modeCommand(chat.ScopeModes, args) },
+	"model":  func(a *App, args string) tea.Cmd { return a.conv.modeCommand(chat.ScopeModels, args) },
+	"help":   func(a *App, _ string) tea.Cmd { a.openHelp(); return nil },
+	"logout": func(a *App, _ string) tea.Cmd { a.chat.Logout(a.thread.ID); return nil },
+	"quit":   func(a *App, _ string) tea.Cmd { return a.quit() },
 }
 
 // slash is the send path's part (chat.Service.SlashFor): for a slash
@@ -91,34 +74,17 @@ func (c *conversation) slash(text string, withChips bool) (any, bool) {
 	if r.Cannot != "" {
 		return slashCannot{chips.SanitizeLine(r.Cannot)}, true
 	}
-	return slashAction(r.Name, r.Args), true
+	return slashRun{r.Name, r.Args}, true
 }
 
 // runSlash does what a slash command asked.
 func (a *App) runSlash(res any) tea.Cmd {
 	var cmd tea.Cmd
 	switch r := res.(type) {
-	case slashNew:
-		cmd = a.nav.newThread()
-	case slashFork:
-		a.setFocus(paneTranscript)
-		cmd = a.notify("choose the message to fork from (↑↓) and press f", false)
-	case slashStash:
-		cmd = a.stash.open()
-	case slashReview:
-		cmd = a.act(a.rv.open(r.args))
-	case slashExport:
-		cmd = a.conv.openExport(r.path, a.opt.Dir, a.opt.Home, a.opt.Clock.Now())
-	case slashCompact:
-		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
-	case slashMode:
-		cmd = a.conv.modeCommand(r.scope, r.args)
-	case slashHelp:
-		a.openHelp()
-	case slashLogout:
-		a.chat.Logout(a.thread.ID)
-	case slashQuit:
-		cmd = a.quit()
+	case slashRun:
+		if act, ok := slashActions[r.name]; ok {
+			cmd = act(a, r.args)
+		}
 	case slashCannot:
 		cmd = a.notify(r.why, true)
 	case slashNone:
