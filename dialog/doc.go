@@ -25,5 +25,6 @@
 // types of chat, workspace, message and contextref; never package ui or
 // ui/overlay, store, assets, agent or an I/O component — clipboard,
 // terminal, review, mcpserver (TestImports) — and it holds no
-// *workspace.Workspace or *chat.Service. Only package ui imports it.
+// *workspace.Workspace or *chat.Service. Only package ui and its stack
+// (ui/overlay) import it.
 package dialog
