@@ -9,8 +9,8 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
-	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // listingEcho is the echo agent with sessions of its own (session/list)
@@ -135,7 +135,7 @@ func TestThreadListNoAgentSessions(t *testing.T) {
 	if ov := h.overlayText(); strings.Contains(ov, chat.SessionRowDetail) || !strings.Contains(ov, "Beta plans") {
 		t.Errorf("the list:\n%s", ov)
 	}
-	if top[*overlay.Threads](h.app) == nil {
+	if top[*dialog.Threads](h.app) == nil {
 		t.Fatal("the thread list closed")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/mcpserver"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/notify"
@@ -92,7 +93,7 @@ type App struct {
 
 	drafts *drafts // when the draft goes to disk (autosave.go)
 
-	ovs   *overlay.Stack // the open overlays, the top one last (overlay.go)
+	ovs   *overlay.Stack // the open overlays, the top one last (ui/overlay)
 	clip  *clip          // copy and paste (clipboard.go)
 	stash *stash         // the prompt stash (stash.go)
 	nav   *nav           // the threads, thread chips, opening chips (overlays.go)
@@ -160,7 +161,7 @@ func (a *App) loadThread(o workspace.Opened) {
 	t, d := o.Thread, o.Draft
 	a.thread = t
 	a.nav.threads.SetCurrent(t.ID)
-	a.ovs.Remove(overlay.Is[*overlay.Quote]) // a quote of the thread being left
+	a.ovs.Remove(overlay.Is[*dialog.Quote]) // a quote of the thread being left
 	a.tr.SetMessages(toTranscript(o, a.conv.plainReplies()))
 	a.chat.Adopt(t.ID, o.Messages)
 	d = a.drafts.loaded(t.ID, d) // its revision; a draft whose save failed comes back
@@ -282,7 +283,7 @@ func (a *App) threadOpened(msg threadOpenedMsg) tea.Cmd {
 		a.setFocus(paneTranscript)
 	}
 	a.nav.at = ""
-	if list, ok := overlay.Of[*overlay.Threads](a.ovs); ok {
+	if list, ok := overlay.Of[*dialog.Threads](a.ovs); ok {
 		list.SetCurrent(a.thread.ID) // the list marks what the header names
 	}
 	return nil

@@ -8,8 +8,8 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/overlay"
-	"github.com/chipchat/chipchat/ui/slash"
 )
 
 // Slash commands (issue 12 item 4): one table, chat.SlashCommands, that
@@ -18,62 +18,42 @@ import (
 // (chat.Info.AgentServes): every command the agent advertises keeps its
 // name, and chipchat's own of that name is then `/chipchat:<name>`; any
 // other `/word` is plain text. Before an ACP agent's first turn its
-// commands are the ones it advertised last (chat.KnownCommands). The picker (package slash) opens while the
+// commands are the ones it advertised last (chat.KnownCommands). The picker (dialog.Commands, its items dialog.CommandItems) opens while the
 // draft's first word starts with "/": picking an agent command writes it
 // into the draft for enter to send; picking one of chipchat's runs it.
 
-// The slash commands' results: what each of chipchat's commands asks of
-// the app, which acts on it in one place (runSlash).
+// The slash commands' results, which the app acts on in one place
+// (runSlash).
 type (
-	slashNew     struct{}
-	slashFork    struct{}
-	slashStash   struct{}
-	slashReview  struct{ args string }
-	slashCompact struct{}
-	slashExport  struct{ path string }
-	slashMode    struct {
-		scope chat.ModeScope
-		args  string
-	}
-	slashHelp   struct{}
-	slashLogout struct{}
-	slashQuit   struct{}
-	slashCannot struct{ why string }  // chipchat cannot serve it with this backend
-	slashNone   struct{ name string } // no command of that name: refused once, enter again sends it
-	slashTyped  struct{}              // an agent's command was written into the draft
+	slashRun    struct{ name, args string } // one of chipchat's commands (slashActions)
+	slashCannot struct{ why string }        // chipchat cannot serve it with this backend
+	slashNone   struct{ name string }       // no command of that name: refused once, enter again sends it
+	slashTyped  struct{}                    // an agent's command was written into the draft
 )
 
-// slashAction is what chipchat's command name asks, with args.
-func slashAction(name, args string) any {
-	switch name {
-	case "new":
-		return slashNew{}
-	case "fork":
-		return slashFork{}
-	case "stash":
-		return slashStash{}
-	case "review":
-		return slashReview{args}
-	case "compact":
-		return slashCompact{}
-	case "export":
-		return slashExport{args}
-	case "mode":
-		return slashMode{chat.ScopeModes, args}
-	case "model":
-		return slashMode{chat.ScopeModels, args}
-	case "logout":
-		return slashLogout{}
-	case "help":
-		return slashHelp{}
-	case "quit":
-		return slashQuit{}
-	}
-	return nil
+// slashActions is what each of chipchat's commands (chat.SlashCommands,
+// by name) does, with its args.
+var slashActions = map[string]func(a *App, args string) tea.Cmd{
+	"new": func(a *App, _ string) tea.Cmd { return a.nav.newThread() },
+	"fork": func(a *App, _ string) tea.Cmd {
+		a.setFocus(paneTranscript)
+		return a.notify("choose the message to fork from (↑↓) and press f", false)
+	},
+	"stash":  func(a *App, _ string) tea.Cmd { return a.stash.open() },
+	"review": func(a *App, args string) tea.Cmd { return a.act(a.rv.open(args)) },
+	"compact": func(a *App, _ string) tea.Cmd {
+		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
+		return nil
+	},
+	"export": func(a *App, args string) tea.Cmd {
+		return a.conv.openExport(args, a.opt.Dir, a.opt.Home, a.opt.Clock.Now())
+	},
+	"mode":   func(a *App, args string) tea.Cmd { return a.conv.modeCommand(chat.ScopeModes, args) },
+	"model":  func(a *App, args string) tea.Cmd { return a.conv.modeCommand(chat.ScopeModels, args) },
+	"help":   func(a *App, _ string) tea.Cmd { a.openHelp(); return nil },
+	"logout": func(a *App, _ string) tea.Cmd { a.chat.Logout(a.thread.ID); return nil },
+	"quit":   func(a *App, _ string) tea.Cmd { return a.quit() },
 }
-
-// commandHelp is the command table for F1.
-func commandHelp() []string { return chat.SlashHelp() }
 
 // slash is the send path's part (chat.Service.SlashFor): for a slash
 // command chipchat serves it clears the draft and reports what to do;
@@ -94,34 +74,17 @@ func (c *conversation) slash(text string, withChips bool) (any, bool) {
 	if r.Cannot != "" {
 		return slashCannot{chips.SanitizeLine(r.Cannot)}, true
 	}
-	return slashAction(r.Name, r.Args), true
+	return slashRun{r.Name, r.Args}, true
 }
 
 // runSlash does what a slash command asked.
 func (a *App) runSlash(res any) tea.Cmd {
 	var cmd tea.Cmd
 	switch r := res.(type) {
-	case slashNew:
-		cmd = a.nav.newThread()
-	case slashFork:
-		a.setFocus(paneTranscript)
-		cmd = a.notify("choose the message to fork from (↑↓) and press f", false)
-	case slashStash:
-		cmd = a.stash.open()
-	case slashReview:
-		cmd = a.act(a.rv.open(r.args))
-	case slashExport:
-		cmd = a.conv.openExport(r.path, a.opt.Dir, a.opt.Home, a.opt.Clock.Now())
-	case slashCompact:
-		a.chat.Send(a.thread.ID, chat.Submission{Markdown: chat.CompactCommand, Ref: a.ed.Draft().Version()})
-	case slashMode:
-		cmd = a.conv.modeCommand(r.scope, r.args)
-	case slashHelp:
-		a.openHelp()
-	case slashLogout:
-		a.chat.Logout(a.thread.ID)
-	case slashQuit:
-		cmd = a.quit()
+	case slashRun:
+		if act, ok := slashActions[r.name]; ok {
+			cmd = act(a, r.args)
+		}
 	case slashCannot:
 		cmd = a.notify(r.why, true)
 	case slashNone:
@@ -133,19 +96,19 @@ func (a *App) runSlash(res any) tea.Cmd {
 // ---- the `/` picker ----
 
 // syncCommandPicker opens, updates or closes the command picker
-// (overlay.Commands) after the
+// (dialog.Commands) after the
 // draft or caret changed; composing says the composer has the keys.
 func (c *conversation) syncCommandPicker(composing bool) {
-	open, isOpen := overlay.Of[*overlay.Commands](c.ovs)
+	open, isOpen := overlay.Of[*dialog.Commands](c.ovs)
 	if c.ovs.Len() > 0 && !isOpen {
 		return // another overlay is open (the modes picker among them)
 	}
-	q, ok := slash.Query(c.ed.Draft())
+	q, ok := dialog.CommandQuery(c.ed.Draft())
 	if !ok || !composing || c.ed.PickerOpen() || c.ed.Plain() { // ! shell mode: "/" is a character
 		if !ok {
 			c.dismissed = false
 		}
-		c.ovs.Remove(overlay.Is[*overlay.Commands])
+		c.ovs.Remove(overlay.Is[*dialog.Commands])
 		return
 	}
 	if q == "" {
@@ -155,7 +118,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 		return
 	}
 	if !isOpen {
-		open = overlay.NewCommands(c.keys, &c.ed.Keys, c.commandItems())
+		open = dialog.NewCommands(c.keys, &c.ed.Keys, c.commandItems())
 		c.ovs.Push(open)
 	}
 	open.Picker().SetQuery(q)
@@ -164,7 +127,7 @@ func (c *conversation) syncCommandPicker(composing bool) {
 // refreshCommandItems re-reads the items of an open command picker (the
 // agent's commands changed).
 func (c *conversation) refreshCommandItems() {
-	if p, ok := overlay.Of[*overlay.Commands](c.ovs); ok {
+	if p, ok := overlay.Of[*dialog.Commands](c.ovs); ok {
 		p.Picker().SetItems(c.commandItems())
 	}
 }
@@ -178,21 +141,21 @@ func (c *conversation) choose(value string) any {
 			return res
 		}
 	}
-	slash.Write(c.ed.Draft(), name)
+	dialog.WriteCommand(c.ed.Draft(), name)
 	return slashTyped{}
 }
 
-// commandItems lists what the command picker offers (slash.Items).
+// commandItems lists what the command picker offers (dialog.CommandItems).
 func (c *conversation) commandItems() []composer.PickerItem {
 	caps := c.chat.Capabilities()
-	return slash.Items(c.info(), func(cmd chat.SlashCommand) bool { return cmd.Needs == nil || cmd.Needs(caps) })
+	return dialog.CommandItems(c.info(), func(cmd chat.SlashCommand) bool { return cmd.Needs == nil || cmd.Needs(caps) })
 }
 
 // commandHint is the footer's line while the draft holds an agent command
-// (slash.Hint); composing says the composer has the keys.
+// (dialog.CommandHint); composing says the composer has the keys.
 func (c *conversation) commandHint(composing bool) string {
 	if !composing || c.ed.Plain() {
 		return ""
 	}
-	return slash.Hint(c.info(), c.ed.Draft())
+	return dialog.CommandHint(c.info(), c.ed.Draft())
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
-	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // acpLike is a fake ACP backend: each turn reports the agent's commands,
@@ -218,7 +218,7 @@ func TestSlashChipchatCommands(t *testing.T) {
 	if h.app.OverlayScope() != keymap.ScopeHelp {
 		t.Fatalf("/help did not open the help (overlay %v)", h.app.OverlayScope())
 	}
-	if s := strings.Join(top[*overlay.Help](h.app).Lines(), "\n"); !strings.Contains(s, "Slash commands") || !strings.Contains(s, "/compact") {
+	if s := strings.Join(top[*dialog.Help](h.app).Lines(), "\n"); !strings.Contains(s, "Slash commands") || !strings.Contains(s, "/compact") {
 		t.Errorf("F1 lacks the command table")
 	}
 	h.press("esc")
@@ -283,7 +283,7 @@ func TestREADMEListsCommands(t *testing.T) {
 		t.Fatalf("README.md's command table is stale; put this between the markers:\n%s", chat.SlashMarkdown())
 	}
 	for _, c := range chat.SlashCommands() {
-		if c.Name == "" || c.Description == "" || c.Backends == "" || slashAction(c.Name, "") == nil {
+		if c.Name == "" || c.Description == "" || c.Backends == "" || slashActions[c.Name] == nil {
 			t.Errorf("command %+v lacks a name, description, backends or action", c.Name)
 		}
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/overlay"
 	"reflect"
 	"testing"
@@ -38,9 +39,9 @@ func TestControllersHoldNoApp(t *testing.T) {
 	for _, ty := range []reflect.Type{reflect.TypeFor[panes](), reflect.TypeFor[shellMode](), reflect.TypeFor[reviewPane](),
 		reflect.TypeFor[conversation](), reflect.TypeFor[drafts](), reflect.TypeFor[clip](), reflect.TypeFor[stash](),
 		reflect.TypeFor[nav](), reflect.TypeFor[history](), reflect.TypeFor[overlay.Stack](), reflect.TypeFor[toastLine](),
-		reflect.TypeFor[overlay.Help](), reflect.TypeFor[overlay.Attach](), reflect.TypeFor[overlay.Threads](), reflect.TypeFor[overlay.Confirm](),
-		reflect.TypeFor[overlay.Stash](), reflect.TypeFor[overlay.HistorySearch](), reflect.TypeFor[overlay.Ask](), reflect.TypeFor[overlay.Modes](),
-		reflect.TypeFor[overlay.Commands](), reflect.TypeFor[overlay.Quote]()} {
+		reflect.TypeFor[dialog.Help](), reflect.TypeFor[dialog.Attach](), reflect.TypeFor[dialog.Threads](), reflect.TypeFor[dialog.Confirm](),
+		reflect.TypeFor[dialog.Stash](), reflect.TypeFor[dialog.HistorySearch](), reflect.TypeFor[dialog.Ask](), reflect.TypeFor[dialog.Modes](),
+		reflect.TypeFor[dialog.Commands](), reflect.TypeFor[dialog.Quote]()} {
 		if holds(ty, map[reflect.Type]bool{}) {
 			t.Errorf("%v holds a *App", ty)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/notify"
 	"github.com/chipchat/chipchat/transcript"
@@ -191,9 +192,9 @@ func (c *conversation) event(e chat.Event) effect {
 			return effect{cmd: c.notify(e.Text, e.Err)}
 		}
 	case chat.PermissionAsked:
-		c.showAsk(newPermissionAsk(e))
+		c.showAsk(dialog.Question{ID: e.ID, ThreadID: e.ThreadID, Permission: &e})
 	case chat.SignInAsked:
-		c.showAsk(pendingAsk{ID: e.ID, ThreadID: e.ThreadID, SignIn: &e.Question})
+		c.showAsk(dialog.Question{ID: e.ID, ThreadID: e.ThreadID, SignIn: &e.Question})
 	case chat.AskClosed:
 		c.closeAsk(e.ID)
 	case chat.ElicitationAsked, chat.ElicitationDone:
@@ -421,24 +422,24 @@ func (c *conversation) sendNextQueued() tea.Cmd {
 
 // showAsk opens the prompt for a question of the agent: above what is
 // open, after the questions already waiting.
-func (c *conversation) showAsk(p pendingAsk) {
-	c.ovs.PushUnder(overlay.NewAsk(c.keys, p), isQuestion)
+func (c *conversation) showAsk(p dialog.Question) {
+	c.ovs.PushUnder(dialog.NewAsk(c.keys, p), isQuestion)
 }
 
 // closeAsk closes the prompt of a question the agent no longer asks.
 func (c *conversation) closeAsk(id int64) {
-	c.ovs.Remove(func(o overlay.Overlay) bool {
-		if e, ok := o.(*overlay.Elicit); ok {
+	c.ovs.Remove(func(o dialog.Overlay) bool {
+		if e, ok := o.(*dialog.Elicit); ok {
 			return e.ID == id && !e.Waiting() // an opened link waits for the agent's completion
 		}
-		b, ok := o.(*overlay.Ask)
+		b, ok := o.(*dialog.Ask)
 		return ok && b.Ask().ID == id
 	})
 }
 
 // answer gives the agent the user's answer (a sign-in's terminal method
 // runs its login first: the app's, agentterm.go).
-func (c *conversation) answer(r askAnswered) {
+func (c *conversation) answer(r dialog.Answered) {
 	if r.Ask.Permission != nil {
 		c.chat.AnswerPermission(r.Ask.ID, chat.PermissionAnswer{OptionID: r.OptionID, Outcome: r.Outcome})
 		return

@@ -6,7 +6,8 @@
 // and overlays in the main area; the queue of messages waiting behind a
 // turn; the image shelf; the composer; the hint bar), focus between panes,
 // the key table (package ui/keymap; the config file is package config),
-// the overlay stack (package ui/overlay holds the overlays themselves),
+// the overlay stack (package ui/overlay; the dialogs on it are package
+// dialog's),
 // toasts, copy and paste through package clipboard, the draft's autosave
 // timer and save commands (the bookkeeping is workspace.DraftSaves), and
 // drawing what package chat reports. The project's storage — threads, drafts and
@@ -45,10 +46,11 @@
 // The draft is the editor's: the app changes it only through
 // composer.Editor and composer.Draft methods.
 //
-// Overlays (package ui/overlay: its Stack, and the help, attach, the
-// thread list, the stash, a confirmation, the history search, the agent's
-// questions over ui/askbox, the `/` and modes pickers and the quote
-// prompt) are values on one stack. Each implements Overlay: Update takes a message and returns
+// Overlays (package dialog: the help, attach, the thread list, the stash,
+// a confirmation, the history and thread searches, the export prompt, the
+// agent's questions and elicitation form, the `/` and modes pickers and
+// the quote prompt) are values on one stack (ui/overlay's Stack). Each
+// implements dialog.Overlay: Update takes a message and returns
 // the overlay to keep (nil: closed), a command and a typed result the app
 // acts on (overlayResult, route.go); View draws it at a size; keymap.Scope names
 // its keys. None holds the app. An agent's question goes on top of what is
@@ -81,7 +83,7 @@
 // block on I/O.
 //
 // Imports: every component (composer, chips, transcript, terminal, review,
-// clipboard), its subpackages (ui/keymap, ui/overlay, ui/askbox, ui/slash),
+// clipboard), dialog, its subpackages (ui/keymap, ui/overlay),
 // chat, workspace and mcpserver (the panes socket and
 // chipchat mcp's spec); never agent, store or assets (main.go wires them;
 // TestImports). No component imports ui.

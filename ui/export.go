@@ -10,12 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/export"
 	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // /export (package export makes and writes the Markdown; the prompt is
-// overlay.Export): the thread is read from the store in a command.
+// dialog.Export): the thread is read from the store in a command.
 type (
 	exportedMsg struct {
 		path string
@@ -30,7 +31,7 @@ type (
 
 func exportRows(add func(reflect.Type, handler)) {
 	add(on(func(a *App, m exportedMsg) tea.Cmd {
-		done := a.deliver(overlay.Is[*overlay.Export], overlay.ExportDone{Err: m.err, Exists: errors.Is(m.err, export.ErrExists)})
+		done := a.deliver(overlay.Is[*dialog.Export], dialog.ExportDone{Err: m.err, Exists: errors.Is(m.err, export.ErrExists)})
 		if m.err != nil {
 			return done
 		}
@@ -54,13 +55,13 @@ func (c *conversation) openExport(path, dir, home string, now time.Time) tea.Cmd
 		}
 		path = filepath.Join(d, export.FileName(c.thread.Title, now, "md"))
 	}
-	c.ovs.Push(overlay.NewExport(c.keys, path, dir, home))
+	c.ovs.Push(dialog.NewExport(c.keys, path, dir, home))
 	return nil
 }
 
 // exportTo and exportCopy read the open thread from the store in a
 // command (export.ToFile, export.ForCopy).
-func (c *conversation) exportTo(w overlay.ExportWrite) tea.Cmd {
+func (c *conversation) exportTo(w dialog.ExportWrite) tea.Cmd {
 	load := c.ws.Load(c.thread.ID)
 	return func() tea.Msg { return exportedMsg{w.Path, export.ToFile(load, w.Path, w.Overwrite)} }
 }

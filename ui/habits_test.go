@@ -6,10 +6,10 @@ import (
 
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui/keymap"
-	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // Rough edges of issue 15 that live in the app, each driven as the user
@@ -89,7 +89,7 @@ func TestThreadListUsesItsTableKeys(t *testing.T) {
 	}
 	h.press("f4")
 	h.pumpUntil("the thread list", func() bool {
-		return top[*overlay.Threads](h.app) != nil && top[*overlay.Threads](h.app).Listed() != nil
+		return top[*dialog.Threads](h.app) != nil && top[*dialog.Threads](h.app).Listed() != nil
 	})
 	if f := h.footer(); !strings.Contains(f, "F2 rename") || strings.Contains(f, "ctrl+r rename") {
 		t.Errorf("the hint bar does not show the bound keys: %q", f)

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/overlay"
 	"os"
 	"path/filepath"
@@ -625,17 +626,23 @@ func imageRec(id, name string) *contextref.ImageRecord {
 }
 
 // top is the topmost open overlay of type T (nil when none is open).
-func top[T overlay.Overlay](a *App) T {
+func top[T dialog.Overlay](a *App) T {
 	o, _ := overlay.Of[T](a.ovs)
 	return o
+}
+
+// onTop reports whether the top overlay is a T.
+func onTop[T dialog.Overlay](a *App) bool {
+	_, ok := a.ovs.Top().(T)
+	return ok
 }
 
 // bottomPicker is the picker of the open / or modes picker (nil: none).
 func bottomPicker(a *App) *composer.Picker {
 	switch o := a.ovs.Top().(type) {
-	case *overlay.Commands:
+	case *dialog.Commands:
 		return o.Picker()
-	case *overlay.Modes:
+	case *dialog.Modes:
 		return o.Picker()
 	}
 	return nil
@@ -650,7 +657,7 @@ func (h *harness) queued() int {
 // renamingID and renamingTitle are the thread list's rename in progress
 // ("": none, or no list open).
 func renamingID(a *App) string {
-	if l := top[*overlay.Threads](a); l != nil {
+	if l := top[*dialog.Threads](a); l != nil {
 		id, _ := l.Renaming()
 		return id
 	}
@@ -658,7 +665,7 @@ func renamingID(a *App) string {
 }
 
 func renamingTitle(a *App) string {
-	if l := top[*overlay.Threads](a); l != nil {
+	if l := top[*dialog.Threads](a); l != nil {
 		_, title := l.Renaming()
 		return title
 	}

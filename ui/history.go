@@ -9,6 +9,7 @@ import (
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
@@ -85,7 +86,7 @@ func (h *history) loaded(msg historyLoadedMsg) tea.Cmd {
 	if msg.err == nil {
 		h.steps.Read(msg.entries)
 	}
-	if s, ok := overlay.Of[*overlay.HistorySearch](h.ovs); ok {
+	if s, ok := overlay.Of[*dialog.HistorySearch](h.ovs); ok {
 		s.Set(h.steps.Entries())
 	}
 	return nil
@@ -190,14 +191,14 @@ func (h *history) imported(m historyImportedMsg) tea.Cmd {
 // ---- ctrl+r: the history search ----
 
 func (h *history) openSearch() tea.Cmd {
-	h.ovs.Push(overlay.NewHistorySearch(h.keys, h.steps.Entries()))
+	h.ovs.Push(dialog.NewHistorySearch(h.keys, h.steps.Entries()))
 	return h.load()
 }
 
 // use puts the entry the search chose in the composer, as if
 // stepped to it: down goes on to newer prompts and then back to the draft
 // the user had typed. The draft changes.
-func (h *history) use(c overlay.HistoryChosen) tea.Cmd {
+func (h *history) use(c dialog.HistoryChosen) tea.Cmd {
 	if d := h.ed.Draft(); !h.steps.Stepping() || d.Version() != h.shown {
 		h.typed = nil
 		if !d.IsEmpty() {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
-	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // sendWithChip types a prompt, attaches a file at its end and sends it.
@@ -115,7 +115,7 @@ func TestHistorySearchCtrlR(t *testing.T) {
 		t.Fatal("ctrl+r does not open the history search")
 	}
 	h.typeText("flaky")
-	if !strings.Contains(h.plain(), "fix the flaky parser test") || top[*overlay.HistorySearch](h.app).Picker.Len() != 1 {
+	if !strings.Contains(h.plain(), "fix the flaky parser test") || top[*dialog.HistorySearch](h.app).Picker.Len() != 1 {
 		t.Fatalf("the search does not narrow to the flaky prompt:\n%s", h.plain())
 	}
 	h.press("enter")
@@ -125,7 +125,7 @@ func TestHistorySearchCtrlR(t *testing.T) {
 	// ctrl+r keeps meaning rename in the thread list (scopes).
 	h.press("ctrl+l")
 	h.pumpUntil("the thread list", func() bool {
-		return top[*overlay.Threads](h.app) != nil && top[*overlay.Threads](h.app).Listed() != nil
+		return top[*dialog.Threads](h.app) != nil && top[*dialog.Threads](h.app).Listed() != nil
 	})
 	h.press("ctrl+r")
 	if h.app.OverlayScope() != keymap.ScopeThreads || renamingID(h.app) == "" {
@@ -144,7 +144,7 @@ func TestHistorySharedByTwoProcesses(t *testing.T) {
 	b.pumpUntil("b's send", func() bool { return b.app.ed.Draft().IsEmpty() && len(b.app.hist.steps.Entries()) == 1 })
 	a.press("ctrl+r")
 	a.pumpUntil("b's prompt in a's search", func() bool {
-		return top[*overlay.HistorySearch](a.app) != nil && top[*overlay.HistorySearch](a.app).Picker.Total() == 1
+		return top[*dialog.HistorySearch](a.app) != nil && top[*dialog.HistorySearch](a.app).Picker.Total() == 1
 	})
 	a.press("esc")
 	a.typeText("mine")

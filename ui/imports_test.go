@@ -11,11 +11,12 @@ import (
 
 // The app reaches storage through package workspace and the agent through
 // the conversation (package chat): no file of package ui (or of a package
-// under it: ui/overlay, ui/askbox, ui/slash, ui/keymap) imports store,
-// assets or agent — main.go wires them (DESIGN.md section 2). Test files
-// may: their fake backends speak agent. The overlays (ui/overlay) draw and
-// answer with values: they reach no I/O component either (the clipboard,
-// terminals, the review pane, the panes socket).
+// under it: ui/overlay, ui/keymap) imports store, assets or agent —
+// main.go wires them (DESIGN.md section 2). Test files may: their fake
+// backends speak agent. The overlay stack (ui/overlay) holds values: it
+// reaches no I/O component either (the clipboard, terminals, the review
+// pane, the panes socket); the dialogs on it keep the same rule
+// (dialog's TestImports).
 func TestImports(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	more, _ := filepath.Glob("*/*.go")

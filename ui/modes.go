@@ -5,6 +5,7 @@ import (
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/overlay"
 )
 
@@ -25,8 +26,8 @@ func (c *conversation) openModes(scope chat.ModeScope, query string) tea.Cmd {
 	if len(cs) == 0 {
 		return c.notify("the agent has told of no "+what+" yet (it does once a turn has started the session)", false)
 	}
-	c.ovs.Remove(overlay.Is[*overlay.Commands]) // the modes picker takes its place
-	c.ovs.Push(overlay.NewModes(&c.ed.Keys, c.keys.Interrupt, title, scope, cs, query))
+	c.ovs.Remove(overlay.Is[*dialog.Commands]) // the modes picker takes its place
+	c.ovs.Push(dialog.NewModes(&c.ed.Keys, c.keys.Interrupt, title, scope, cs, query))
 	return nil
 }
 
@@ -51,7 +52,7 @@ func (c *conversation) applyMode(ch chat.ModeChoice) tea.Cmd {
 // refreshModes re-reads an open modes picker after AgentInfo (the current
 // mark moves; the selection stays on its row).
 func (c *conversation) refreshModes() {
-	if m, ok := overlay.Of[*overlay.Modes](c.ovs); ok {
+	if m, ok := overlay.Of[*dialog.Modes](c.ovs); ok {
 		m.Refresh(chat.ModeChoices(c.info(), m.ModeScope()))
 	}
 }

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/dialog"
 	"strings"
 	"testing"
 
@@ -18,7 +18,7 @@ func TestModesPickerSwitchesMode(t *testing.T) {
 		t.Fatalf("header %q", hd)
 	}
 	h.press("alt+m")
-	if (bottomPicker(h.app) == nil) || !overlay.TopIs[*overlay.Modes](h.app.ovs) {
+	if (bottomPicker(h.app) == nil) || !onTop[*dialog.Modes](h.app) {
 		t.Fatal("alt+m did not open the modes picker")
 	}
 	screen := h.plain()
@@ -51,7 +51,7 @@ func TestModelCommand(t *testing.T) {
 	h.typeText("/model")
 	h.press("esc", "enter")
 	h.pumpUntil("the models picker", func() bool { return (bottomPicker(h.app) != nil) })
-	if !overlay.TopIs[*overlay.Modes](h.app.ovs) || bottomPicker(h.app).Total() != 2 {
+	if !onTop[*dialog.Modes](h.app) || bottomPicker(h.app).Total() != 2 {
 		t.Fatalf("/model: picker %+v", h.app.ovs.Top())
 	}
 	h.press("esc")

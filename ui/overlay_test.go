@@ -7,6 +7,7 @@ import (
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/config"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
@@ -77,10 +78,10 @@ func TestOverlayStackOrder(t *testing.T) {
 		t.Fatalf("F1: overlay %q", h.app.OverlayScope())
 	}
 	k := h.app.keys
-	first := overlay.NewAsk(k, pendingAsk{ID: 1, SignIn: nil, Permission: nil})
-	second := overlay.NewAsk(k, pendingAsk{ID: 2})
-	h.app.ovs.PushUnder(first, overlay.Is[*overlay.Ask])
-	h.app.ovs.PushUnder(second, overlay.Is[*overlay.Ask])
+	first := dialog.NewAsk(k, dialog.Question{ID: 1, SignIn: nil, Permission: nil})
+	second := dialog.NewAsk(k, dialog.Question{ID: 2})
+	h.app.ovs.PushUnder(first, overlay.Is[*dialog.Ask])
+	h.app.ovs.PushUnder(second, overlay.Is[*dialog.Ask])
 	if h.app.ovs.Top() != first || h.app.ovs.Len() != 3 {
 		t.Fatalf("the first question is on top, the second under it, the help under both: %#v", h.app.ovs.Len())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
@@ -21,29 +22,13 @@ import (
 
 func (a *App) openHelp() {
 	a.keys.Editor, a.keys.Transcript = a.ed.Keys, a.tr.Keys
-	lines := []string{"Keys (set any of them in " + config.Path() + ", [keys] table, by the names below; a key acts only in its scope)", ""}
-	lines = append(lines, a.keys.HelpByScope()...)
-	lines = append(lines, habitsHelp...)
-	lines = append(append(lines, ""), commandHelp()...) // the slash-command table (commands.go)
-	a.ovs.Push(overlay.NewHelp(a.keys, lines))
-}
-
-// habitsHelp is what F1 says of history, ! and /, and where skills come
-// from.
-var habitsHelp = []string{
-	"History: up on an empty draft (or on its first line) shows the previous prompt of this project with its chips,",
-	"  down the next one and at last the draft you had typed; ctrl+r searches the history by any words.",
-	"! on an empty draft: shell mode. enter runs the line in the project directory in a terminal pane; when it exits,",
-	"  its command line and output become a terminal chip at the caret (esc or ctrl+c kills it and keeps what it printed).",
-	"/ on an empty draft lists the agent's and chipchat's commands; @ a file of the project; $ a skill.",
-	"Skills are read from <project>/.claude/skills, <project>/.codex/skills, <project>/.agents/skills,",
-	"  ~/.claude/skills, ~/.codex/skills and ~/.agents/skills (each skill a directory with a SKILL.md).",
+	a.ovs.Push(dialog.NewHelp(a.keys, dialog.HelpText(a.keys, config.Path())))
 }
 
 // ---- attach: a path prompt with completion ----
 
 func (a *App) openAttach() {
-	a.ovs.Push(overlay.NewAttach(a.keys, cmp.Or(a.opt.AttachDir, a.opt.Dir), a.opt.Home))
+	a.ovs.Push(dialog.NewAttach(a.keys, cmp.Or(a.opt.AttachDir, a.opt.Dir), a.opt.Home))
 }
 
 // attach copies a file into the asset store and binds a fresh local id
@@ -59,9 +44,9 @@ func (c *clip) attach(path string) tea.Cmd {
 // attached puts the chip of a stored file at the caret: an image chip (and a
 // place on the shelf) for an image, a file chip otherwise.
 func (a *App) attached(m attachedMsg) tea.Cmd {
-	a.ovs.Deliver(overlay.Is[*overlay.Attach], overlay.AttachDone{Err: m.err})
+	a.ovs.Deliver(overlay.Is[*dialog.Attach], dialog.AttachDone{Err: m.err})
 	if m.err != nil {
-		if _, open := overlay.Of[*overlay.Attach](a.ovs); open {
+		if _, open := overlay.Of[*dialog.Attach](a.ovs); open {
 			return nil // the prompt says it, once (issue 25 item 13)
 		}
 		return a.notify("not attached: "+m.err.Error(), true)
@@ -118,11 +103,11 @@ func (n *nav) newThread() tea.Cmd {
 
 // What the thread list asks of the app.
 type (
-	deleteThread struct{ id string } // overlay.ThreadDelete confirmed
+	deleteThread struct{ id string } // dialog.ThreadDelete confirmed
 )
 
 func (n *nav) openList() tea.Cmd {
-	n.ovs.Push(overlay.NewThreads(n.keys, n.thread.ID))
+	n.ovs.Push(dialog.NewThreads(n.keys, n.thread.ID))
 	return tea.Batch(n.list(), func() tea.Msg { return n.chat.AgentSessionList() }) // shown as they come
 }
 
@@ -130,12 +115,12 @@ func (n *nav) list() tea.Cmd {
 	list := n.ws.Threads()
 	return func() tea.Msg {
 		ts, err := list()
-		return overlay.ThreadsListed{Threads: ts, Err: err}
+		return dialog.ThreadsListed{Threads: ts, Err: err}
 	}
 }
 
 // askDelete asks whether to delete a thread the list chose.
-func (n *nav) askDelete(d overlay.ThreadDelete) tea.Cmd {
+func (n *nav) askDelete(d dialog.ThreadDelete) tea.Cmd {
 	if n.chat.Phase(d.ID) != chat.Idle {
 		return n.toast.show("a turn is running in that thread: cancel it first (esc in the thread)", true)
 	}
@@ -146,7 +131,7 @@ func (n *nav) askDelete(d overlay.ThreadDelete) tea.Cmd {
 type deleteAskedMsg struct{ id, question string } // the question, read
 
 // renameThread stores a thread's new title.
-func (n *nav) rename(r overlay.ThreadRename) tea.Cmd {
+func (n *nav) rename(r dialog.ThreadRename) tea.Cmd {
 	rename := n.ws.Rename(r.ID, r.Title)
 	return func() tea.Msg { return threadChangedMsg{err: rename(), reload: true, what: "renamed"} }
 }
@@ -186,7 +171,7 @@ func (n *nav) changed(m threadChangedMsg) tea.Cmd {
 	if deleted, ok := strings.CutPrefix(m.what, "deleted:"); ok {
 		cmds = append(cmds, n.toast.show("thread deleted", false))
 		if deleted == n.thread.ID {
-			if list, ok := overlay.Of[*overlay.Threads](n.ovs); ok {
+			if list, ok := overlay.Of[*dialog.Threads](n.ovs); ok {
 				list.SetCurrent("") // until the next thread opens: no phantom row for the deleted one
 			}
 			cmds = append(cmds, opening(n.ws.Latest()))
@@ -194,7 +179,7 @@ func (n *nav) changed(m threadChangedMsg) tea.Cmd {
 	} else if m.what != "" {
 		cmds = append(cmds, n.toast.show("thread "+m.what, false))
 	}
-	if _, open := overlay.Of[*overlay.Threads](n.ovs); m.reload && open {
+	if _, open := overlay.Of[*dialog.Threads](n.ovs); m.reload && open {
 		cmds = append(cmds, n.list())
 	}
 	return tea.Batch(cmds...)
@@ -225,7 +210,7 @@ func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
 			name = r.(*contextref.ImageRecord).Name
 		}
 		if n := d.References(id); n > 0 {
-			a.ovs.Push(overlay.NewConfirm(a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true}))
+			a.ovs.Push(dialog.NewConfirm(a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true}))
 			return nil
 		}
 		return a.removeImage(removeImage{id, false})

@@ -13,10 +13,10 @@ import (
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/store"
 	"github.com/chipchat/chipchat/ui/keymap"
-	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // attach runs ctrl+o, types path, presses enter and waits for the result.
@@ -26,7 +26,7 @@ func (h *harness) attach(path string) {
 	h.typeText(path)
 	h.press("enter")
 	h.pumpUntil("the attachment", func() bool {
-		return h.app.OverlayScope() != keymap.ScopeAttach || top[*overlay.Attach](h.app).Err() != ""
+		return h.app.OverlayScope() != keymap.ScopeAttach || top[*dialog.Attach](h.app).Err() != ""
 	})
 }
 
@@ -107,7 +107,7 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 	h.press("ctrl+o")
 	h.typeText("sh")
 	h.press("tab")
-	h.pumpUntil("the matches", func() bool { return len(top[*overlay.Attach](h.app).Matches()) > 0 })
+	h.pumpUntil("the matches", func() bool { return len(top[*dialog.Attach](h.app).Matches()) > 0 })
 	scr := h.plain()
 	if !strings.Contains(scr, "> shot-█") && !strings.Contains(scr, "> shot-") {
 		t.Errorf("the common prefix was not completed:\n%s", scr)
@@ -121,25 +121,25 @@ func TestAttachCompletionListsAndCompletes(t *testing.T) {
 		t.Errorf("non-matching or hidden files listed:\n%s", scr)
 	}
 	h.typeText("b")
-	if len(top[*overlay.Attach](h.app).Matches()) != 0 {
+	if len(top[*dialog.Attach](h.app).Matches()) != 0 {
 		t.Error("typing did not clear the match list")
 	}
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return top[*overlay.Attach](h.app).Input() == "shot-b.png" })
+	h.pumpUntil("the completion", func() bool { return top[*dialog.Attach](h.app).Input() == "shot-b.png" })
 
 	// A directory completes with a slash, and its entries then.
 	h.press("ctrl+u")
 	h.typeText("su")
 	h.press("tab")
-	h.pumpUntil("the directory", func() bool { return top[*overlay.Attach](h.app).Input() == "sub/" })
+	h.pumpUntil("the directory", func() bool { return top[*dialog.Attach](h.app).Input() == "sub/" })
 	h.press("tab")
-	h.pumpUntil("the file inside", func() bool { return top[*overlay.Attach](h.app).Input() == "sub/inner.txt" })
+	h.pumpUntil("the file inside", func() bool { return top[*dialog.Attach](h.app).Input() == "sub/inner.txt" })
 
 	// No match says so.
 	h.press("ctrl+u")
 	h.typeText("zzz")
 	h.press("tab")
-	h.pumpUntil("the error", func() bool { return top[*overlay.Attach](h.app).Err() != "" })
+	h.pumpUntil("the error", func() bool { return top[*dialog.Attach](h.app).Err() != "" })
 	if !strings.Contains(h.plain(), "no such file") {
 		t.Errorf("no-match not shown:\n%s", h.plain())
 	}
@@ -229,8 +229,8 @@ func TestAttachTooLargeRefused(t *testing.T) {
 	opt.Assets = small
 	h := e.openWith(opt)
 	h.attach("big.txt")
-	if !strings.Contains(top[*overlay.Attach](h.app).Err(), "too large") {
-		t.Errorf("the prompt says %q", top[*overlay.Attach](h.app).Err())
+	if !strings.Contains(top[*dialog.Attach](h.app).Err(), "too large") {
+		t.Errorf("the prompt says %q", top[*dialog.Attach](h.app).Err())
 	}
 	if !h.app.ed.Draft().IsEmpty() {
 		t.Error("a refused file reached the draft")
@@ -498,7 +498,7 @@ func twoThreads(e *testEnv) (alpha, beta store.Thread) {
 func (h *harness) popupLoaded() {
 	h.t.Helper()
 	if h.app.OverlayScope() == keymap.ScopeThreads {
-		h.pumpUntil("the thread list", func() bool { return top[*overlay.Threads](h.app).Listed() != nil })
+		h.pumpUntil("the thread list", func() bool { return top[*dialog.Threads](h.app).Listed() != nil })
 	}
 }
 
@@ -519,7 +519,7 @@ func (h *harness) openSwitcher() {
 	h.t.Helper()
 	h.press("ctrl+l")
 	h.pumpUntil("the thread list", func() bool {
-		return top[*overlay.Threads](h.app) != nil && top[*overlay.Threads](h.app).Listed() != nil
+		return top[*dialog.Threads](h.app) != nil && top[*dialog.Threads](h.app).Listed() != nil
 	})
 }
 
@@ -641,7 +641,7 @@ func TestThreadSwitcherRenames(t *testing.T) {
 	// The list reloads (the filter "beta" stays, so it now matches
 	// nothing) and the header shows the open thread's new title.
 	h.pumpUntil("the list and header to show it", func() bool {
-		for _, th := range top[*overlay.Threads](h.app).Listed() {
+		for _, th := range top[*dialog.Threads](h.app).Listed() {
 			if th.ID == beta.ID && th.Title == "Gamma" {
 				return strings.Contains(strings.SplitN(h.plain(), "\n", 2)[0], "Gamma")
 			}
@@ -689,7 +689,7 @@ func TestThreadSwitcherDeletesAfterAsking(t *testing.T) {
 		return err != nil
 	})
 	h.pumpUntil("the list without it", func() bool {
-		return len(top[*overlay.Threads](h.app).Listed()) == 1 && !strings.Contains(h.overlayText(), "Alpha notes")
+		return len(top[*dialog.Threads](h.app).Listed()) == 1 && !strings.Contains(h.overlayText(), "Alpha notes")
 	})
 	if h.app.thread.ID != beta.ID {
 		t.Error("deleting another thread moved the app")
@@ -785,7 +785,7 @@ func TestHostileFileNameNeverReachesScreen(t *testing.T) {
 	h.press("ctrl+o")
 	h.typeText("ev")
 	h.press("tab")
-	h.pumpUntil("the completion", func() bool { return top[*overlay.Attach](h.app).Input() == name })
+	h.pumpUntil("the completion", func() bool { return top[*dialog.Attach](h.app).Input() == name })
 	checkNoControls(t, "completed prompt", h.view())
 	h.press("enter")
 	h.pumpUntil("the attachment", func() bool { return h.app.OverlayScope() == keymap.Scope("") })

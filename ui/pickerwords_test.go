@@ -8,8 +8,7 @@ import (
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/ui/overlay"
-	"github.com/chipchat/chipchat/ui/slash"
+	"github.com/chipchat/chipchat/dialog"
 )
 
 // Issue 25 item 14: the `/` picker's "no matches" is boxed as the other
@@ -35,7 +34,7 @@ func TestPickersBoxedAndWordedAlike(t *testing.T) {
 	h.pumpUntil("the @ picker's match", func() bool { return strings.Contains(h.plain(), "notes.txt") })
 	atHint := h.footer()
 	for name, hint := range map[string]string{"/": slashHint, "@": atHint,
-		"modes": overlay.NewModes(&h.app.keys.Editor, h.app.keys.Interrupt, "mode", chat.ScopeModes, nil, "").Hints()} {
+		"modes": dialog.NewModes(&h.app.keys.Editor, h.app.keys.Interrupt, "mode", chat.ScopeModes, nil, "").Hints()} {
 		for _, want := range []string{"↑↓ move", "esc close"} {
 			if !strings.Contains(hint, want) {
 				t.Errorf("the %s picker's hint %q lacks %q", name, hint, want)
@@ -54,7 +53,7 @@ func TestSlashExactNameRanksFirst(t *testing.T) {
 	cmds := []chat.Command{{Name: "review-commit", InputHint: "sha"}, {Name: "review", InputHint: "optional custom review instructions"},
 		{Name: "review-branch", InputHint: "branch"}}
 	p := composer.NewPicker("/ command")
-	p.SetItems(slash.Items(chat.Info{Commands: cmds}, func(chat.SlashCommand) bool { return true }))
+	p.SetItems(dialog.CommandItems(chat.Info{Commands: cmds}, func(chat.SlashCommand) bool { return true }))
 	p.SetQuery("review")
 	if it, ok := p.Selected(); !ok || it.Value != "a:review" {
 		t.Fatalf("enter on /review picks %+v", it)

@@ -3,8 +3,8 @@ package ui
 import (
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/transcript"
-	"github.com/chipchat/chipchat/ui/overlay"
 )
 
 // Assistant quotes (DESIGN.md 3.8): q on a selection of a reply's text in
@@ -29,7 +29,7 @@ func (c *conversation) quote(q transcript.QuoteMsg) effect {
 		return effect{cmd: c.notify("cannot quote that: "+err.Error(), true)}
 	}
 	if q.WithComment {
-		c.ovs.Push(overlay.NewQuote(c.keys, cit))
+		c.ovs.Push(dialog.NewQuote(c.keys, cit))
 		return effect{}
 	}
 	return c.insertCitation(cit)

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/dialog"
 	"strings"
 	"testing"
 
@@ -81,7 +81,7 @@ func TestQuoteWithComment(t *testing.T) {
 	h := e.open(th.ID)
 	h.focusTranscriptItem(0)
 	h.press("v", "w", "w", "Q")
-	h.pumpUntil("the prompt", func() bool { return top[*overlay.Quote](h.app) != nil })
+	h.pumpUntil("the prompt", func() bool { return top[*dialog.Quote](h.app) != nil })
 	if f := h.footer(); !strings.Contains(f, "Comment on “First point here.”:") || !strings.Contains(f, "enter quote · esc drop") {
 		t.Fatalf("footer %q", f)
 	}
@@ -107,16 +107,16 @@ func TestQuoteWithComment(t *testing.T) {
 	// Q then esc: nothing is inserted.
 	h.focusTranscriptItem(0)
 	h.press("v", "Q")
-	h.pumpUntil("the prompt", func() bool { return top[*overlay.Quote](h.app) != nil })
+	h.pumpUntil("the prompt", func() bool { return top[*dialog.Quote](h.app) != nil })
 	h.typeText("x")
 	h.press("esc")
-	if top[*overlay.Quote](h.app) != nil || len(h.citations()) != 1 {
+	if top[*dialog.Quote](h.app) != nil || len(h.citations()) != 1 {
 		t.Fatalf("esc drops the quote: %d quotes", len(h.citations()))
 	}
 	// A blank comment is no comment.
 	h.focusTranscriptItem(0)
 	h.press("v", "Q")
-	h.pumpUntil("the prompt", func() bool { return top[*overlay.Quote](h.app) != nil })
+	h.pumpUntil("the prompt", func() bool { return top[*dialog.Quote](h.app) != nil })
 	h.typeText("  ")
 	h.press("enter")
 	h.pumpUntil("the second chip", func() bool { return len(h.citations()) == 2 })

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/dialog"
 	"strings"
 	"testing"
 
@@ -45,7 +45,7 @@ func TestStashRestoreKeepsShelfImages(t *testing.T) {
 	h.pumpUntil("the stash", func() bool { return h.app.ed.Draft().IsEmpty() })
 	h.press("ctrl+alt+s")
 	h.pumpUntil("the list", func() bool {
-		return top[*overlay.Stash](h.app) != nil && len(top[*overlay.Stash](h.app).Entries()) == 1
+		return top[*dialog.Stash](h.app) != nil && len(top[*dialog.Stash](h.app).Entries()) == 1
 	})
 	h.press("enter")
 	h.pumpUntil("the restore", func() bool { return strings.Contains(h.app.Toast(), "restored") })

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/dialog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -380,6 +380,6 @@ func TestReviewKeysFromConfig(t *testing.T) {
 func commandHelpLines(t *testing.T, h *harness) []string {
 	t.Helper()
 	h.app.openHelp()
-	defer h.app.ovs.Clear()
-	return top[*overlay.Help](h.app).View(200, 10000)
+	defer h.app.ovs.Remove(func(dialog.Overlay) bool { return true })
+	return top[*dialog.Help](h.app).View(200, 10000)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
@@ -75,23 +76,23 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m draftTickMsg) tea.Cmd { return a.drafts.due(m) }))
 	add(on(func(a *App, m draftSavedMsg) tea.Cmd { return a.drafts.saved(m) }))
 	add(on((*App).threadOpened))
-	add(on(func(a *App, m overlay.ThreadsListed) tea.Cmd { return a.deliver(overlay.Is[*overlay.Threads], m) }))
-	add(on(func(a *App, m chat.AgentSessions) tea.Cmd { return a.deliver(overlay.Is[*overlay.Threads], m) }))
+	add(on(func(a *App, m dialog.ThreadsListed) tea.Cmd { return a.deliver(overlay.Is[*dialog.Threads], m) }))
+	add(on(func(a *App, m chat.AgentSessions) tea.Cmd { return a.deliver(overlay.Is[*dialog.Threads], m) }))
 	add(on(func(a *App, m threadChangedMsg) tea.Cmd { return tea.Batch(a.nav.changed(m), a.refreshThread()) }))
 	add(on(func(a *App, m threadTitleMsg) tea.Cmd { a.retitle(m); return nil }))
 	add(on(func(a *App, m deleteAskedMsg) tea.Cmd {
-		a.ovs.Push(overlay.NewConfirm(a.keys, m.question, deleteThread{m.id}))
+		a.ovs.Push(dialog.NewConfirm(a.keys, m.question, deleteThread{m.id}))
 		return nil
 	}))
 	add(on(func(a *App, m stashedMsg) tea.Cmd { return a.edited(a.stash.stashed(m)) }))
-	add(on(func(a *App, m overlay.StashListed) tea.Cmd { return a.deliver(overlay.Is[*overlay.Stash], m) }))
+	add(on(func(a *App, m dialog.StashListed) tea.Cmd { return a.deliver(overlay.Is[*dialog.Stash], m) }))
 	add(on(func(a *App, m stashDroppedMsg) tea.Cmd { return a.failed("stash: ", m.err) }))
 	add(on(func(a *App, m historyLoadedMsg) tea.Cmd { return a.hist.loaded(m) }))
 	add(on(func(a *App, m historyAddedMsg) tea.Cmd { return a.failed("history: ", m.err) }))
 	add(on(func(a *App, m historyImportedMsg) tea.Cmd { return tea.Batch(a.afterComposer(), a.hist.imported(m)) }))
 	add(on(func(a *App, m shellDoneMsg) tea.Cmd { return a.captured(a.shell.done(m)) }))
 	// attachments, copy and paste (clipboard.go, pastefilter.go)
-	add(on(func(a *App, m overlay.Completion) tea.Cmd { return a.deliver(overlay.Is[*overlay.Attach], m) }))
+	add(on(func(a *App, m dialog.Completion) tea.Cmd { return a.deliver(overlay.Is[*dialog.Attach], m) }))
 	add(on((*App).attached))
 	add(on(func(a *App, m openedMsg) tea.Cmd { return a.notify(m.text, false) }))
 	add(on(func(a *App, m copiedMsg) tea.Cmd { return a.clip.copied(m) }))
@@ -145,7 +146,7 @@ func (a *App) failed(what string, err error) tea.Cmd {
 
 // deliver gives an overlay the result it waits for (a list loaded, a
 // completion) and acts on what it returns.
-func (a *App) deliver(match func(overlay.Overlay) bool, msg tea.Msg) tea.Cmd {
+func (a *App) deliver(match func(dialog.Overlay) bool, msg tea.Msg) tea.Cmd {
 	cmd, res, ok := a.ovs.Deliver(match, msg)
 	if !ok {
 		return nil
@@ -240,54 +241,54 @@ func (a *App) overlayResult(res any) (tea.Cmd, bool) {
 	}
 	switch r := res.(type) {
 	case nil:
-	case overlay.ThreadOpen:
+	case dialog.ThreadOpen:
 		return a.nav.switchTo(r.ID), false
-	case overlay.ThreadRename:
+	case dialog.ThreadRename:
 		return a.nav.rename(r), false
-	case overlay.ThreadDelete:
+	case dialog.ThreadDelete:
 		return a.nav.askDelete(r), false
-	case overlay.SessionOpen: // opened by chat.SessionImported, or a notice
+	case dialog.SessionOpen: // opened by chat.SessionImported, or a notice
 		a.chat.ImportAgentSession(r.Session)
 	case deleteThread:
 		return a.nav.delete(r.id), false
 	case removeImage:
 		return a.removeImage(r), false
-	case overlay.AttachChosen:
+	case dialog.AttachChosen:
 		return a.clip.attach(r.Path), false
-	case overlay.StashRestore:
+	case dialog.StashRestore:
 		a.setFocus(paneComposer)
 		return a.stash.restore(r.Entry), false
-	case overlay.StashDrop:
+	case dialog.StashDrop:
 		return a.stash.drop(r.Entry), false
-	case overlay.HistoryChosen:
+	case dialog.HistoryChosen:
 		a.setFocus(paneComposer)
 		return tea.Batch(a.afterComposer(), a.hist.use(r)), false
-	case askAnswered:
+	case dialog.Answered:
 		if cmd, ok := a.panes.signIn(r.Ask.ID, r.OptionID, r.Ask.SignIn); ok {
 			return cmd, false // a terminal method: its login runs first (agentterm.go)
 		}
 		a.conv.answer(r)
 		return nil, false
-	case interrupted:
+	case dialog.Interrupted:
 		return a.interrupt(), false
-	case overlay.ModeChosen:
+	case dialog.ModeChosen:
 		return a.conv.applyMode(r.Choice), false
-	case overlay.CommandChosen:
+	case dialog.CommandChosen:
 		return a.runSlash(a.conv.choose(r.Value)), false
-	case overlay.CommandDismissed:
+	case dialog.CommandDismissed:
 		a.conv.dismissed = true
 		return nil, r.Pass
-	case overlay.QuoteInsert:
+	case dialog.QuoteInsert:
 		return a.apply(a.conv.insertCitation(r.Citation)), false
-	case overlay.ExportWrite:
+	case dialog.ExportWrite:
 		return a.conv.exportTo(r), false
-	case overlay.ExportCopy:
+	case dialog.ExportCopy:
 		return a.conv.exportCopy(), false
-	case overlay.SearchQuery:
+	case dialog.SearchQuery:
 		return a.tr.Search(r.Text), false
-	case overlay.FindStart, overlay.FindAsk, overlay.FindOpen:
+	case dialog.FindStart, dialog.FindAsk, dialog.FindOpen:
 		return a.find(r), false
-	case overlay.QuoteDropped:
+	case dialog.QuoteDropped:
 		return a.notify("quote dropped", false), false
 	}
 	return nil, false

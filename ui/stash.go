@@ -5,6 +5,7 @@ import (
 
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
@@ -58,7 +59,7 @@ func (s *stash) stashed(m stashedMsg) tea.Cmd {
 }
 
 func (s *stash) open() tea.Cmd {
-	s.ovs.Push(overlay.NewStash(s.keys))
+	s.ovs.Push(dialog.NewStash(s.keys))
 	return s.list()
 }
 
@@ -66,7 +67,7 @@ func (s *stash) list() tea.Cmd {
 	list := s.ws.Stashed()
 	return func() tea.Msg {
 		es, err := list()
-		return overlay.StashListed{Entries: es, Err: err}
+		return dialog.StashListed{Entries: es, Err: err}
 	}
 }
 

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/chipchat/chipchat/ui/overlay"
+	"github.com/chipchat/chipchat/dialog"
 	"strings"
 	"testing"
 
@@ -32,7 +32,7 @@ func TestStashAndRestore(t *testing.T) {
 
 	h.press("ctrl+alt+s")
 	h.pumpUntil("the list", func() bool {
-		return top[*overlay.Stash](h.app) != nil && len(top[*overlay.Stash](h.app).Entries()) == 2
+		return top[*dialog.Stash](h.app) != nil && len(top[*dialog.Stash](h.app).Entries()) == 2
 	})
 	if !strings.Contains(h.plain(), "second") || strings.Index(h.plain(), "second") > strings.Index(h.plain(), "first") {
 		t.Errorf("stash list is not newest first:\n%s", h.plain())

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/terminal"
@@ -72,13 +71,13 @@ func TestCapturedExcerptGoesToTheCaretAndExpires(t *testing.T) {
 }
 
 func TestOneKeyCannotDoTwoAppThings(t *testing.T) {
-	app, ed := keymap.DefaultAppKeys(), composer.DefaultKeyMap()
-	err := keymap.ApplyKeys(map[string][]string{"attach": {"ctrl+t"}}, &app, &ed)
+	k := keymap.Default()
+	err := k.Apply(map[string][]string{"attach": {"ctrl+t"}})
 	if err == nil || !strings.Contains(err.Error(), "ctrl+t") || !strings.Contains(err.Error(), "terminal") {
 		t.Fatalf("want a conflict naming the key and both actions, got %v", err)
 	}
-	app, ed = keymap.DefaultAppKeys(), composer.DefaultKeyMap()
-	if err := keymap.ApplyKeys(map[string][]string{"picker_next": {"ctrl+n"}}, &app, &ed); err != nil {
+	k = keymap.Default()
+	if err := k.Apply(map[string][]string{"picker_next": {"ctrl+n"}}); err != nil {
 		t.Fatalf("composer keys may share keys with the app: %v", err)
 	}
 }

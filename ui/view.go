@@ -11,8 +11,8 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
-	"github.com/chipchat/chipchat/ui/overlay"
 	"github.com/chipchat/chipchat/workspace"
 
 	tea "charm.land/bubbletea/v2"
@@ -112,7 +112,7 @@ func (a *App) render() string {
 	}
 	trH = max(trH, 1)
 	top := a.ovs.Top()
-	if top != nil && overlay.PlaceOf(top) == overlay.InArea {
+	if top != nil && dialog.PlaceOf(top) == dialog.InArea {
 		b.WriteString(a.overlayView(top, trH))
 	} else {
 		b.WriteString(a.withPicker(top, a.mainArea(trH), trH)) // the / and modes pickers
@@ -127,7 +127,7 @@ func (a *App) render() string {
 		b.WriteByte('\n')
 	}
 	rule := strings.Repeat("─", a.width)
-	if a.focus == paneComposer && (top == nil || overlay.PlaceOf(top) != overlay.InArea) {
+	if a.focus == paneComposer && (top == nil || dialog.PlaceOf(top) != dialog.InArea) {
 		b.WriteString(rule)
 	} else {
 		b.WriteString(ruleStyle.Render(rule))
@@ -174,7 +174,7 @@ func (a *App) header() string {
 
 // overlayView draws the open popup in the transcript's place, exactly h
 // lines.
-func (a *App) overlayView(o overlay.Overlay, h int) string {
+func (a *App) overlayView(o dialog.Overlay, h int) string {
 	lines := o.View(max(a.width-2, 10), h)
 	if len(lines) > h {
 		lines = lines[:h]
@@ -216,8 +216,8 @@ func (a *App) shelfView() string {
 
 // withPicker draws an overlay placed at the bottom (the / and modes
 // pickers) over the last rows of the main area (exactly h lines).
-func (a *App) withPicker(o overlay.Overlay, area string, h int) string {
-	if o == nil || overlay.PlaceOf(o) != overlay.AtBottom || h < 3 {
+func (a *App) withPicker(o dialog.Overlay, area string, h int) string {
+	if o == nil || dialog.PlaceOf(o) != dialog.AtBottom || h < 3 {
 		return area
 	}
 	box := o.View(a.width, h)
@@ -236,7 +236,7 @@ func (a *App) withPicker(o overlay.Overlay, area string, h int) string {
 
 func (a *App) footer() string {
 	top := a.ovs.Top()
-	if top != nil && overlay.PlaceOf(top) == overlay.OnFooter {
+	if top != nil && dialog.PlaceOf(top) == dialog.OnFooter {
 		return top.View(a.width, 1)[0]
 	}
 	if t := a.toast.view(a.width); t != "" {
@@ -245,7 +245,7 @@ func (a *App) footer() string {
 	var hints string
 	switch {
 	case a.ovs.Guarding() > 0:
-		hints = overlay.GuardHint
+		hints = dialog.GuardHint
 	case top != nil && top.Hints() != "": // the keys actually bound
 		hints = top.Hints()
 	case a.rv.shown():

@@ -2,47 +2,15 @@ package keymap
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"charm.land/bubbles/v2/key"
 
 	"github.com/chipchat/chipchat/composer"
 )
-
-// namedBinding is one binding the config file can rebind.
-type namedBinding struct {
-	name string
-	b    *key.Binding
-}
-
-// bindings lists the app's and the composer's keys by their config names
-// (the rows of the key table that point into AppKeys or composer.KeyMap),
-// pointing into a Keys that holds copies of app and ed.
-func bindings(app *AppKeys, ed *composer.KeyMap) []namedBinding {
-	k := &Keys{AppKeys: *app, Editor: *ed}
-	var out []namedBinding
-	for _, d := range keyTable {
-		b := d.field(k)
-		if inStruct(b, &k.AppKeys) || inStruct(b, &k.Editor) {
-			out = append(out, namedBinding{d.Name, b})
-		}
-	}
-	return out
-}
-
-// ApplyKeys rebinds app and composer keys from the config's [keys] table
-// (Keys.Apply over the other defaults).
-func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap) error {
-	k := Default()
-	k.AppKeys, k.Editor = *app, *ed
-	err := k.Apply(overrides)
-	*app, *ed = k.AppKeys, k.Editor
-	return err
-}
 
 // Apply rebinds keys from the config's [keys] table. It refuses an unknown
 // name, an empty key list, a string that names no key and a key another
@@ -50,12 +18,7 @@ func ApplyKeys(overrides map[string][]string, app *AppKeys, ed *composer.KeyMap)
 // every scope); the error is "keys.NAME = [...]: what is wrong; what is
 // allowed", for the caller to prefix with the file.
 func (k *Keys) Apply(overrides map[string][]string) error {
-	names := make([]string, 0, len(overrides))
-	for n := range overrides {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(overrides)) {
 		d, ok := keyDef(n)
 		keys := overrides[n]
 		switch {
@@ -207,13 +170,6 @@ func scopeWhere(s Scope) string {
 		return "it acts in the composer, the transcript and the shelf"
 	}
 	return "it acts " + string(s)
-}
-
-// inStruct reports whether b points into the struct at s.
-func inStruct[T any](b *key.Binding, s *T) bool {
-	lo := uintptr(unsafe.Pointer(s))
-	p := uintptr(unsafe.Pointer(b))
-	return p >= lo && p < lo+unsafe.Sizeof(*s)
 }
 
 // KeyHelp lists every binding as "name  keys  what it does", for --help.

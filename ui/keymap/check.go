@@ -2,8 +2,8 @@ package keymap
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -104,12 +104,7 @@ func checkKeyName(k string) error {
 // action where text is typed, and the key table's own checks (Keys.Apply:
 // unknown names, empty lists, clashes).
 func CheckKeys(keys map[string][]string) error {
-	names := make([]string, 0, len(keys))
-	for n := range keys {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(keys)) {
 		for _, k := range keys[n] {
 			if err := checkKeyName(k); err != nil {
 				return fmt.Errorf("keys.%s = %q: %v", n, k, err)

@@ -29,11 +29,11 @@ func keyBindingFields(v any) map[*key.Binding]string {
 }
 
 func TestApplyKeysOverrides(t *testing.T) {
-	app, ed := DefaultAppKeys(), composer.DefaultKeyMap()
-	err := ApplyKeys(map[string][]string{"send": {"ctrl+s", "ctrl+enter"}, "quit": {"ctrl+x"}, "undo": {"ctrl+y"}}, &app, &ed)
-	if err != nil {
+	keys := Default()
+	if err := keys.Apply(map[string][]string{"send": {"ctrl+s", "ctrl+enter"}, "quit": {"ctrl+x"}, "undo": {"ctrl+y"}}); err != nil {
 		t.Fatal(err)
 	}
+	app, ed := keys.AppKeys, keys.Editor
 	if !slices.Equal(ed.Submit.Keys(), []string{"ctrl+s", "ctrl+enter"}) || ed.Submit.Help().Key != "ctrl+s" ||
 		!strings.HasPrefix(ed.Submit.Help().Desc, "send") {
 		t.Errorf("send = %v %+v", ed.Submit.Keys(), ed.Submit.Help())
@@ -51,7 +51,7 @@ func TestApplyKeysOverrides(t *testing.T) {
 	if d := composer.DefaultKeyMap(); !slices.Equal(ed.Newline.Keys(), d.Newline.Keys()) {
 		t.Errorf("newline changed: %v", ed.Newline.Keys())
 	}
-	if err := ApplyKeys(nil, &app, &ed); err != nil {
+	if err := keys.Apply(nil); err != nil {
 		t.Errorf("no overrides: %v", err)
 	}
 	// A key bound explicitly is taken from another action's defaults
@@ -224,11 +224,11 @@ func TestKeyTable(t *testing.T) {
 // Every default key passes the check, so a key copied from --help into
 // the config is accepted.
 func TestDefaultKeysAreValidNames(t *testing.T) {
-	app, ed := DefaultAppKeys(), composer.DefaultKeyMap()
-	for _, nb := range bindings(&app, &ed) {
-		for _, k := range nb.b.Keys() {
+	keys := Default()
+	for _, d := range KeyDefs() {
+		for _, k := range d.Binding(&keys).Keys() {
 			if err := checkKeyName(k); err != nil {
-				t.Errorf("%s: default key %q: %v", nb.name, k, err)
+				t.Errorf("%s: default key %q: %v", d.Name, k, err)
 			}
 		}
 	}

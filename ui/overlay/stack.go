@@ -6,62 +6,19 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/ui/keymap"
+	"github.com/chipchat/chipchat/dialog"
 )
-
-// Overlay is one thing open over the app: a popup (help, attach, the
-// thread list, the stash, a confirmation, the history search), the agent's
-// question, a picker of the app's (`/`, modes) or the quote prompt. It is a
-// value on the app's overlay stack: it updates itself and returns what
-// happened as a typed result for the app; it never holds the app.
-type Overlay interface {
-	// Update takes a key, a paste or a message meant for it. It returns
-	// the overlay to keep (nil: it closed), a command, and a result for
-	// the app to act on (nil: none; PassKey: the key is not its own and
-	// routing goes on below it).
-	Update(msg tea.Msg) (Overlay, tea.Cmd, any)
-	// View draws it in at most height lines of width columns.
-	View(width, height int) []string
-	// Hints is the hint bar while it is on top ("": the pane's).
-	Hints() string
-	// keymap.Scope is where its keys act (the key table, F1).
-	Scope() keymap.Scope
-}
-
-// PassKey is the result of an overlay that leaves a key to what is below
-// it: the `/` picker lets typing reach the composer.
-type PassKey struct{}
 
 // Guarded is an overlay that ignores keys for the stack's guard after it
 // comes on top: the agent's questions, so an enter typed for the composer
 // never answers a request the user has not seen.
 type Guarded interface{ GuardKeys() }
 
-// Placement says where an overlay is drawn.
-type Placement int
-
-const (
-	InArea   Placement = iota // in the main area's place (the default)
-	AtBottom                  // over the main area's last rows (the / and modes pickers)
-	OnFooter                  // on the footer row (the quote prompt)
-)
-
-// Placed is an overlay drawn elsewhere than in the main area's place.
-type Placed interface{ Placement() Placement }
-
-// PlaceOf is where o is drawn.
-func PlaceOf(o Overlay) Placement {
-	if p, ok := o.(Placed); ok {
-		return p.Placement()
-	}
-	return InArea
-}
-
 // Stack holds the open overlays, the top one last. Keys and pastes
 // go to the top; when the stack is empty they go on to the app's keys,
 // the focused pane and the composer (ui/doc.go, "Routing").
 type Stack struct {
-	items    []Overlay
+	items    []dialog.Overlay
 	now      func() time.Time
 	guard    time.Duration
 	topSince time.Time // when the top one came on top
@@ -84,7 +41,7 @@ func (s *Stack) Now() time.Time { return s.now() }
 func (s *Stack) Len() int { return len(s.items) }
 
 // Top is the overlay on top (nil: none).
-func (s *Stack) Top() Overlay {
+func (s *Stack) Top() dialog.Overlay {
 	if len(s.items) == 0 {
 		return nil
 	}
@@ -92,7 +49,7 @@ func (s *Stack) Top() Overlay {
 }
 
 // Push opens o on top.
-func (s *Stack) Push(o Overlay) {
+func (s *Stack) Push(o dialog.Overlay) {
 	s.items = append(s.items, o)
 	s.topSince = s.now()
 }
@@ -100,7 +57,7 @@ func (s *Stack) Push(o Overlay) {
 // PushUnder opens o under the run of overlays at the top for which same
 // is true (the agent's questions queue in the order they came, above
 // whatever else is open), on top when there is none.
-func (s *Stack) PushUnder(o Overlay, same func(Overlay) bool) {
+func (s *Stack) PushUnder(o dialog.Overlay, same func(dialog.Overlay) bool) {
 	i := len(s.items)
 	for i > 0 && same(s.items[i-1]) {
 		i--
@@ -109,20 +66,17 @@ func (s *Stack) PushUnder(o Overlay, same func(Overlay) bool) {
 		s.Push(o)
 		return
 	}
-	s.items = append(s.items[:i], append([]Overlay{o}, s.items[i:]...)...)
+	s.items = append(s.items[:i], append([]dialog.Overlay{o}, s.items[i:]...)...)
 }
 
 // Remove closes every overlay for which match is true.
-func (s *Stack) Remove(match func(Overlay) bool) {
+func (s *Stack) Remove(match func(dialog.Overlay) bool) {
 	top := s.Top()
 	s.items = slices.DeleteFunc(s.items, match)
 	if s.Top() != top {
 		s.topSince = s.now()
 	}
 }
-
-// Clear closes every overlay.
-func (s *Stack) Clear() { s.items = nil }
 
 // Update gives msg to the top overlay and keeps what it returns. handled
 // false means the stack is empty or the top passed the key on.
@@ -136,7 +90,7 @@ func (s *Stack) Update(msg tea.Msg) (cmd tea.Cmd, result any, handled bool) {
 	}
 	next, cmd, result := top.Update(msg)
 	s.replace(top, next)
-	if _, pass := result.(PassKey); pass {
+	if _, pass := result.(dialog.PassKey); pass {
 		return cmd, nil, false
 	}
 	return cmd, result, true
@@ -168,7 +122,7 @@ func (s *Stack) GuardTick() tea.Cmd {
 // Deliver gives msg to the topmost overlay for which match is true (a
 // result it waits for: a list loaded, a file stored) and keeps what it
 // returns; ok false when none is open.
-func (s *Stack) Deliver(match func(Overlay) bool, msg tea.Msg) (cmd tea.Cmd, result any, ok bool) {
+func (s *Stack) Deliver(match func(dialog.Overlay) bool, msg tea.Msg) (cmd tea.Cmd, result any, ok bool) {
 	for i := len(s.items) - 1; i >= 0; i-- {
 		if o := s.items[i]; match(o) {
 			next, cmd, result := o.Update(msg)
@@ -180,7 +134,7 @@ func (s *Stack) Deliver(match func(Overlay) bool, msg tea.Msg) (cmd tea.Cmd, res
 }
 
 // replace puts next in old's place (nil: old closed).
-func (s *Stack) replace(old, next Overlay) {
+func (s *Stack) replace(old, next dialog.Overlay) {
 	for i := len(s.items) - 1; i >= 0; i-- {
 		if s.items[i] != old {
 			continue
@@ -199,7 +153,7 @@ func (s *Stack) replace(old, next Overlay) {
 }
 
 // Of is the topmost open overlay of type T.
-func Of[T Overlay](s *Stack) (T, bool) {
+func Of[T dialog.Overlay](s *Stack) (T, bool) {
 	for i := len(s.items) - 1; i >= 0; i-- {
 		if o, ok := s.items[i].(T); ok {
 			return o, true
@@ -210,13 +164,7 @@ func Of[T Overlay](s *Stack) (T, bool) {
 }
 
 // Is matches overlays of type T (for Deliver, Remove and PushUnder).
-func Is[T Overlay](o Overlay) bool {
+func Is[T dialog.Overlay](o dialog.Overlay) bool {
 	_, ok := o.(T)
-	return ok
-}
-
-// TopIs reports whether the top overlay is a T.
-func TopIs[T Overlay](s *Stack) bool {
-	_, ok := s.Top().(T)
 	return ok
 }

@@ -1,4 +1,4 @@
-package overlay
+package dialog
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ type Commands struct {
 	p    *composer.Picker
 }
 
-// NewCommands lists items (package ui/slash's).
+// NewCommands lists items (from CommandItems).
 func NewCommands(k *keymap.Keys, pick *composer.KeyMap, items []composer.PickerItem) *Commands {
 	c := &Commands{k: k, pick: pick, p: composer.NewPicker("/ command")}
 	c.p.SetItems(items)

@@ -1,4 +1,4 @@
-package slash
+package dialog
 
 import (
 	"strings"
@@ -8,11 +8,11 @@ import (
 	"github.com/chipchat/chipchat/composer"
 )
 
-// Items lists what the `/` picker offers: chipchat's commands
+// CommandItems lists what the `/` picker offers: chipchat's commands
 // that apply (an AgentFirst one only when the agent has none of that name
 // and can says chipchat can serve it), then the agent's that are not shadowed
 // (chat.Info.AgentServes).
-func Items(info chat.Info, can func(chat.SlashCommand) bool) []composer.PickerItem {
+func CommandItems(info chat.Info, can func(chat.SlashCommand) bool) []composer.PickerItem {
 	var items []composer.PickerItem
 	for _, cmd := range chat.SlashCommands() {
 		if !can(cmd) {
@@ -47,10 +47,10 @@ func Items(info chat.Info, can func(chat.SlashCommand) bool) []composer.PickerIt
 // maxWord bounds how far the draft's first word is read.
 const maxWord = 64
 
-// Query is what follows "/" at the draft's start, when the caret is
+// CommandQuery is what follows "/" at the draft's start, when the caret is
 // in that first word and nothing is selected; ok false when the command
 // picker does not apply. It reads at most maxWord atoms.
-func Query(d *composer.Draft) (string, bool) {
+func CommandQuery(d *composer.Draft) (string, bool) {
 	caret := d.Caret()
 	if _, _, sel := d.Selection(); sel || caret.Line != 0 || caret.Col < 1 || caret.Col > maxWord {
 		return "", false
@@ -75,9 +75,9 @@ func Query(d *composer.Draft) (string, bool) {
 	return string(atoms[1:end]), true
 }
 
-// Write puts `/name ` at the draft's start in place of its first word, the
+// WriteCommand puts `/name ` at the draft's start in place of its first word, the
 // caret after it, for enter to send (a picked agent command).
-func Write(d *composer.Draft, name string) {
+func WriteCommand(d *composer.Draft, name string) {
 	atoms := d.Line(0)
 	end := 1
 	for end < len(atoms) && atoms[end] >= 0 && atoms[end] != ' ' && atoms[end] != '\t' {
@@ -95,9 +95,9 @@ func Write(d *composer.Draft, name string) {
 	}
 }
 
-// Hint is the footer's line while the draft holds an agent command (with
+// CommandHint is the footer's line while the draft holds an agent command (with
 // its input hint; "" otherwise). It reads only the first word.
-func Hint(info chat.Info, d *composer.Draft) string {
+func CommandHint(info chat.Info, d *composer.Draft) string {
 	if len(info.Commands) == 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package askbox
+package dialog
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ func TestPermissionShowsTheRawInput(t *testing.T) {
 		e := chat.PermissionAsked{Request: message.Permission{ToolCallID: "c", Asked: "mcp__chipchat__t3_thread_read",
 			Options: []message.PermissionOption{{ID: "ok", Name: "Allow", Kind: message.AllowOnce}}},
 			Tool: message.Tool{CallID: "c", Kind: "other", Title: "mcp__chipchat__t3_thread_read", RawInput: json.RawMessage(raw)}}
-		return strings.Join(New(Keys{}, Ask{Permission: &e}).View(80, 30), "\n")
+		return strings.Join(NewQuestionBox(QuestionKeys{}, Question{Permission: &e}).View(80, 30), "\n")
 	}
 	scr := ask(`{"threadId":"thr_42\u001b[2J"}`)
 	if !strings.Contains(scr, `"threadId": "thr_42`) || strings.Contains(scr, "\x1b[2J") {
@@ -39,7 +39,7 @@ func TestPermissionContentRenderedOncePerWidth(t *testing.T) {
 	e := chat.PermissionAsked{Request: message.Permission{ToolCallID: "c", Asked: "read",
 		Options: []message.PermissionOption{{ID: "ok", Name: "Allow", Kind: message.AllowOnce}}},
 		Tool: message.Tool{CallID: "c", Kind: "other", Title: "read", RawInput: json.RawMessage(`{"path":"first.txt"}`)}}
-	b := New(Keys{}, Ask{Permission: &e})
+	b := NewQuestionBox(QuestionKeys{}, Question{Permission: &e})
 	view := func(w int) string { return strings.Join(b.View(w, 30), "\n") }
 	if scr := view(80); !strings.Contains(scr, "first.txt") {
 		t.Fatalf("the input is not shown:\n%s", scr)

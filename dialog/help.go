@@ -1,9 +1,10 @@
-package overlay
+package dialog
 
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/ui/keymap"
 )
@@ -14,6 +15,28 @@ type Help struct {
 	k     *keymap.Keys
 	lines []string
 	top   int
+}
+
+// HelpText is what F1 shows: the key table by scope as k binds it, the
+// app's habits (history, ! and /, where skills come from) and chipchat's
+// slash commands; configPath is the file whose [keys] table rebinds them.
+func HelpText(k *keymap.Keys, configPath string) []string {
+	lines := []string{"Keys (set any of them in " + configPath + ", [keys] table, by the names below; a key acts only in its scope)", ""}
+	lines = append(lines, k.HelpByScope()...)
+	lines = append(lines, habitsHelp...)
+	return append(append(lines, ""), chat.SlashHelp()...)
+}
+
+// habitsHelp is what F1 says of history, ! and /, and where skills come
+// from.
+var habitsHelp = []string{
+	"History: up on an empty draft (or on its first line) shows the previous prompt of this project with its chips,",
+	"  down the next one and at last the draft you had typed; ctrl+r searches the history by any words.",
+	"! on an empty draft: shell mode. enter runs the line in the project directory in a terminal pane; when it exits,",
+	"  its command line and output become a terminal chip at the caret (esc or ctrl+c kills it and keeps what it printed).",
+	"/ on an empty draft lists the agent's and chipchat's commands; @ a file of the project; $ a skill.",
+	"Skills are read from <project>/.claude/skills, <project>/.codex/skills, <project>/.agents/skills,",
+	"  ~/.claude/skills, ~/.codex/skills and ~/.agents/skills (each skill a directory with a SKILL.md).",
 }
 
 // NewHelp shows lines.

@@ -1,4 +1,4 @@
-package slash
+package dialog
 
 import (
 	"testing"
@@ -29,9 +29,9 @@ func TestQuery(t *testing.T) {
 		{"hello", 2, "", false},
 		{"/x", 0, "", false},
 	} {
-		q, ok := Query(draft(tc.text, tc.col))
+		q, ok := CommandQuery(draft(tc.text, tc.col))
 		if q != tc.want || ok != tc.ok {
-			t.Errorf("Query(%q at %d) = %q, %v", tc.text, tc.col, q, ok)
+			t.Errorf("CommandQuery(%q at %d) = %q, %v", tc.text, tc.col, q, ok)
 		}
 	}
 }
@@ -44,7 +44,7 @@ func TestWrite(t *testing.T) {
 		{"/", "/init "},
 	} {
 		d := draft(tc.text, 1)
-		Write(d, "init")
+		WriteCommand(d, "init")
 		if got := d.Markdown(); got != tc.want {
 			t.Errorf("Write over %q = %q, want %q", tc.text, got, tc.want)
 		}
@@ -58,17 +58,17 @@ func TestWrite(t *testing.T) {
 func TestItemsAndHint(t *testing.T) {
 	info := chat.Info{Commands: []chat.Command{{Name: "init", InputHint: "focus"}, {Name: "review"}, {Name: "compact"}}}
 	titles := map[string]string{}
-	for _, it := range Items(info, func(c chat.SlashCommand) bool { return c.Needs == nil }) {
+	for _, it := range CommandItems(info, func(c chat.SlashCommand) bool { return c.Needs == nil }) {
 		titles[it.Value] = it.Title
 	}
 	if titles["c:new"] != "/new" || titles["c:review"] != "/chipchat:review [--staged | <ref>]" || titles["a:review"] != "/review" ||
 		titles["a:init"] != "/init <focus>" || titles["a:compact"] != "/compact" || titles["c:compact"] != "" || titles["c:mode"] != "" {
 		t.Fatalf("items %v", titles)
 	}
-	if h := Hint(info, draft("/init x", 1)); h != "/init <focus> · the agent's command: enter sends it" {
+	if h := CommandHint(info, draft("/init x", 1)); h != "/init <focus> · the agent's command: enter sends it" {
 		t.Fatalf("hint %q", h)
 	}
-	if h := Hint(info, draft("/review", 1)); h != "/review · the agent's command: enter sends it" {
+	if h := CommandHint(info, draft("/review", 1)); h != "/review · the agent's command: enter sends it" {
 		t.Fatalf("the agent's /review is not hinted as the agent's: %q", h)
 	}
 }

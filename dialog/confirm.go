@@ -1,4 +1,4 @@
-package overlay
+package dialog
 
 import (
 	"charm.land/bubbles/v2/key"

@@ -1,4 +1,4 @@
-package overlay
+package dialog
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package askbox
+package dialog
 
 import (
 	"fmt"
@@ -14,28 +14,28 @@ import (
 	"github.com/chipchat/chipchat/transcript"
 )
 
-// Ask is a question of the agent waiting for the user: a permission or a
+// Question is a question of the agent waiting for the user: a permission or a
 // sign-in.
-type Ask struct {
+type Question struct {
 	ID         int64
 	ThreadID   string
 	Permission *chat.PermissionAsked
 	SignIn     *chat.Question
 }
 
-// Keys are the prompt's keys, as the key table binds them.
-type Keys struct {
+// QuestionKeys are the prompt's keys, as the key table binds them.
+type QuestionKeys struct {
 	Interrupt, Cancel, Up, Down, PageUp, PageDown, Choose key.Binding
 }
 
-// Box is the prompt. Digits pick an option, up/down move, Choose picks the
+// QuestionBox is the prompt. Digits pick an option, up/down move, Choose picks the
 // highlighted one, the page keys scroll the content, Cancel rejects (the
 // agent's reject option; a sign-in is dismissed), Interrupt cancels the
 // turn. A list longer than the prompt's room scrolls with the highlight
 // (top is its first shown option) and says "n of m".
-type Box struct {
-	k      Keys
-	ask    Ask
+type QuestionBox struct {
+	k      QuestionKeys
+	ask    Question
 	sel    int
 	scroll int
 	top    int
@@ -49,7 +49,7 @@ type Box struct {
 // Answered is the user's answer to the agent's question: the option picked
 // (outcome "selected" or "rejected"), or none ("cancelled").
 type Answered struct {
-	Ask               Ask
+	Ask               Question
 	OptionID, Outcome string
 }
 
@@ -58,9 +58,9 @@ type Interrupted struct{}
 
 var faint = lipgloss.NewStyle().Faint(true)
 
-// New is the prompt for a; a permission highlights message.FirstOption.
-func New(k Keys, a Ask) *Box {
-	b := &Box{k: k, ask: a}
+// NewQuestionBox is the prompt for a; a permission highlights message.FirstOption.
+func NewQuestionBox(k QuestionKeys, a Question) *QuestionBox {
+	b := &QuestionBox{k: k, ask: a}
 	if a.Permission != nil {
 		b.sel = message.FirstOption(b.Options())
 	}
@@ -68,10 +68,10 @@ func New(k Keys, a Ask) *Box {
 }
 
 // Ask is the question the prompt asks.
-func (b *Box) Ask() Ask { return b.ask }
+func (b *QuestionBox) Ask() Question { return b.ask }
 
 // Options are the question's answers as the prompt lists them.
-func (b *Box) Options() []message.PermissionOption {
+func (b *QuestionBox) Options() []message.PermissionOption {
 	if p := b.ask.Permission; p != nil {
 		return p.Request.Options
 	}
@@ -84,7 +84,7 @@ func (b *Box) Options() []message.PermissionOption {
 
 // Key takes a key: the prompt's result (Answered, Interrupted) and done
 // when it closes.
-func (b *Box) Key(msg tea.KeyPressMsg) (res any, done bool) {
+func (b *QuestionBox) Key(msg tea.KeyPressMsg) (res any, done bool) {
 	opts := b.Options()
 	answer := func(id, outcome string) (any, bool) { return Answered{b.ask, id, outcome}, true }
 	k := b.k
@@ -117,7 +117,7 @@ func (b *Box) Key(msg tea.KeyPressMsg) (res any, done bool) {
 
 // View draws the prompt in h rows at most: the question, the tool call's
 // content (scrollable), the options.
-func (b *Box) View(width, h int) []string {
+func (b *QuestionBox) View(width, h int) []string {
 	var head, body []string
 	if p := b.ask.Permission; p != nil {
 		title := p.Request.Asked
@@ -169,7 +169,7 @@ func (b *Box) View(width, h int) []string {
 // content is the permission's tool call content (RenderToolContent) and
 // input (transcript.RenderToolInput: an MCP call's server, tool and
 // arguments, else its raw input) at width, rendered once per width.
-func (b *Box) content(width int) []string {
+func (b *QuestionBox) content(width int) []string {
 	if !b.bodyMade || b.bodyWidth != width {
 		p := b.ask.Permission
 		w := max(width-2, 10)
@@ -183,7 +183,7 @@ func (b *Box) content(width int) []string {
 // window that holds the highlight and a line "n of m". Zero options says so
 // and what esc answers. headRows and bodyRows are what the prompt shows
 // above them; the body keeps up to half the room.
-func (b *Box) optionLines(width, h, headRows, bodyRows int) []string {
+func (b *QuestionBox) optionLines(width, h, headRows, bodyRows int) []string {
 	opts := b.Options()
 	if len(opts) == 0 {
 		esc := "esc answers cancelled"

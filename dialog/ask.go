@@ -1,25 +1,24 @@
-package overlay
+package dialog
 
 import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/message"
-	"github.com/chipchat/chipchat/ui/askbox"
 	"github.com/chipchat/chipchat/ui/keymap"
 )
 
-// Ask is the prompt for the agent's open question (package askbox) on the
+// Ask is the prompt for the agent's open question (QuestionBox) on the
 // stack: Guarded (keys are ignored for a moment after it comes on top),
-// esc rejects, ctrl+c cancels the turn. Its results are askbox's
-// (askbox.Answered, askbox.Interrupted).
+// esc rejects, ctrl+c cancels the turn. Its results are
+// QuestionBox's (Answered, Interrupted).
 type Ask struct {
 	k *keymap.Keys
-	*askbox.Box
+	*QuestionBox
 }
 
 // NewAsk is the prompt for p.
-func NewAsk(k *keymap.Keys, p askbox.Ask) *Ask {
-	return &Ask{k: k, Box: askbox.New(askbox.Keys{Interrupt: k.Interrupt, Cancel: k.Cancel, Up: k.AskUp, Down: k.AskDown,
+func NewAsk(k *keymap.Keys, p Question) *Ask {
+	return &Ask{k: k, QuestionBox: NewQuestionBox(QuestionKeys{Interrupt: k.Interrupt, Cancel: k.Cancel, Up: k.AskUp, Down: k.AskDown,
 		PageUp: k.AskPageUp, PageDown: k.AskPageDown, Choose: k.AskChoose}, p)}
 }
 
