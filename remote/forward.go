@@ -105,3 +105,34 @@ func parseForwardPort(out []byte) (int, bool) {
 	}
 	return n, true
 }
+
+// MasterPID is the process id of the running master (ssh -O check), so a
+// caller can tell a master from the one that replaced it: forwardings do
+// not survive a master.
+func (c *Conn) MasterPID(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	_, stderr, err := runPiped(ctx, c.command(ctx, append(c.sshArgs(true), "-O", "check"), ""))
+	if err != nil {
+		return 0, c.sshError(ctx, "ssh -O check", c.o.Timeout, stderr, err)
+	}
+	pid, ok := parseMasterPID(stderr)
+	if !ok {
+		return 0, &Error{Host: c.t.Host, Kind: ErrSSH, Line: "ssh -O check said " + clip(lastLine(stderr))}
+	}
+	return pid, nil
+}
+
+// parseMasterPID reads ssh -O check's "Master running (pid=N)".
+func parseMasterPID(b []byte) (int, bool) {
+	_, rest, ok := strings.Cut(string(b), "Master running (pid=")
+	if !ok {
+		return 0, false
+	}
+	num, _, ok := strings.Cut(rest, ")")
+	if !ok || num == "" || num[0] == '0' || len(num) > 10 || strings.Trim(num, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
+	return n, err == nil && n > 0
+}

@@ -68,6 +68,10 @@ func TestForwardCarriesARemotePortToALocalSocket(t *testing.T) {
 	if !strings.Contains(s.Log(), "127.0.0.1") {
 		t.Logf("sshd log:\n%s", s.Log())
 	}
+	pid, err := c.MasterPID(ctx)
+	if err != nil || pid <= 0 {
+		t.Fatalf("MasterPID: %d, %v", pid, err)
+	}
 	if err := c.Unforward(ctx, local); err != nil {
 		t.Fatalf("Unforward: %v", err)
 	}
@@ -118,6 +122,29 @@ func FuzzParseForwardPort(f *testing.F) {
 		}
 		if ok && strconv.Itoa(n) != strings.TrimLeft(strings.TrimSpace(string(b)), "0") {
 			t.Fatalf("parseForwardPort(%q) = %d: not the number printed", b, n)
+		}
+	})
+}
+
+func TestParseMasterPID(t *testing.T) {
+	for in, want := range map[string]int{"Master running (pid=13312)\r\n": 13312, "x\nMaster running (pid=7)": 7, "Master running (pid=)": 0,
+		"Master running (pid=12": 0, "Master running (pid=-3)": 0, "No ControlPath": 0, "Master running (pid=0)": 0} {
+		if got, ok := parseMasterPID([]byte(in)); got != want || ok != (want != 0) {
+			t.Errorf("parseMasterPID(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+}
+
+func FuzzParseMasterPID(f *testing.F) {
+	f.Add([]byte("Master running (pid=13312)\r\n"))
+	f.Add([]byte("Master running (pid=99999999999)"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, ok := parseMasterPID(b)
+		if ok != (n > 0) {
+			t.Fatalf("parseMasterPID(%q) = %d, %v", b, n, ok)
+		}
+		if ok && !strings.Contains(string(b), "(pid="+strconv.Itoa(n)+")") {
+			t.Fatalf("parseMasterPID(%q) = %d: not the pid printed", b, n)
 		}
 	})
 }
