@@ -142,7 +142,9 @@ func (p *panes) showAsk(t *terminal.Terminal, note string, more ...tea.Cmd) (tea
 }
 
 // ask shows the tab of a terminal.AskMsg (main waits for its end).
-func (p *panes) ask(m terminal.AskMsg) (tea.Cmd, paneFx) { return p.showAsk(m.Terminal, m.Note, p.listen()) }
+func (p *panes) ask(m terminal.AskMsg) (tea.Cmd, paneFx) {
+	return p.showAsk(m.Terminal, m.Note, p.listen())
+}
 
 // answered ends an ask: its tab goes (or stays, released, for the user to
 // read) and the keys go back to the composer.
