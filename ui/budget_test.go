@@ -32,14 +32,14 @@ import (
 // query are store's, the found line workspace's), then 7,439 with the
 // rewind (issue 26 item 4: ui/rewind.go opens the fork with the message in
 // the composer and takes esc esc, ~60 lines; the fork and its message are
-// chat's, the key and the last user message transcript's), then 7,461
+// chat's, the key and the last user message transcript's), then 7,463
 // with the tab a remote project's first ssh connection is answered in
 // (issue 28 item 2: ui/agentterm.go shows the tab main hands over,
 // focused, and ends it when main says so, sharing the sign-in tab's code;
 // ssh, the wait and the connection are main's and remote's).
 const (
 	maxUILines      = 4500 // package ui, non-test lines (issue 21: 4,500)
-	maxUITreeLines  = 7461 // ui and the packages under it (issue 21: 5,500; not met)
+	maxUITreeLines  = 7463 // ui and the packages under it (issue 21: 5,500; not met)
 	maxAppMethods   = 60
 	maxAppFields    = 20 // fields of structs held by value counted too
 	maxFuncLines    = 80
