@@ -242,7 +242,7 @@ func newBackend(spec string, cfg config.Config, dataDir, cwd string, rp *remoteP
 		// not offered there, nor client terminals.
 		opts.Host = remoteHost{rp}
 		opts.ACP = agent.ACPOptions{Dir: rp.Dir(), TerminalPolicy: cfg.ACP.Terminals}
-		var parts acpParts
+		parts := acpParts{terms: rp.terms}
 		if kind.Hosted {
 			if panes, err := openPanes(); err == nil {
 				parts.panes = panes
@@ -303,18 +303,29 @@ func runApp(f flags) error {
 	isTerm := term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd())
 	var rp *remoteProject
 	if f.remote != "" {
-		if rp, err = openRemote(f.remote, cfg, isTerm, os.Stdin, os.Stderr); err != nil {
+		if rp, err = openRemote(f.remote, cfg); err != nil {
 			return err
 		}
 		defer rp.close()
-		rp.watch(nil) // reconnects with backoff when the master ends (remotelink.go)
+		if rp.ask != nil && !isTerm {
+			return rp.ask.err // no terminal to answer ssh in
+		}
 	}
 	spec, fromConfig := agentSpec(f, cfg, rp)
-	if rp != nil {
+	switch {
+	case rp != nil && rp.ask != nil:
+		// ssh asks first, in a tab of the app (remotefirst.go); the
+		// watch starts once connected.
+		rp.watch(nil, rp.firstConnect(rp.terms, cfg.Limits.Scrollback, spec))
+	case rp != nil:
 		if err := checkRemoteAgent(rp, spec); err != nil {
 			return err
 		}
-	} else if err := checkAgent(spec, cfg, fromConfig, cwd); err != nil {
+		rp.watch(nil, nil) // reconnects with backoff when the master ends (remotelink.go)
+	default:
+		err = checkAgent(spec, cfg, fromConfig, cwd)
+	}
+	if err != nil {
 		return err
 	}
 	if !isTerm {

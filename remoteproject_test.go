@@ -30,7 +30,7 @@ func newTestRemote(t *testing.T) (*sshtest.Server, *remoteProject) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	cfg := config.Default()
 	cfg.Remote.SSHConfig = srv.ConfigFile
-	rp, err := openRemote(sshtest.HostAlias+":"+proj, cfg, false, nil, nil)
+	rp, err := openRemote(sshtest.HostAlias+":"+proj, cfg)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, srv.Log())
 	}

@@ -17,7 +17,8 @@ import (
 // line it is.
 
 // Answerable reports whether err, a batch-mode Connect's, is one a person
-// can answer in an interactive ssh, and what ssh would ask:
+// can answer in an interactive ssh, and what ssh would ask (a clause:
+// "a password is needed"):
 //
 //   - a host key not known yet, unless the config checks host keys
 //     strictly (StrictHostKeyChecking yes: ssh would refuse anyway);
@@ -54,15 +55,15 @@ func (c *Conn) Answerable(ctx context.Context, err error) (string, bool) {
 	}
 	methods := deniedMethods(e.Line)
 	if methods["password"] && conf.get("passwordauthentication") == "yes" {
-		return "a password", true
+		return "a password is needed", true
 	}
 	if methods["keyboard-interactive"] && conf.get("kbdinteractiveauthentication") == "yes" {
-		return "a password", true
+		return "a password is needed", true
 	}
 	if methods["publickey"] {
 		for _, id := range conf.all("identityfile") {
 			if needsPassphrase(ctx, expandHome(id)) {
-				return "the passphrase of " + id, true
+				return id + " needs its passphrase", true
 			}
 		}
 	}
