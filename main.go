@@ -244,13 +244,7 @@ func newBackend(spec string, cfg config.Config, dataDir, cwd string, rp *remoteP
 		opts.ACP = agent.ACPOptions{Dir: rp.Dir(), TerminalPolicy: cfg.ACP.Terminals}
 		parts := acpParts{terms: rp.terms}
 		if kind.Hosted {
-			if panes, err := openPanes(); err == nil {
-				parts.panes = panes
-				if m, err := newRemoteMCP(rp.conn, dataDir, panes.Path()); err == nil {
-					parts.mcp = m
-					opts.ACP.SessionMCPServers = m.servers
-				}
-			}
+			parts.panes, parts.mcp, opts.ACP.SessionMCPServers = remoteTools(rp, dataDir)
 		}
 		backend, err := agent.NewWith(spec, opts)
 		if err != nil {

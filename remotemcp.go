@@ -49,6 +49,24 @@ func newRemoteMCP(conn *remote.Conn, dataDir, panesSocket string) (*remoteMCP, e
 	return &remoteMCP{conn: conn, endpoint: e}, nil
 }
 
+// remoteTools opens the panes socket and the endpoint for rp's agent and
+// returns them with the agent's SessionMCPServers; when either cannot
+// open, the sessions get a notice saying why the tools are off.
+func remoteTools(rp *remoteProject, dataDir string) (*mcpserver.Panes, *remoteMCP, func(context.Context, bool) ([]agent.MCPServer, []string)) {
+	off := func(err error) func(context.Context, bool) ([]agent.MCPServer, []string) {
+		return func(context.Context, bool) ([]agent.MCPServer, []string) { return nil, []string{toolsOff + err.Error()} }
+	}
+	panes, err := openPanes()
+	if err != nil {
+		return nil, nil, off(err)
+	}
+	m, err := newRemoteMCP(rp.conn, dataDir, panes.Path())
+	if err != nil {
+		return panes, nil, off(err)
+	}
+	return panes, m, m.servers
+}
+
 // servers is agent.ACPOptions.SessionMCPServers: chipchat's endpoint as
 // the remote sees it, with a new token.
 func (m *remoteMCP) servers(ctx context.Context, http bool) ([]agent.MCPServer, []string) {
