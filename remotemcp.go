@@ -54,7 +54,9 @@ func newRemoteMCP(conn *remote.Conn, dataDir, panesSocket string) (*remoteMCP, e
 // open, the sessions get a notice saying why the tools are off.
 func remoteTools(rp *remoteProject, dataDir string) (*mcpserver.Panes, *remoteMCP, func(context.Context, bool) ([]agent.MCPServer, []string)) {
 	off := func(err error) func(context.Context, bool) ([]agent.MCPServer, []string) {
-		return func(context.Context, bool) ([]agent.MCPServer, []string) { return nil, []string{toolsOff + err.Error()} }
+		return func(context.Context, bool) ([]agent.MCPServer, []string) {
+			return nil, []string{toolsOff + err.Error()}
+		}
 	}
 	panes, err := openPanes()
 	if err != nil {
