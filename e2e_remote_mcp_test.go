@@ -62,8 +62,9 @@ func remoteThreadID(t *testing.T, e *remoteEnv, text string) string {
 // An agent on the remote (internal/mcpagent, over the master) gets
 // chipchat's tools as an http MCP server on the remote's loopback with a
 // bearer token, reads the other thread of the project with
-// t3_thread_read through the forwarded port, and the same URL without
-// the token is refused (401).
+// t3_thread_read through the forwarded port, the terminal pane's output
+// with terminal_read, and the same URL without the token is refused
+// (401).
 func TestEndToEndRemoteMCPToolsForwarded(t *testing.T) {
 	e := newRemoteEnvWith(t, mcpAgentSpec())
 	s := startTmuxSize(t, e.command(t, "--remote", "box"), 160, 50)
@@ -78,6 +79,20 @@ func TestEndToEndRemoteMCPToolsForwarded(t *testing.T) {
 	s.text(fmt.Sprintf(`call chipchat t3_thread_read {"threadId":"%s"}`, id))
 	s.keys("Enter")
 	s.waitFor("result: ", "kumquat-orbit-17")
+
+	// terminal_read reads the terminal pane's tabs (a remote shell here).
+	s.keys("C-t")
+	s.waitFor("Terminal 1", "keys go to the shell")
+	s.text("echo pane-$((6*7))-words")
+	s.keys("Enter")
+	s.waitForRow("pane-42-words")
+	s.keys("C-t")
+	s.waitFor("enter send")
+	s.text(`call chipchat terminal_read {}`)
+	s.keys("Enter")
+	s.waitUntil("terminal_read's answer", func(scr string) bool {
+		return strings.Contains(scr, `result: {"terminals":[{"id":"term-1","label":"Terminal 1","running":true`) && strings.Count(scr, "pane-42-") >= 2
+	})
 
 	s.text("bare chipchat")
 	s.keys("Enter")
