@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,5 +87,22 @@ func oneChipchatLine(t *testing.T, scr string, want ...string) {
 		if !strings.Contains(lines[0], w) {
 			t.Errorf("the line %q lacks %q", lines[0], w)
 		}
+	}
+}
+
+// Quitting while ssh asks ends chipchat at once and leaves no master.
+func TestEndToEndRemoteFirstConnectionQuitWhileAsking(t *testing.T) {
+	e := newRemoteEnv(t)
+	clientConfigAsking(t, e.srv, e.srv.ClientKey)
+	s := startTmuxSize(t, e.command(t, "--remote", "box"), 140, 40)
+	s.waitFor("Are you sure you want to continue connecting")
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+	check := exec.Command("ssh", "-F", e.srv.ConfigFile, "-o", "ControlPath="+filepath.Join(e.run, "chipchat-ssh", "%C"), "-O", "check", sshtest.HostAlias)
+	if out, err := check.CombinedOutput(); err == nil {
+		t.Fatalf("a master runs after quitting: %s", out)
+	}
+	if n := e.srv.Logins(); n != 0 {
+		t.Errorf("%d logins without an answer", n)
 	}
 }
