@@ -34,7 +34,12 @@ func newRemoteEnv(t *testing.T) *remoteEnv { return newRemoteEnvWith(t, remoteAg
 // newRemoteEnvWith is newRemoteEnv with another agent for [remotes.box].
 func newRemoteEnvWith(t *testing.T, agentSpec string) *remoteEnv {
 	t.Helper()
-	srv := sshtest.Start(t)
+	return newRemoteEnvOn(t, agentSpec, sshtest.Start(t))
+}
+
+// newRemoteEnvOn is newRemoteEnvWith on a server of the test's.
+func newRemoteEnvOn(t *testing.T, agentSpec string, srv *sshtest.Server) *remoteEnv {
+	t.Helper()
 	root := t.TempDir()
 	e := &remoteEnv{srv: srv, root: root, local: filepath.Join(root, "local"), proj: filepath.Join(srv.Home, "proj"),
 		home: filepath.Join(root, "home"), data: filepath.Join(root, "data"), bin: chipchatBinary(t)}

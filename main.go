@@ -220,6 +220,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type acpParts struct {
 	terms *terminal.AgentTerminals
 	panes *mcpserver.Panes
+	mcp   *remoteMCP // a remote agent's forwarded endpoint (remotemcp.go)
 }
 
 // newBackend builds the agent backend of spec. An acp: agent runs in the
@@ -235,13 +236,22 @@ func newBackend(spec string, cfg config.Config, dataDir, cwd string, rp *remoteP
 	}
 	opts := agent.Options{OpenAIAPIKey: cfg.OpenAIAPIKey}
 	if rp != nil {
-		// A remote project's agent runs there, over the master. chipchat
-		// mcp and the config's MCP servers are this machine's: not
-		// offered there yet (no forwarding), nor client terminals.
+		// A remote project's agent runs there, over the master, with
+		// chipchat's tools served here over HTTP and forwarded there
+		// (remotemcp.go). The config's MCP servers are this machine's:
+		// not offered there, nor client terminals.
 		opts.Host = remoteHost{rp}
 		opts.ACP = agent.ACPOptions{Dir: rp.Dir(), TerminalPolicy: cfg.ACP.Terminals}
+		parts := acpParts{terms: rp.terms}
+		if kind.Hosted {
+			parts.panes, parts.mcp, opts.ACP.SessionMCPServers = remoteTools(rp, dataDir)
+		}
 		backend, err := agent.NewWith(spec, opts)
-		return backend, acpParts{}, err
+		if err != nil {
+			parts.close()
+			return nil, acpParts{}, err
+		}
+		return backend, parts, nil
 	}
 	if !kind.Hosted {
 		backend, err := agent.NewWith(spec, opts)
@@ -287,18 +297,29 @@ func runApp(f flags) error {
 	isTerm := term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd())
 	var rp *remoteProject
 	if f.remote != "" {
-		if rp, err = openRemote(f.remote, cfg, isTerm, os.Stdin, os.Stderr); err != nil {
+		if rp, err = openRemote(f.remote, cfg); err != nil {
 			return err
 		}
 		defer rp.close()
-		rp.watch(nil) // reconnects with backoff when the master ends (remotelink.go)
+		if rp.ask != nil && !isTerm {
+			return rp.ask.err // no terminal to answer ssh in
+		}
 	}
 	spec, fromConfig := agentSpec(f, cfg, rp)
-	if rp != nil {
+	switch {
+	case rp != nil && rp.ask != nil:
+		// ssh asks first, in a tab of the app (remotefirst.go); the
+		// watch starts once connected.
+		rp.watch(nil, rp.firstConnect(rp.terms, cfg.Limits.Scrollback, spec))
+	case rp != nil:
 		if err := checkRemoteAgent(rp, spec); err != nil {
 			return err
 		}
-	} else if err := checkAgent(spec, cfg, fromConfig, cwd); err != nil {
+		rp.watch(nil, nil) // reconnects with backoff when the master ends (remotelink.go)
+	default:
+		err = checkAgent(spec, cfg, fromConfig, cwd)
+	}
+	if err != nil {
 		return err
 	}
 	if !isTerm {
@@ -411,6 +432,9 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	if acpUI.panes != nil {
 		closers = append(closers, func() { _ = acpUI.panes.Close() }) // also closed by app.Close; closing twice is harmless
 	}
+	if acpUI.mcp != nil {
+		closers = append(closers, acpUI.mcp.close)
+	}
 	st, err := store.Open(dir)
 	if err != nil {
 		return nil, nil, err
@@ -418,7 +442,11 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	closers = append(closers, func() { _ = st.Close() })
 	// The app, through its panes socket, decides which threads chipchat
 	// mcp may read: this project's and those the user attached in it.
-	acpUI.panes.SetThreads(st, store.ProjectKey(env.cwd))
+	scopeKey := store.ProjectKey(env.cwd)
+	if env.remote != nil {
+		scopeKey = env.remote.Key()
+	}
+	acpUI.panes.SetThreads(st, scopeKey)
 	// This data dir's environment, for pastes in other chipchat processes
 	// that fetch images and files from it (best effort: a copy registers it
 	// again).

@@ -20,22 +20,31 @@ var _ workspace.Linked = (*remoteProject)(nil)
 func (p *remoteProject) Links() <-chan workspace.LinkEvent { return p.links }
 
 // watch starts remote.Conn.Watch for the app's life: its steps go to
-// Links until close.
-func (p *remoteProject) watch(clock remote.Clock) {
+// Links until close. first, when not nil, runs before (the first
+// connection, remotefirst.go), posting its own steps; the watch starts
+// only when it returns true.
+func (p *remoteProject) watch(clock remote.Clock, first func(ctx context.Context, post func(workspace.LinkEvent)) bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p.links, p.stop = make(chan workspace.LinkEvent, 16), cancel
 	steps := linkSteps{host: p.Host()}
 	go func() {
 		defer close(p.links)
+		post := func(ev workspace.LinkEvent) {
+			select {
+			case p.links <- ev:
+			case <-ctx.Done():
+			}
+		}
+		if first != nil && !first(ctx, post) {
+			<-ctx.Done() // the last step stays in the header
+			return
+		}
 		p.conn.Watch(ctx, clock, func(c remote.Change) {
 			if c.State == remote.Lost {
 				p.dropped.Store(time.Now().UnixNano())
 			}
 			if ev, ok := steps.step(c); ok {
-				select {
-				case p.links <- ev:
-				case <-ctx.Done():
-				}
+				post(ev)
 			}
 		})
 	}()

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/remote"
+	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/workspace"
 )
 
@@ -33,6 +33,8 @@ type remoteProject struct {
 	files *remote.FileCache
 	agent string // the [remotes.NAME] entry's agent, when it names one
 
+	ask     *firstAsk                // what ssh asks before the first connection (nil: connected; remotefirst.go)
+	terms   *terminal.AgentTerminals // the app's host of tabs main hands over (the first connection's)
 	links   chan workspace.LinkEvent // the connection's steps, once watch started (remotelink.go)
 	stop    func()                   // ends the watch
 	dropped atomic.Int64             // when the master was last lost (unix ns; 0: never)
@@ -45,12 +47,13 @@ var (
 )
 
 // openRemote parses target (a target or a [remotes.NAME] name), makes
-// the connection and connects: a bad target, an unknown or unreachable
-// host, a refused key are each one line. When ssh must ask something
-// (a password, a passphrase, a host key) and interactive is set, the
-// first connection runs on the terminal (stdin, stderr) before the app
-// starts, and becomes the master the rest uses in batch mode.
-func openRemote(target string, cfg config.Config, interactive bool, stdin io.Reader, stderr io.Writer) (*remoteProject, error) {
+// the connection and connects in batch mode: a bad target, an unknown or
+// unreachable host, a refused key, a changed host key are each one line.
+// When ssh must ask something a person can answer (a password, a
+// passphrase, a host key not known yet: remote.Conn.Answerable), the
+// project comes back unconnected with ask set: the first connection then
+// runs in a terminal tab of the app (remotefirst.go).
+func openRemote(target string, cfg config.Config) (*remoteProject, error) {
 	t, err := remote.Parse(target, cfg.Remotes)
 	if err != nil {
 		return nil, err
@@ -65,21 +68,18 @@ func openRemote(target string, cfg config.Config, interactive bool, stdin io.Rea
 	if err != nil {
 		return nil, err
 	}
+	p := &remoteProject{conn: conn, files: remote.NewFileCache(conn, remoteCachePath(t)), agent: t.Agent,
+		terms: terminal.NewAgentTerminals(cfg.Limits.Scrollback)}
 	ctx := context.Background()
-	err = conn.Connect(ctx)
-	if err != nil && interactive && (errors.Is(err, remote.ErrAuthRefused) || errors.Is(err, remote.ErrHostKeyUnknown)) {
-		fmt.Fprintf(stderr, "chipchat: connecting to %s (%v): ssh asks\n", t.Host, err)
-		cmd := conn.Interactive()
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stderr, stderr
-		if ierr := cmd.Run(); ierr == nil {
-			err = conn.Connect(ctx)
+	if err := conn.Connect(ctx); err != nil {
+		why, ok := conn.Answerable(ctx, err)
+		if !ok {
+			_ = conn.Close()
+			return nil, err
 		}
+		p.ask = &firstAsk{err: err, why: why}
 	}
-	if err != nil {
-		_ = conn.Close()
-		return nil, err
-	}
-	return &remoteProject{conn: conn, files: remote.NewFileCache(conn, remoteCachePath(t)), agent: t.Agent}, nil
+	return p, nil
 }
 
 // remoteCachePath is where the project's `@` list is kept here: under the

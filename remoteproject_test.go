@@ -17,6 +17,12 @@ import (
 func newTestRemote(t *testing.T) (*sshtest.Server, *remoteProject) {
 	t.Helper()
 	srv := sshtest.Start(t)
+	return srv, openTestRemote(t, srv)
+}
+
+// openTestRemote is newTestRemote on a server of the test's.
+func openTestRemote(t *testing.T, srv *sshtest.Server) *remoteProject {
+	t.Helper()
 	proj := filepath.Join(srv.Home, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
@@ -30,12 +36,12 @@ func newTestRemote(t *testing.T) (*sshtest.Server, *remoteProject) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	cfg := config.Default()
 	cfg.Remote.SSHConfig = srv.ConfigFile
-	rp, err := openRemote(sshtest.HostAlias+":"+proj, cfg, false, nil, nil)
+	rp, err := openRemote(sshtest.HostAlias+":"+proj, cfg)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, srv.Log())
 	}
 	t.Cleanup(func() { rp.conn.Close() })
-	return srv, rp
+	return rp
 }
 
 // A mention is read on the remote: a file's first bytes and its size, a

@@ -235,6 +235,13 @@ type ACPOptions struct {
 	TerminalPolicy string
 	// MCPServers are passed in every session/new and session/load.
 	MCPServers []MCPServer
+	// SessionMCPServers, when set, adds servers made for each session/new,
+	// session/load and session/resume (after MCPServers): a remote
+	// project's chipchat endpoint, forwarded over the master, with a bearer
+	// token of that session's own. http says whether the agent takes HTTP
+	// MCP servers (mcpCapabilities.http); notes become notices (why a
+	// server is left out). It runs on the agent's goroutines.
+	SessionMCPServers func(ctx context.Context, http bool) ([]MCPServer, []string)
 	// MaxAttachment is the largest attachment sent, in bytes. Zero means
 	// ACPDefaultMaxAttachment.
 	MaxAttachment int64

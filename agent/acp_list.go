@@ -157,7 +157,7 @@ func (a *ACP) ImportSession(ctx context.Context, threadID, sid, dir string) ([]H
 			cwd = abs
 		}
 	}
-	servers, _ := acpMCPServers(a.opts.MCPServers, p.caps.McpCapabilities)
+	servers, _ := a.sessionMCPServers(ctx, p)
 	var extra []string
 	if p.caps.SessionCapabilities.AdditionalDirectories != nil {
 		for _, r := range a.opts.Roots {

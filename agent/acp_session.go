@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -255,7 +256,7 @@ func (a *ACP) ensureSession(ctx context.Context, p *acpProc, t Turn, emit func(E
 			cwd = abs
 		}
 	}
-	servers, notes := acpMCPServers(a.opts.MCPServers, p.caps.McpCapabilities)
+	servers, notes := a.sessionMCPServers(ctx, p)
 	for _, n := range notes {
 		emit(Notice{n})
 	}
@@ -520,6 +521,18 @@ func (a *ACP) apply(ctx context.Context, p *acpProc, sid string, s acpSetting) e
 }
 
 // --- MCP servers ---
+
+// sessionMCPServers is the servers of a session p opens: MCPServers, then
+// SessionMCPServers' (made for it).
+func (a *ACP) sessionMCPServers(ctx context.Context, p *acpProc) ([]acp.McpServer, []string) {
+	list, notes := a.opts.MCPServers, []string(nil)
+	if f := a.opts.SessionMCPServers; f != nil {
+		more, n := f(ctx, p.caps.McpCapabilities.Http)
+		list, notes = append(slices.Clip(list), more...), n
+	}
+	servers, n := acpMCPServers(list, p.caps.McpCapabilities)
+	return servers, append(notes, n...)
+}
 
 // acpMCPServers is the servers in ACP's form, HTTP ones only when the agent
 // takes them (else a note says which were left out).

@@ -30,6 +30,15 @@
 // socket with its list of terminals kept by the UI goroutine (Panes,
 // opened by main).
 //
+// For an agent on a remote project (issue 28 item 6) the app serves the
+// same tools in process over MCP's streamable HTTP transport
+// (HTTPEndpoint: the go-sdk's handler on a unix socket mcp-<pid>.sock
+// beside the panes socket, mode 0600), which package remote forwards to a
+// loopback port of the remote machine. Every request must carry a bearer
+// token the endpoint minted (NewToken, one per agent session; the go-sdk's
+// auth.RequireBearerToken): anything else is 401, and an MCP session
+// stays with the token that opened it.
+//
 // Socket protocol (one request per connection): the client writes one JSON
 // line {"terminal": NAME, "lines": N}; the server answers one JSON line
 // {"panes": [PaneText…]} or {"error": TEXT} and closes. NAME "" means every

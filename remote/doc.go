@@ -43,8 +43,20 @@
 //     under a token of its own; when its context ends the remote process
 //     group gets SIGTERM over the master (ssh without a tty signals
 //     nothing).
-//   - later: the forwarded MCP endpoint (ssh -O forward -R over the master)
-//     and the remote helper's staging.
+//   - the first connection: Connect runs in batch mode; Answerable says
+//     whether its failure is a question a person can answer (a host key
+//     not known yet unless checked strictly, a password the server and
+//     the client config take, an identity file's passphrase: from ssh -G
+//     and ssh-keygen), the caller then running Interactive in a terminal
+//     tab; any other failure is its one line.
+//   - forwarding for the MCP endpoint: Forward asks the master to listen
+//     on a loopback TCP port of the remote, chosen by sshd (ssh -O
+//     forward -R 127.0.0.1:0:SOCKET prints it), carrying its connections
+//     to a local unix socket; Unforward ends it; a refusing server is
+//     ErrForwardRefused with ssh's line. A port rather than a remote unix
+//     socket: agents take an MCP server as an http URL. MasterPID tells a
+//     master from the one that replaced it (forwardings end with theirs).
+//   - later: the remote helper's staging.
 //
 // Decisions: the remote shell is POSIX-like (sh, bash, zsh, dash, ksh): the
 // command line is `exec "${SHELL:-/bin/sh}" -lc 'WORDS'`, which fish and

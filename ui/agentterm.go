@@ -122,19 +122,47 @@ func (p *panes) authStarted(m authStarted) (tea.Cmd, paneFx) {
 		p.chat.AnswerSignIn(m.askID, "")
 		return p.toast.show("could not run the sign-in command: "+m.err.Error(), true), paneFx{}
 	}
-	cmd := p.pane.Add(m.t)
-	p.pane.Show(m.t.ID)
-	p.tabs.Add(m.t.ID)
-	p.syncSocket()
-	p.shown = true
 	t := m.t
 	wait := func() tea.Msg {
 		<-t.Done()
 		_, code := t.Exited()
 		return authExited{askID: m.askID, optionID: m.optionID, tabID: t.ID, code: code}
 	}
-	return tea.Batch(cmd, wait, p.toast.show("sign in in the terminal; chipchat goes on when the command ends", false)),
-		paneFx{layout: true, focus: focusTerminal}
+	return p.showAsk(t, "sign in in the terminal; chipchat goes on when the command ends", wait)
+}
+
+// showAsk adds a tab the user must answer, shown and focused, toasting note.
+func (p *panes) showAsk(t *terminal.Terminal, note string, more ...tea.Cmd) (tea.Cmd, paneFx) {
+	cmd := p.pane.Add(t)
+	p.pane.Show(t.ID)
+	p.tabs.Add(t.ID)
+	p.syncSocket()
+	p.shown = true
+	return tea.Batch(append(more, cmd, p.toast.show(note, false))...), paneFx{layout: true, focus: focusTerminal}
+}
+
+// ask shows the tab of a terminal.AskMsg (main waits for its end).
+func (p *panes) ask(m terminal.AskMsg) (tea.Cmd, paneFx) {
+	return p.showAsk(m.Terminal, m.Note, p.listen())
+}
+
+// answered ends an ask: its tab goes (or stays, released, for the user to
+// read) and the keys go back to the composer.
+func (p *panes) answered(m terminal.AnsweredMsg) (tea.Cmd, paneFx) {
+	p.tabs.Release(m.ID)
+	var closing tea.Cmd
+	if m.Remove {
+		if t := p.pane.Remove(m.ID); t != nil {
+			closing = func() tea.Msg { t.Close(); return nil }
+		}
+	}
+	cmd, fx := p.prune()
+	if p.shown && len(p.pane.Terminals()) == 0 {
+		p.shown, fx.layout = false, true
+	}
+	p.syncSocket()
+	fx.focus = focusOffTerminal
+	return tea.Batch(closing, cmd, p.listen()), fx
 }
 
 // authExited answers the sign-in once its login ended.

@@ -121,6 +121,8 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m terminal.AgentReleasedMsg) tea.Cmd { return a.act(a.panes.released(m)) }))
 	add(on(func(a *App, m authStarted) tea.Cmd { return a.act(a.panes.authStarted(m)) }))
 	add(on(func(a *App, m authExited) tea.Cmd { return a.act(a.panes.authExited(m)) }))
+	add(on(func(a *App, m terminal.AskMsg) tea.Cmd { return a.act(a.panes.ask(m)) }))
+	add(on(func(a *App, m terminal.AnsweredMsg) tea.Cmd { return a.act(a.panes.answered(m)) }))
 	add(on(func(a *App, m terminal.CaptureFailedMsg) tea.Cmd {
 		return a.notify("nothing captured: "+m.Reason, true)
 	}))

@@ -44,16 +44,28 @@ type Server struct {
 	ClientKey  string // the authorized private key
 	KnownHosts string // the client's known_hosts (holds the host key)
 
-	sshd string    // the program
-	cmd  *exec.Cmd // the running sshd (nil once Stop ended it)
+	sshd  string    // the program
+	cmd   *exec.Cmd // the running sshd (nil once Stop ended it)
+	extra string    // Options.SSHDConfig
 
 	mu  sync.Mutex
 	log bytes.Buffer
 }
 
+// Options change the server.
+type Options struct {
+	// SSHDConfig is sshd_config lines put ahead of the server's own, so
+	// they win (sshd takes an option's first value): "AllowTcpForwarding
+	// no" makes a server that refuses forwarding.
+	SSHDConfig string
+}
+
 // Start starts sshd for the test, or ends the test (testenv.Missing)
 // when sshd, ssh or ssh-keygen are missing.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB) *Server { t.Helper(); return StartWith(t, Options{}) }
+
+// StartWith is Start with options.
+func StartWith(t testing.TB, o Options) *Server {
 	t.Helper()
 	sshd := FindSSHD()
 	if sshd == "" {
@@ -72,7 +84,7 @@ func Start(t testing.TB) *Server {
 		}
 	}
 	dir := t.TempDir()
-	s := &Server{sshd: sshd, Dir: dir, Home: filepath.Join(dir, "home"), User: u.Username,
+	s := &Server{sshd: sshd, extra: o.SSHDConfig, Dir: dir, Home: filepath.Join(dir, "home"), User: u.Username,
 		ConfigFile: filepath.Join(dir, "ssh_config"), ClientKey: filepath.Join(dir, "client_key"),
 		KnownHosts: filepath.Join(dir, "known_hosts")}
 	if err := os.MkdirAll(s.Home, 0o755); err != nil {
@@ -175,7 +187,7 @@ func (s *Server) Write(p []byte) (int, error) {
 
 func (s *Server) start(t testing.TB, sshd string) error {
 	conf := filepath.Join(s.Dir, "sshd_config")
-	writeFile(t, conf, fmt.Sprintf(`Port %d
+	writeFile(t, conf, s.extra+"\n"+fmt.Sprintf(`Port %d
 ListenAddress 127.0.0.1
 HostKey %s
 PidFile %s
