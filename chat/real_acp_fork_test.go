@@ -176,14 +176,19 @@ func realReplyText(t *testing.T, r *realAgent, thread string) string {
 	}
 	for i := len(ms) - 1; i >= 0; i-- {
 		if ms[i].Role == message.RoleAssistant {
-			var b strings.Builder
-			for _, it := range ms[i].Items {
-				if it.Kind == message.ItemText {
-					b.WriteString(it.Text)
-				}
-			}
-			return b.String()
+			return realItemsText(ms[i].Items)
 		}
 	}
 	return ""
+}
+
+// realItemsText is the text of a reply's text items.
+func realItemsText(items []message.Item) string {
+	var b strings.Builder
+	for _, it := range items {
+		if it.Kind == message.ItemText {
+			b.WriteString(it.Text)
+		}
+	}
+	return b.String()
 }
