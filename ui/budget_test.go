@@ -32,10 +32,13 @@ import (
 // query are store's, the found line workspace's), then 7,439 with the
 // rewind (issue 26 item 4: ui/rewind.go opens the fork with the message in
 // the composer and takes esc esc, ~60 lines; the fork and its message are
-// chat's, the key and the last user message transcript's).
+// chat's, the key and the last user message transcript's), then 7,501
+// with leaving a rewind by esc (issue 26 item 4: the draft stashed when the
+// rewind began comes back and the unsent fork is deleted, ~60 lines in
+// ui/rewind.go; the stash entry's id is workspace's).
 const (
 	maxUILines      = 4500 // package ui, non-test lines (issue 21: 4,500)
-	maxUITreeLines  = 7439 // ui and the packages under it (issue 21: 5,500; not met)
+	maxUITreeLines  = 7501 // ui and the packages under it (issue 21: 5,500; not met)
 	maxAppMethods   = 60
 	maxAppFields    = 20 // fields of structs held by value counted too
 	maxFuncLines    = 80
