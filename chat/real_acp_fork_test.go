@@ -192,3 +192,50 @@ func realItemsText(items []message.Item) string {
 	}
 	return b.String()
 }
+
+// TestRealAgentWholeThreadForkCopiesClaudesSession is `f` on the last
+// message against the real Claude Code: claude-agent-acp offers
+// session/fork, so the fork's agent side is a copy of the thread's session
+// (no <thread_history> handed over), whose next model request holds both
+// turns; the original thread goes on in its own session, without the
+// fork's message. Only with CHIPCHAT_REAL_AGENTS=1.
+func TestRealAgentWholeThreadForkCopiesClaudesSession(t *testing.T) {
+	acpagents.Each(t, realWholeFork, "claude")
+}
+
+func realWholeFork(t *testing.T, ag acpagents.Agent) {
+	r := newRealAgent(t, ag, nil)
+	marks := []string{acpagents.MarkPing1, acpagents.MarkPing2}
+	for i, w := range forkWords[:2] {
+		if fin := r.turn(t, "Turn "+w+": "+marks[i]); fin.Status != message.StatusDone || fin.Err != nil {
+			t.Fatalf("turn %d ended %s: %v", i+1, fin.Status, fin.Err)
+		}
+	}
+	ms := r.messages()
+	r.s.Fork(r.thread.ID, ms[len(ms)-1].ID)
+	f := untilWithin(r.env, 30*time.Second, func(f Forked) bool { return f.From == r.thread.ID })
+	if f.Edit != nil {
+		t.Fatalf("a whole-thread fork carries an edit: %+v", f.Edit)
+	}
+	before := len(r.srv.Exchanges())
+	if fin := r.turnIn(t, f.ThreadID, "In the fork words-HOTEL: "+acpagents.MarkPing3); fin.Status != message.StatusDone || fin.Err != nil {
+		t.Fatalf("the fork's turn ended %s: %v", fin.Status, fin.Err)
+	}
+	main := realMainRequest(t, r.srv.Exchanges()[before:], "words-HOTEL")
+	for _, w := range forkWords[:2] {
+		if !strings.Contains(string(main.Raw), w) {
+			t.Errorf("the fork's model request lacks %s", w)
+		}
+	}
+	if strings.Contains(string(main.Raw), "thread_history") {
+		t.Errorf("the fork's history was handed over as <thread_history>, not copied with session/fork")
+	}
+	before = len(r.srv.Exchanges())
+	if fin := r.turnIn(t, r.thread.ID, "Back in the original words-INDIA: "+acpagents.MarkPing3); fin.Status != message.StatusDone || fin.Err != nil {
+		t.Fatalf("the original's turn ended %s: %v", fin.Status, fin.Err)
+	}
+	main = realMainRequest(t, r.srv.Exchanges()[before:], "words-INDIA")
+	if raw := string(main.Raw); strings.Contains(raw, "words-HOTEL") || !strings.Contains(raw, forkWords[1]) {
+		t.Errorf("the original's request: holds the fork's message %v, holds its own turn 2 %v", strings.Contains(raw, "words-HOTEL"), strings.Contains(raw, forkWords[1]))
+	}
+}
