@@ -25,6 +25,8 @@ import (
 //
 //	scenario                          claude  codex  gemini  opencode
 //	two turns with history            yes     yes    yes     yes
+//	usage in the header ("ctx 11% ·   yes     -      -       -     (Claude's usage_update)
+//	  $0.14")
 //	edit: its diff on screen during   yes     yes    yes     yes
 //	  the permission prompt
 //	enter allows once (the edit is    yes     yes    yes     yes
@@ -109,8 +111,9 @@ func projectFiles(root string) map[string]bool {
 }
 
 var (
-	headerMode = regexp.MustCompile(`· mode ([^·\n]+)`)
-	modeRow    = regexp.MustCompile(`(?i)\bmode\b`) // a mode's row ("mode Plan", "Session Mode: plan"), not a model's
+	headerMode  = regexp.MustCompile(`· mode ([^·\n]+)`)
+	headerUsage = regexp.MustCompile(`ctx (<1|\d+)% · \$\d+\.\d\d`)
+	modeRow     = regexp.MustCompile(`(?i)\bmode\b`) // a mode's row ("mode Plan", "Session Mode: plan"), not a model's
 	// the prompt's highlighted option, an allow once: its kind shown
 	// ("> 2. Allow  (allow once)") or said by its name ("> 1. Allow once")
 	highlighted = regexp.MustCompile(`(?mi)^\s*> \d\. .*allow once`)
@@ -168,6 +171,17 @@ func runRealAgentUI(t *testing.T, bin string, ag acpagents.Agent) {
 	s.keys("Enter")
 	s.waitWithin(turn, acpagents.ReplyPing2)
 	s.waitIdle(turn)
+	if ag.Name == "claude" {
+		// Claude's usage_update (context used and size, the session's
+		// cost) is drawn in the header: "ctx 42% · $0.12".
+		deadline, head := time.Now().Add(30*time.Second), ""
+		for ; !headerUsage.MatchString(head); time.Sleep(100 * time.Millisecond) {
+			if head, _, _ = strings.Cut(s.screen(), "\n"); time.Now().After(deadline) {
+				t.Fatalf("the header never showed Claude's usage (ctx N%% · $cost): %q", head)
+			}
+		}
+		t.Logf("Claude's usage in the header: %q", headerUsage.FindString(head))
+	}
 
 	top := s
 	t.Run("edit-diff-allow-once", func(t *testing.T) {

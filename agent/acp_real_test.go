@@ -421,8 +421,24 @@ func runRealACP(t *testing.T, ag acpagents.Agent) {
 		// where the agent offers it) and forgotten; the agent goes on.
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
+		r.a.mu.Lock()
+		p := r.a.proc
+		r.a.mu.Unlock()
+		// Claude's and Codex's adapters and opencode offer session/close;
+		// the session resumed above is open in this process, so the close
+		// is sent (CloseSession sends nothing for a session not open).
+		offered := p.caps.SessionCapabilities.Close != nil
+		if want := ag.Name != "gemini"; offered != want {
+			t.Errorf("the agent offers session/close: %v, want %v", offered, want)
+		}
+		if offered && !p.isLive(r.sid) {
+			t.Fatalf("session %s is not open in the agent: there is nothing to close", r.sid)
+		}
 		if err := r.a.CloseSession(ctx, "main"); err != nil {
 			t.Fatalf("session/close: %v", err)
+		}
+		if offered && p.isLive(r.sid) {
+			t.Errorf("session %s is still open after session/close", r.sid)
 		}
 		evs := r.turn(t, "", "In a new thread "+acpagents.MarkPing1)
 		if ss := acpOf[SessionStarted](evs); len(ss) != 1 || ss[0].ID == r.sid {

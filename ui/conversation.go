@@ -57,7 +57,8 @@ type conversation struct {
 	ctrlCArmed bool
 	// escAt: esc on an empty composer with no turn running; a second
 	// within 400 ms rewinds the last user message (ui/rewind.go).
-	escAt time.Time
+	escAt  time.Time
+	rewind *rewinding // the rewind being edited (ui/rewind.go)
 	// unknown: the /word text just refused as no command; enter on the
 	// same text again sends it.
 	unknown string
@@ -206,7 +207,7 @@ func (c *conversation) event(e chat.Event) effect {
 		}
 	case chat.Forked:
 		if e.Edit != nil {
-			return rewound(e, c.notify("forked: "+e.Title+" — edit the message and send it", false)) // ui/rewind.go
+			return c.rewound(e) // ui/rewind.go
 		}
 		return effect{fork: e.ThreadID, cmd: c.notify("forked: "+e.Title, false)}
 	case chat.SessionImported: // the agent's session, opened from the thread list
@@ -315,6 +316,9 @@ func (c *conversation) send(m composer.SubmitMsg) tea.Cmd {
 	}
 	if err := c.ws.CheckAttachments(m.Records); err != nil { // over the agent's limits (workspace.Options.MaxAttachment)
 		return c.notify(err.Error(), true)
+	}
+	if c.rewind != nil && c.here(c.rewind.fork) {
+		c.rewind = nil // sent: the fork stays (esc no longer leaves it)
 	}
 	send := map[bool]func(string, chat.Submission){false: c.chat.Send, true: c.chat.Steer}[m.Steer] // alt+i steers (chat.Service.Steer)
 	send(c.thread.ID, chat.Submission{Markdown: m.Markdown, Records: m.Records, Ref: c.ed.Draft().Version()})

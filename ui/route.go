@@ -109,6 +109,7 @@ var messageTable = sync.OnceValue(func() map[reflect.Type]handler {
 	add(on(func(a *App, m transcript.ForkMsg) tea.Cmd { a.chat.Fork(a.thread.ID, m.MessageID); return nil }))
 	add(on(func(a *App, m transcript.RewindMsg) tea.Cmd { a.chat.ForkBefore(a.thread.ID, m.MessageID); return nil }))
 	add(on((*App).rewindEdit))
+	add(on(func(a *App, m rewindStashedMsg) tea.Cmd { return a.conv.rewindStashed(m) }))
 	add(on(func(a *App, m transcript.CopyMsg) tea.Cmd { return a.clip.copyMessage(m, a.tr.PopoverOpen()) }))
 	add(on(func(a *App, m transcript.QuoteMsg) tea.Cmd { return a.apply(a.conv.quote(m)) }))
 	add(on(func(a *App, m transcript.CommentDiffMsg) tea.Cmd { return a.act(a.rv.agentDiff(m)) }))
@@ -377,6 +378,9 @@ func (a *App) escape() tea.Cmd {
 	}
 	if c := a.conv.cancelTurn(); c != nil {
 		return c
+	}
+	if fx, ok := a.conv.leaveRewind(); ok {
+		return a.apply(fx)
 	}
 	return a.conv.rewindLast(a.opt.Clock.Now()) // esc esc (ui/rewind.go)
 }

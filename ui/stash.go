@@ -44,7 +44,7 @@ func (s *stash) push() tea.Cmd {
 		return s.toast.show("nothing to stash", false)
 	}
 	push, v := s.ws.Stash(d.Markdown(), d.Records()), d.Version()
-	return func() tea.Msg { return stashedMsg{draft: d, version: v, err: push()} }
+	return func() tea.Msg { _, err := push(); return stashedMsg{draft: d, version: v, err: err} }
 }
 
 // stashed clears the draft that was stored (the draft changes).

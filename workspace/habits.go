@@ -23,12 +23,13 @@ type HistoryEntry struct {
 	Created  time.Time
 }
 
-// Stash puts a draft into the project's stash.
-func (w *Workspace) Stash(markdown string, recs []contextref.Record) func() error {
+// Stash puts a draft into the project's stash; the command answers the
+// entry's id (for DropStash).
+func (w *Workspace) Stash(markdown string, recs []contextref.Record) func() (int64, error) {
 	st, e := w.o.Store, store.StashEntry{ProjectID: w.project, Markdown: markdown, Records: recs}
-	return func() error {
-		_, err := st.PushStash(e)
-		return err
+	return func() (int64, error) {
+		got, err := st.PushStash(e)
+		return got.ID, err
 	}
 }
 

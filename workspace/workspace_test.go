@@ -284,11 +284,14 @@ func TestStashPushListDrop(t *testing.T) {
 	e := newEnv(t, 0)
 	w := e.workspace()
 	rec := &contextref.MentionRecord{Base: contextref.NewBase(contextref.KindMention, "m1", "a.go"), Path: "a.go"}
-	noErr(t, w.Stash("first", nil))
-	noErr(t, w.Stash("see "+contextref.LinkFor(rec), []contextref.Record{rec}))
+	first := must(t, w.Stash("first", nil))
+	second := must(t, w.Stash("see "+contextref.LinkFor(rec), []contextref.Record{rec}))
 	es := must(t, w.Stashed())
 	if len(es) != 2 || !strings.HasPrefix(es[0].Markdown, "see ") || len(es[0].Records) != 1 || es[1].Markdown != "first" {
 		t.Fatalf("stash %+v", es)
+	}
+	if es[0].ID != second || es[1].ID != first || first == second {
+		t.Errorf("Stash answered ids %d, %d; listed %d, %d", first, second, es[1].ID, es[0].ID)
 	}
 	noErr(t, w.DropStash(es[0].ID))
 	if es := must(t, w.Stashed()); len(es) != 1 || es[0].Markdown != "first" {

@@ -380,7 +380,7 @@ var keyTable = []KeyDef{
 	row("open", sc(ScopeTranscript), ks("o"), "open file or image; an item in $PAGER", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Open })),
 	row("copy", sc(ScopeTranscript), ks("y"), "copy the message (in details: the chip alone)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Copy })),
 	row("fork", sc(ScopeTranscript), ks("f"), "fork: a new thread with the messages up to this one", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Fork })),
-	row("rewind", sc(ScopeTranscript), ks("e"), "rewind: your message to edit in a fork before it (esc esc on an empty composer: the last one)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Rewind })),
+	row("rewind", sc(ScopeTranscript), ks("e"), "rewind: your message to edit in a fork before it, esc leaves the edit (esc esc on an empty composer: the last one)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Rewind })),
 	row("select", sc(ScopeTranscript), ks("v"), "select text to copy or quote", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Select })),
 	yield(row("search", sc(ScopeTranscript), ks("/"), "search the thread (matches highlighted; esc clears the search)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.Search }))),
 	yield(row("search_next", sc(ScopeTranscript), ks("n"), "next match of the search (folded items unfold)", tr(func(k *transcript.KeyMap) *key.Binding { return &k.SearchNext }))),
