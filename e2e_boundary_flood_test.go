@@ -47,24 +47,19 @@ func startSelfAgent(t *testing.T, helper, config string, env ...string) (*chipch
 }
 
 // The bounds on key latency during a flood, as multiples of idle p90 in
-// the same run. Issue 23 asks 2×. Since chipchat decodes the common
-// session updates itself (agent/acp_update.go), the SDK's JSON decoding
-// is gone from the profile; the flood of 100,000 chunks measured 1.61–1.65×
-// on a quiet machine and 1.09× at load 6 (2 cores shared with other
-// work). The growing content (100 updates to 10 MB, 481 MB in all) cost
-// chipchat 2.1–2.5 s of CPU and measured 3.35–3.65× at load 4–8 while the
-// line reader regrew its buffer for each line and the decoder scanned a
-// string a byte at a time and grew its copy by doubling; with the buffer
-// kept, eight bytes scanned at a time and the copy sized once it costs
-// 1.1–1.4 s and measured 1.64–1.92× at load 7–14 and 2.4–3.4× at load
-// 5–6 with other helpers' work peaking (the agent's own json.Marshal of
-// each body, 1.4–1.6 s of CPU, shares the 2 cores); at load 15–16, with
-// idle p90 itself 45–107 ms, the flood measured 4.53× and the growing
-// content 1.88–4.73×. The bounds leave CI room over the worst of those;
-// 2× is the goal.
+// the same run: issue 23's 2×. chipchat decodes the common session
+// updates itself (agent/acp_update.go), reads long lines into a buffer it
+// keeps, scans strings eight bytes at a time and copies them once. On a
+// quiet 2-core machine (load 1–1.6) the flood of 100,000 chunks measured
+// 0.99–1.44× and the growing content (100 updates to 10 MB) 1.05–1.73×,
+// chipchat's CPU 1.1–1.4 s a run. The test agent writes the growing body
+// between the halves of a marshalled update (its json.Marshal of each
+// 10 MB body cost 1.4–1.6 s of the same cores and pushed the ratio to
+// 2.0). Under load from other work (15+ on 2 cores) the ratios reach 4–5×:
+// CI runs these tests alone, one at a time.
 const (
-	floodLatencyRatio = 6
-	growLatencyRatio  = 6
+	floodLatencyRatio = 2
+	growLatencyRatio  = 2
 )
 
 // probeKey is the letter typed to measure key latency: it appears in no
@@ -275,19 +270,24 @@ func TestEndToEndBoundaryGrowingToolContent(t *testing.T) {
 	const n, size, limit = 100, 10_000_000, 4 << 20
 	a, p := startSelfAgent(t, "TestBoundaryFloodAgentProcess", "", append(profileEnv("boundary-grow"), floodagent.Env+"=1")...)
 	pid := a.pid()
-	idle := p90(a.idleLatencies(30))
-	a.clearComposer()
-	cpu0, wall0 := procCPU(t, pid), time.Now()
-	a.text(fmt.Sprintf("grow %d %d", n, size))
-	a.keys("Enter")
-	a.waitUntil("the turn running", func(scr string) bool { return !strings.Contains(hintBar(scr), "enter send") })
-	busy := a.busyLatencies()
-	wall, cpu := time.Since(wall0), procCPU(t, pid)-cpu0
-	a.waitFor("Grow")
+	var idles, busy []time.Duration
+	for run := range 2 {
+		// Idle keys before each run, as in the flood's test.
+		idles = append(idles, a.idleLatencies(20)...)
+		a.clearComposer()
+		cpu0, wall0 := procCPU(t, pid), time.Now()
+		a.text(fmt.Sprintf("grow %d %d", n, size))
+		a.keys("Enter")
+		a.waitUntil("the turn running", func(scr string) bool { return !strings.Contains(hintBar(scr), "enter send") })
+		lat := a.busyLatencies()
+		busy = append(busy, lat...)
+		a.waitFor("Grow")
+		t.Logf("run %d: %v, chipchat's CPU %v; %d keys during the updates", run, time.Since(wall0).Round(time.Millisecond), procCPU(t, pid)-cpu0, len(lat))
+	}
 	hwm := peakRSS(t, pid)
-	bp := p90(busy)
-	t.Logf("%d updates growing to %d MB: %v, chipchat's CPU %v, VmHWM %d MB; key latency p90 idle %v, during %v (%d keys, ratio %.2f)",
-		n, size/1_000_000, wall.Round(time.Millisecond), cpu, hwm>>20, idle, bp, len(busy), float64(bp)/float64(idle))
+	idle, bp := p90(idles), p90(busy)
+	t.Logf("%d updates growing to %d MB, twice: VmHWM %d MB; key latency p90 idle %v, during %v (%d keys, ratio %.2f)",
+		n, size/1_000_000, hwm>>20, idle, bp, len(busy), float64(bp)/float64(idle))
 	if hwm > 250<<20 {
 		t.Errorf("VmHWM %d MB, over 250 MB", hwm>>20)
 	}
