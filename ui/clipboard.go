@@ -60,18 +60,18 @@ type expandedMsg struct {
 // the transcript's text. A method whose name says the draft changes is
 // followed by the App's afterComposer (App.edited).
 type clip struct {
-	ws       *workspace.Workspace
-	ed       *composer.Editor
-	keys     *keymap.Keys
-	toast    *toastLine
-	thread   *workspace.Thread // the open thread (the App's)
-	cb       *clipboard.Clipboard
-	reg      *clipboard.Registry
-	limits   config.Limits
-	config   string // the config file's path, for the refusal's hint
-	home     string // ~ of a dropped image path
-	seq      int    // numbers pasted-text-N.txt and pasted-image-N.png
-	shelfSel int    // the image shelf's selected image
+	ws     *workspace.Workspace
+	ed     *composer.Editor
+	keys   *keymap.Keys
+	toast  *toastLine
+	thread *workspace.Thread // the open thread (the App's)
+	cb     *clipboard.Clipboard
+	reg    *clipboard.Registry
+	limits config.Limits
+	config string         // the config file's path, for the refusal's hint
+	home   string         // ~ of a dropped image path
+	seq    int            // numbers pasted-text-N.txt and pasted-image-N.png
+	shelf  composer.Shelf // the image shelf's selection
 }
 
 // edited is cmd after a change of the draft: the save is scheduled and

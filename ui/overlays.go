@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
-	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/config"
 	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/dialog"
@@ -190,36 +189,20 @@ type threadTitleMsg struct{ t workspace.Thread }
 // ---- the image shelf ----
 
 func (a *App) shelfKey(msg tea.KeyPressMsg) tea.Cmd {
-	shelf := a.ed.Draft().Shelf()
-	if len(shelf) == 0 {
-		a.setFocus(paneComposer)
-		return nil
-	}
-	a.clip.shelfSel = max(0, min(a.clip.shelfSel, len(shelf)-1))
 	k := a.keys
-	switch {
-	case key.Matches(msg, k.ShelfLeft):
-		a.clip.shelfSel = max(0, a.clip.shelfSel-1)
-	case key.Matches(msg, k.ShelfRight):
-		a.clip.shelfSel = min(len(shelf)-1, a.clip.shelfSel+1)
-	case key.Matches(msg, k.ShelfRemove):
-		id := shelf[a.clip.shelfSel]
-		d := a.ed.Draft()
-		name := id
-		if r, ok := d.Record(id); ok {
-			name = r.(*contextref.ImageRecord).Name
-		}
-		if n := d.References(id); n > 0 {
-			a.ovs.Push(dialog.NewConfirm(a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", chips.SanitizeLine(name), n), removeImage{id, true}))
-			return nil
-		}
-		return a.removeImage(removeImage{id, false})
-	case key.Matches(msg, k.ShelfOpen):
-		if r, ok := a.ed.Draft().Record(shelf[a.clip.shelfSel]); ok {
-			return a.nav.open(r)
-		}
-	case key.Matches(msg, k.Cancel):
+	r := a.clip.shelf.Key(msg, composer.ShelfKeys{Left: k.ShelfLeft, Right: k.ShelfRight, Remove: k.ShelfRemove, Open: k.ShelfOpen, Leave: k.Cancel}, a.ed.Draft())
+	switch r.Act {
+	case composer.ShelfLeave:
 		a.setFocus(paneComposer)
+	case composer.ShelfRemove:
+		if r.Chips == 0 {
+			return a.removeImage(removeImage{r.ID, false})
+		}
+		a.ovs.Push(dialog.NewConfirm(a.keys, fmt.Sprintf("Remove %s and the %d chip(s) that show it? (y/n)", r.Name, r.Chips), removeImage{r.ID, true}))
+	case composer.ShelfOpen:
+		if rec, ok := a.ed.Draft().Record(r.ID); ok {
+			return a.nav.open(rec)
+		}
 	}
 	return nil
 }

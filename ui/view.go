@@ -10,7 +10,6 @@ import (
 
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
-	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
@@ -190,28 +189,7 @@ func (a *App) overlayView(o dialog.Overlay, h int) string {
 
 // shelfView is the image shelf: one row, name and size of each image.
 func (a *App) shelfView() string {
-	d := a.ed.Draft()
-	shelf := d.Shelf()
-	if len(shelf) == 0 {
-		return ""
-	}
-	parts := []string{"images:"}
-	for i, id := range shelf {
-		r, ok := d.Record(id)
-		img, isImg := r.(*contextref.ImageRecord)
-		if !ok || !isImg {
-			continue
-		}
-		item := fmt.Sprintf("%s %s (%s)", chips.Glyph(contextref.KindImage), chips.SanitizeLine(img.Name), workspace.HumanSize(img.SizeBytes))
-		if n := d.References(id); n == 0 {
-			item += " · no chip"
-		}
-		if a.focus == paneShelf && i == a.clip.shelfSel {
-			item = focusStyle.Render(item)
-		}
-		parts = append(parts, item)
-	}
-	return chips.Truncate(" "+strings.Join(parts, "  "), a.width)
+	return a.clip.shelf.View(a.ed.Draft(), a.width, a.focus == paneShelf, focusStyle, workspace.HumanSize)
 }
 
 // withPicker draws an overlay placed at the bottom (the / and modes
