@@ -58,6 +58,7 @@ const (
 // Options configure an Editor.
 type Options struct {
 	Registry    *chips.Registry // chip presentation; chips.Default(chips.DefaultTheme()) when nil
+	Styles      *Styles         // the caret, selection and pickers; DefaultStyles() when nil
 	KeyMap      *KeyMap         // DefaultKeyMap() when nil
 	MaxHeight   int             // rows of text before it scrolls (default 10)
 	ProjectRoot string          // where @ looks for files and $ for skills
@@ -95,6 +96,7 @@ type Editor struct {
 	home      string
 	holder    string
 	lay       *layoutCache
+	styles    Styles
 
 	picker     *Picker
 	pickKind   pickerKind
@@ -128,6 +130,9 @@ func New(o Options) *Editor {
 		holder: o.Placeholder, width: 80, focused: true, threadList: o.Threads, fileList: o.Files, skillList: o.Skills}
 	if e.reg == nil {
 		e.reg = chips.Default(chips.DefaultTheme())
+	}
+	if e.styles = DefaultStyles(); o.Styles != nil {
+		e.styles = *o.Styles
 	}
 	if o.KeyMap != nil {
 		e.Keys = *o.KeyMap
@@ -511,6 +516,7 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 		e.pickKind = pickSkill
 		e.picker = NewPicker("$ skill")
 	}
+	e.picker.SetStyles(e.styles.Picker)
 	var cmd tea.Cmd
 	switch {
 	case e.pickKind == pickFile && e.filesState != loading:

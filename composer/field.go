@@ -145,6 +145,9 @@ type FilterList struct {
 // NewFilterList is an empty list titled title.
 func NewFilterList(title string) FilterList { return FilterList{Picker: NewPicker(title)} }
 
+// SetStyles draws the list in st (the theme's).
+func (f *FilterList) SetStyles(st PickerStyles) { f.Picker.SetStyles(st) }
+
 // Key moves the selection or edits the filter; it reports whether the key
 // was one of those.
 func (f *FilterList) Key(k *ListKeys, msg tea.KeyPressMsg) bool {

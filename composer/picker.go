@@ -58,13 +58,18 @@ type Picker struct {
 	keep      bool // after new items, reselect keepValue when present
 	keepValue string
 	moved     bool // the user moved the selection since the query changed
+
+	st PickerStyles
 }
 
 // NewPicker returns an empty picker whose title line starts with title
 // (for example "@" or "$").
 func NewPicker(title string) *Picker {
-	return &Picker{title: title}
+	return &Picker{title: title, st: DefaultPickerStyles()}
 }
+
+// SetStyles draws the picker in st (the theme's).
+func (p *Picker) SetStyles(st PickerStyles) { p.st = st }
 
 // SetItems replaces the items, keeping the query; the filter is recomputed
 // on demand. It also ends the loading and error states. The slice is copied.
@@ -509,13 +514,47 @@ func pickerSanitize(s string) string {
 
 // ---- drawing ----
 
-var (
-	pickerBorderStyle = lipgloss.NewStyle().Faint(true)
-	pickerHeaderStyle = lipgloss.NewStyle().Bold(true)
-	pickerNoteStyle   = lipgloss.NewStyle().Faint(true).Italic(true)
-	pickerErrorStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("1"))
-	pickerMatchColor  = lipgloss.Color("5")
+// PickerStyles are how a picker draws: its border and title line, its
+// notes ("loading…", "no matches"), an error, and the matched characters
+// of a row (on the selected row, reversed).
+type PickerStyles struct {
+	Border, Header, Note, Error, Match lipgloss.Style
+}
+
+// DefaultPickerStyles draw for a dark background: matches and errors in
+// the terminal's magenta and red.
+func DefaultPickerStyles() PickerStyles {
+	return PickerStyles{
+		Border: lipgloss.NewStyle().Faint(true),
+		Header: lipgloss.NewStyle().Bold(true),
+		Note:   lipgloss.NewStyle().Faint(true).Italic(true),
+		Error:  lipgloss.NewStyle().Foreground(lipgloss.Color("1")),
+		Match:  lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("5")),
+	}
+}
+
+// LightPickerStyles draw for a light background: matches dark magenta,
+// errors dark red, both ≥ 4.5:1 on white and reversed.
+func LightPickerStyles() PickerStyles {
+	st := DefaultPickerStyles()
+	st.Error = lipgloss.NewStyle().Foreground(lipgloss.Color(LightPickerError))
+	st.Match = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color(LightPickerMatch))
+	return st
+}
+
+// LightPickerStyles' colours (their contrast is tested).
+const (
+	LightPickerMatch = "#A21CAF"
+	LightPickerError = "#B91C1C"
 )
+
+// NoColorPickerStyles draw matches bold and underlined, errors bold.
+func NoColorPickerStyles() PickerStyles {
+	st := DefaultPickerStyles()
+	st.Error = lipgloss.NewStyle().Bold(true)
+	st.Match = lipgloss.NewStyle().Bold(true).Underline(true)
+	return st
+}
 
 // pickerGlyph is one grapheme cluster of a drawn text.
 type pickerGlyph struct {
@@ -694,16 +733,16 @@ func (p *Picker) View(width, maxRows int) string {
 	if bordered {
 		text := p.headerText(width - 5)
 		fill := width - 5 - ansi.StringWidth(text)
-		top := pickerBorderStyle.Render("╭─ ") + pickerHeaderStyle.Render(text) +
-			pickerBorderStyle.Render(" "+strings.Repeat("─", max(fill, 0))+"╮")
+		top := p.st.Border.Render("╭─ ") + p.st.Header.Render(text) +
+			p.st.Border.Render(" "+strings.Repeat("─", max(fill, 0))+"╮")
 		lines = append(lines, top)
-		side := pickerBorderStyle.Render("│")
+		side := p.st.Border.Render("│")
 		for _, l := range body {
 			lines = append(lines, side+l+side)
 		}
-		lines = append(lines, pickerBorderStyle.Render("╰"+strings.Repeat("─", width-2)+"╯"))
+		lines = append(lines, p.st.Border.Render("╰"+strings.Repeat("─", width-2)+"╯"))
 	} else {
-		lines = append(lines, pickerHeaderStyle.Render(p.headerText(width)))
+		lines = append(lines, p.st.Header.Render(p.headerText(width)))
 		lines = append(lines, body...)
 	}
 	for i, l := range lines {
@@ -724,13 +763,13 @@ func (p *Picker) body(w, rows int) []string {
 	n := p.Len()
 	switch {
 	case p.err != nil:
-		return note("error: "+p.err.Error(), pickerErrorStyle)
+		return note("error: "+p.err.Error(), p.st.Error)
 	case p.loading && len(p.items) == 0:
-		return note("loading…", pickerNoteStyle)
+		return note("loading…", p.st.Note)
 	case len(p.items) == 0:
-		return note("nothing to pick", pickerNoteStyle)
+		return note("nothing to pick", p.st.Note)
 	case n == 0:
-		return note("no matches", pickerNoteStyle)
+		return note("no matches", p.st.Note)
 	}
 	rows = min(rows, n)
 	if p.sel < p.off {
@@ -753,7 +792,7 @@ func (p *Picker) row(i int, selected bool, w int) string {
 	if selected {
 		base = base.Reverse(true)
 	}
-	match := base.Bold(true).Foreground(pickerMatchColor)
+	match := base.Inherit(p.st.Match)
 	detail := base.Faint(true)
 
 	padL, padR := 1, 1

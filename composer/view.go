@@ -17,6 +17,8 @@ type Styles struct {
 	Selection   lipgloss.Style
 	Placeholder lipgloss.Style
 	Invisible   lipgloss.Style
+	// Picker is how the @, $ and # pickers draw.
+	Picker PickerStyles
 }
 
 // DefaultStyles draw the caret reversed and the selection on a blue
@@ -27,8 +29,24 @@ func DefaultStyles() Styles {
 		Selection:   lipgloss.NewStyle().Background(lipgloss.Color("#2f4f7f")).Foreground(lipgloss.Color("#ffffff")),
 		Placeholder: lipgloss.NewStyle().Faint(true),
 		Invisible:   lipgloss.NewStyle().Faint(true),
+		Picker:      DefaultPickerStyles(),
 	}
 }
+
+// LightStyles are DefaultStyles for a light background: the selection
+// dark blue on a pale blue.
+func LightStyles() Styles {
+	st := DefaultStyles()
+	st.Selection = lipgloss.NewStyle().Background(lipgloss.Color(LightSelectionBg)).Foreground(lipgloss.Color(LightSelectionFg))
+	st.Picker = LightPickerStyles()
+	return st
+}
+
+// LightStyles' selection colours (their contrast is tested).
+const (
+	LightSelectionBg = "#BFDBFE"
+	LightSelectionFg = "#1E3A8A"
+)
 
 // NoColorStyles is DefaultStyles without colour.
 func NoColorStyles() Styles {
@@ -37,6 +55,7 @@ func NoColorStyles() Styles {
 		Selection:   lipgloss.NewStyle().Reverse(true),
 		Placeholder: lipgloss.NewStyle().Faint(true),
 		Invisible:   lipgloss.NewStyle().Faint(true),
+		Picker:      NoColorPickerStyles(),
 	}
 }
 
@@ -251,7 +270,7 @@ const pickerRows = 8
 
 // View draws the picker (when open) above the visible rows of the draft.
 func (e *Editor) View() string {
-	return e.ViewWith(DefaultStyles())
+	return e.ViewWith(e.styles)
 }
 
 // ViewWith draws with the given styles.

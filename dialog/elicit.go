@@ -30,6 +30,7 @@ type Elicit struct {
 	form     *chat.ElicitState
 	field    composer.Field // the focused text field's editor
 	waiting  bool
+	bad      lipgloss.Style // a field's error (SetStyles: the theme's)
 }
 
 // The prompt's results: the answer, the link to open, the link to copy.
@@ -49,10 +50,13 @@ type (
 
 // NewElicit is the prompt for e.
 func NewElicit(k *keymap.Keys, e chat.ElicitationAsked) *Elicit {
-	p := &Elicit{k: k, ID: e.ID, ThreadID: e.ThreadID, req: e.Request, form: chat.NewElicitState(e.Request.Form)}
+	p := &Elicit{k: k, ID: e.ID, ThreadID: e.ThreadID, req: e.Request, form: chat.NewElicitState(e.Request.Form), bad: elicitBad}
 	p.refocus()
 	return p
 }
+
+// SetStyles draws a field's error as the theme's pickers draw theirs.
+func (p *Elicit) SetStyles(st composer.PickerStyles) { p.bad = st.Error }
 
 func (p *Elicit) Request() chat.ElicitRequest { return p.req }
 func (p *Elicit) Waiting() bool               { return p.waiting }
@@ -163,7 +167,7 @@ func (p *Elicit) View(width, h int) []string {
 		case r.Kind == chat.RowHelp:
 			line = elicitFaint.Render(chips.Truncate(r.Value, width))
 		case r.Kind == chat.RowError:
-			line = elicitBad.Render(chips.Truncate(r.Value, width))
+			line = p.bad.Render(chips.Truncate(r.Value, width))
 		case r.Focused:
 			at = len(rows)
 			if p.form.Editable() {

@@ -44,6 +44,7 @@ type QuestionBox struct {
 	body      []string
 	bodyWidth int
 	bodyMade  bool
+	looks     []transcript.ContentOption // the theme's (SetContentOptions)
 }
 
 // Answered is the user's answer to the agent's question: the option picked
@@ -65,6 +66,12 @@ func NewQuestionBox(k QuestionKeys, a Question) *QuestionBox {
 		b.sel = message.FirstOption(b.Options())
 	}
 	return b
+}
+
+// SetContentOptions draws the tool call's content in the theme's looks
+// (transcript.Model.ContentOptions).
+func (b *QuestionBox) SetContentOptions(opts ...transcript.ContentOption) {
+	b.looks, b.bodyMade = opts, false
 }
 
 // Ask is the question the prompt asks.
@@ -173,7 +180,7 @@ func (b *QuestionBox) content(width int) []string {
 	if !b.bodyMade || b.bodyWidth != width {
 		p := b.ask.Permission
 		w := max(width-2, 10)
-		b.body = append(transcript.RenderToolContent(p.Tool, w), transcript.RenderToolInput(p.Tool, w)...)
+		b.body = append(transcript.RenderToolContent(p.Tool, w, b.looks...), transcript.RenderToolInput(p.Tool, w, b.looks...)...)
 		b.bodyWidth, b.bodyMade = width, true
 	}
 	return b.body

@@ -203,6 +203,14 @@ func newModel(opts Options) *Model {
 	ed.CharLimit = maxCommentText
 	ed.SetHeight(3)
 	st := textarea.DefaultDarkStyles()
+	if m.theme.Light {
+		// textarea's light styles keep its pale "│ " prompt and cursor
+		// (colour 7): the theme's faint and text colours instead.
+		st = textarea.DefaultLightStyles()
+		st.Focused.Prompt = lipgloss.NewStyle().Foreground(m.theme.FaintFg)
+		st.Blurred.Prompt = st.Focused.Prompt
+		st.Cursor.Color = m.theme.FileFg
+	}
 	st.Cursor.Blink = false
 	st.Focused.CursorLine = lipgloss.NewStyle()
 	if m.theme.Accent == nil {

@@ -24,6 +24,8 @@ type Theme struct {
 	Accent               color.Color // selection and comment marks, the title
 	SelBg                color.Color // the gutter of selected lines
 	FaintFg              color.Color // notes, help
+	// Light draws the comment editor in textarea's light styles.
+	Light bool
 }
 
 func rgb(v uint32) color.Color {
@@ -49,12 +51,13 @@ func LightTheme() Theme {
 	return Theme{
 		Syntax: "github",
 		AddBg:  rgb(0xe6ffec), DelBg: rgb(0xffebe9),
-		AddWordBg: rgb(0xabf2bc), DelWordBg: rgb(0xff8182),
+		AddWordBg: rgb(0xabf2bc), DelWordBg: rgb(0xffc1c0), // GitHub's deleted words: #ff8182 at 40% over the line's red
 		AddFg: rgb(0x1a7f37), DelFg: rgb(0xcf222e),
-		NumFg: rgb(0x8c959f), HunkFg: rgb(0x0969da),
+		NumFg: rgb(0x6e7781), HunkFg: rgb(0x0969da), // numbers ≥ 4.3:1 on the selection's yellow
 		FileFg: rgb(0x1f2328), FileBg: rgb(0xeaeef2),
 		Accent: rgb(0x9a6700), SelBg: rgb(0xfff8c5),
 		FaintFg: rgb(0x656d76),
+		Light:   true,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/review"
 	"github.com/chipchat/chipchat/transcript"
 )
@@ -20,6 +21,7 @@ const (
 type Set struct {
 	Name       string // Dark, Light or NoColor
 	Chips      chips.Theme
+	Composer   composer.Styles // the editor's and every picker's
 	Review     review.Theme
 	Transcript []transcript.Option
 }
@@ -32,13 +34,13 @@ func For(name string, noColor bool) Set {
 	}
 	switch name {
 	case NoColor:
-		return Set{Name: NoColor, Chips: chips.NoColorTheme(), Review: review.NoColorTheme(),
+		return Set{Name: NoColor, Chips: chips.NoColorTheme(), Composer: composer.NoColorStyles(), Review: review.NoColorTheme(),
 			Transcript: []transcript.Option{transcript.WithNoColor()}}
 	case Light:
-		return Set{Name: Light, Chips: chips.LightTheme(), Review: review.LightTheme(),
+		return Set{Name: Light, Chips: chips.LightTheme(), Composer: composer.LightStyles(), Review: review.LightTheme(),
 			Transcript: []transcript.Option{transcript.WithLight()}}
 	}
-	return Set{Name: Dark, Chips: chips.DefaultTheme(), Review: review.DefaultTheme()}
+	return Set{Name: Dark, Chips: chips.DefaultTheme(), Composer: composer.DefaultStyles(), Review: review.DefaultTheme()}
 }
 
 // Resolve is name with Auto replaced by Light or Dark from the terminal's

@@ -273,6 +273,13 @@ func contentLooks(c ItemContext) ContentOption {
 	}
 }
 
+// ContentOptions draw a tool call's content outside the transcript (the
+// agent's question's diff) as the transcript draws it: in its theme's
+// looks and syntax style, or without colour.
+func (m *Model) ContentOptions() []ContentOption {
+	return []ContentOption{contentLooks(ItemContext{NoColor: m.noColor, Looks: m.ilooks})}
+}
+
 // RenderToolContent draws a tool call's content in at most width columns:
 // its command (from the raw input), each text (every line kept, wrapped
 // with its indentation), each diff as a unified diff with line numbers,

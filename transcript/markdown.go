@@ -24,6 +24,8 @@ import (
 // maxRenderers bounds the glamour renderers kept for table widths.
 const maxRenderers = 16
 
+var lightCodeSpan = "124"
+
 // glamourFor returns the Markdown renderer for width w, made once per
 // width: the one of the content width is kept, those of tables' widths in
 // a small cache.
@@ -59,6 +61,11 @@ func (m *Model) glamourFor(w int) *glamour.TermRenderer {
 	cfg.H6.Prefix = ""
 	cfg.H3.Bold = &yes
 	cfg.H4.Bold = &yes
+	if m.light && !m.noColor {
+		// glamour's light style draws `code` in 203 on 254 (2.3:1): a
+		// darker red (5.9:1).
+		cfg.Code.Color = &lightCodeSpan
+	}
 	r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(w))
 	if err != nil {
 		return nil

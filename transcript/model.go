@@ -187,6 +187,7 @@ type looks struct {
 	user, agent, status, bad, border, title lipgloss.Style
 	gutter                                  string // the focused message's gutter, styled
 	selGutter                               string // the gutter of what a selection covers
+	hitOn, hitOff                           string // a search match's look (search.go)
 }
 
 func newLooks(noColor bool) looks {
@@ -199,6 +200,7 @@ func newLooks(noColor bool) looks {
 			border:    lipgloss.NewStyle(),
 			gutter:    gutterMark + " ",
 			selGutter: selMark + " ",
+			hitOn:     hitOn, hitOff: hitOff,
 		}
 	}
 	return looks{
@@ -210,6 +212,7 @@ func newLooks(noColor bool) looks {
 		title:     b.Foreground(lipgloss.Color("252")),
 		gutter:    lipgloss.NewStyle().Foreground(lipgloss.Color("75")).Render(gutterMark) + " ",
 		selGutter: lipgloss.NewStyle().Foreground(lipgloss.Color("221")).Render(selMark) + " ",
+		hitOn:     hitOn, hitOff: hitOff,
 	}
 }
 

@@ -206,13 +206,21 @@ func (m *Model) revealHit(s stop, nth int) {
 	}
 }
 
+// The dark and no-colour themes draw a match in reverse video; the light
+// one on LightSearchHit (text selections are reversed there too).
 const (
-	hitOn  = "\x1b[7m"
-	hitOff = "\x1b[27m"
+	hitOn       = "\x1b[7m"
+	hitOff      = "\x1b[27m"
+	lightHitOn  = "\x1b[48;2;254;240;138m"
+	lightHitOff = "\x1b[49m"
 )
 
-// highlightHits is ls with every occurrence of the search drawn in
-// reverse video; ls itself is not changed. Only parts on screen come here.
+// LightSearchHit is the background of a search match under WithLight.
+const LightSearchHit = "#FEF08A"
+
+// highlightHits is ls with every occurrence of the search drawn in the
+// theme's match look (looks.hitOn); ls itself is not changed. Only parts
+// on screen come here.
 func (m *Model) highlightHits(ls []string) []string {
 	low := m.srch.low
 	if low == "" || len(m.srch.hits) == 0 {
@@ -243,9 +251,10 @@ func (m *Model) highlightHits(ls []string) []string {
 			to := from + ansi.StringWidth(plain[j:j+len(low)])
 			b.WriteString(ansi.Cut(l, end, from))
 			inner := ansi.Cut(l, from, to)
-			inner = strings.ReplaceAll(inner, "\x1b[m", "\x1b[m"+hitOn)
-			inner = strings.ReplaceAll(inner, "\x1b[0m", "\x1b[0m"+hitOn)
-			b.WriteString(hitOn + inner + hitOff)
+			on, off := m.sty.hitOn, m.sty.hitOff
+			inner = strings.ReplaceAll(inner, "\x1b[m", "\x1b[m"+on)
+			inner = strings.ReplaceAll(inner, "\x1b[0m", "\x1b[0m"+on)
+			b.WriteString(on + inner + off)
 			end = to
 			at = j + max(len(low), 1)
 			if !utf8.ValidString(t[at:]) {

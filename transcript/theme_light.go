@@ -4,7 +4,7 @@ import "charm.land/lipgloss/v2"
 
 // WithLight draws for a light background: glamour's "light" style (and
 // its "github" code colours), the headers, gutters and items in colours
-// that read on white, diffs with chroma's "github" style on light green
+// that read on white, search matches on pale yellow, diffs with chroma's "github" style on light green
 // and red. Pair it with a registry made with chips.LightTheme. WithNoColor
 // wins over it.
 func WithLight() Option {
@@ -27,6 +27,7 @@ func lightLooks() looks {
 		title:     b.Foreground(lipgloss.Color("235")),
 		gutter:    c("33").Render(gutterMark) + " ",
 		selGutter: c("136").Render(selMark) + " ",
+		hitOn:     lightHitOn, hitOff: lightHitOff,
 	}
 }
 

@@ -41,13 +41,12 @@ type shellMode struct {
 	toast      *toastLine
 	dir        string // the project directory, where the commands run
 	scrollback int
+	prompt     lipgloss.Style // the "!" (the theme's)
 }
 
 type shellDoneMsg struct {
 	id string
 }
-
-var shellPromptStyle = lipgloss.NewStyle().Foreground(lipgloss.Color("#f59e0b")).Bold(true)
 
 // gutter is the width of the "! " prompt in shell mode.
 func (s *shellMode) gutter() int {
@@ -66,7 +65,7 @@ func (s *shellMode) view(v string) string {
 	for i := range lines {
 		p := "  "
 		if i == 0 {
-			p = shellPromptStyle.Render("!") + " "
+			p = s.prompt.Render("!") + " "
 		}
 		lines[i] = p + lines[i]
 	}

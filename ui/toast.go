@@ -18,6 +18,7 @@ type toastLine struct {
 	err  bool
 	seq  int
 	over func() bool // what it tells is over (issue 25 item 10); nil: it lasts its time
+	st   statusLooks
 }
 
 type toastDoneMsg struct{ seq int }
@@ -46,9 +47,9 @@ func (t *toastLine) view(width int) string {
 	if t.text == "" || t.over != nil && t.over() {
 		return ""
 	}
-	st := okStyle
+	st := t.st.ok
 	if t.err {
-		st = errStyle
+		st = t.st.err
 	}
 	return st.Render(chips.Truncate(" "+t.text, width))
 }

@@ -6,7 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/dialog"
+	"github.com/chipchat/chipchat/transcript"
 )
 
 // Guarded is an overlay that ignores keys for the stack's guard after it
@@ -22,6 +24,35 @@ type Stack struct {
 	now      func() time.Time
 	guard    time.Duration
 	topSince time.Time // when the top one came on top
+	looks    *Looks    // SetLooks
+}
+
+// Looks are the theme's for what overlays draw: their pickers' and
+// lists' styles, and a tool call's content in the agent's question.
+type Looks struct {
+	Picker  composer.PickerStyles
+	Content []transcript.ContentOption
+}
+
+// SetLooks draws every overlay pushed from now on in l.
+func (s *Stack) SetLooks(l Looks) { s.looks = &l }
+
+// dress gives o the stack's looks: to its picker, list or tool content.
+func (s *Stack) dress(o dialog.Overlay) {
+	if s.looks == nil {
+		return
+	}
+	if p, ok := o.(interface{ Picker() *composer.Picker }); ok {
+		p.Picker().SetStyles(s.looks.Picker)
+	}
+	if p, ok := o.(interface{ SetStyles(composer.PickerStyles) }); ok {
+		p.SetStyles(s.looks.Picker)
+	}
+	if p, ok := o.(interface {
+		SetContentOptions(...transcript.ContentOption)
+	}); ok {
+		p.SetContentOptions(s.looks.Content...)
+	}
 }
 
 // NewStack is an empty stack on clock (nil: the real one); guard is how
@@ -50,6 +81,7 @@ func (s *Stack) Top() dialog.Overlay {
 
 // Push opens o on top.
 func (s *Stack) Push(o dialog.Overlay) {
+	s.dress(o)
 	s.items = append(s.items, o)
 	s.topSince = s.now()
 }
@@ -66,6 +98,7 @@ func (s *Stack) PushUnder(o dialog.Overlay, same func(dialog.Overlay) bool) {
 		s.Push(o)
 		return
 	}
+	s.dress(o)
 	s.items = append(s.items[:i], append([]dialog.Overlay{o}, s.items[i:]...)...)
 }
 
@@ -140,9 +173,11 @@ func (s *Stack) replace(old, next dialog.Overlay) {
 			continue
 		}
 		wasTop := i == len(s.items)-1
-		if next == nil {
+		switch {
+		case next == nil:
 			s.items = append(s.items[:i], s.items[i+1:]...)
-		} else {
+		case next != old:
+			s.dress(next)
 			s.items[i] = next
 		}
 		if wasTop && s.Top() != old {
