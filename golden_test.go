@@ -23,8 +23,9 @@ import (
 // builds it (a temp data dir, a temp project, the fake ACP agent of
 // TestGoldenAgentProcess), driven by keys in a virtual terminal, and
 // compared, text and looks, with testdata/screens/app-*.golden at 80×24
-// and 120×40. go test -run TestGoldenScreens -update rewrites them; review
-// the diff.
+// and 120×40; the same screens under [ui] theme = "light" with
+// app-light-*.golden, text, looks and each cell's colours. go test -run
+// TestGoldenScreens -update rewrites them; review the diff.
 func TestGoldenScreens(t *testing.T) {
 	for _, sc := range goldenScreens {
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
@@ -37,6 +38,16 @@ func TestGoldenScreens(t *testing.T) {
 				s := g.start(t, size[0], size[1])
 				sc.drive(s)
 				s.Golden(name, sc.masks...)
+			})
+			light := fmt.Sprintf("app-light-%s-%dx%d", sc.name, size[0], size[1])
+			t.Run(light, func(t *testing.T) {
+				g := newGoldenEnv(t)
+				if sc.prepare != nil {
+					sc.prepare(t, g)
+				}
+				s := g.startThemed(t, "light", size[0], size[1])
+				sc.drive(s)
+				s.GoldenColours(light, sc.masks...)
 			})
 		}
 	}
@@ -79,7 +90,8 @@ var goldenScreens = []struct {
 		s.WaitForText("enter send")
 		s.Send(vtscreen.Key("alt+g"))
 		s.WaitForText("return 10")
-		waitColoured(s, "def a():") // the file is lexed in the background, drawn plain until then
+		waitColoured(s, "def a():") // the files are lexed in the background, drawn plain until then
+		waitSyntax(s, "= 2")        // the second file's too (its "=": the light golden has the colours)
 	}},
 	{name: "threads", prepare: seedThreads, drive: func(s *vtscreen.Screen) {
 		s.WaitForText("enter send")
@@ -108,6 +120,20 @@ func waitColoured(s *vtscreen.Screen, code string) {
 				x = utf8.RuneCountInString(row[:x])
 				look := []rune(looks[y])
 				return x < len(look) && look[x] != ' '
+			}
+		}
+		return false
+	})
+}
+
+// waitSyntax waits until the first character of code on the screen has a
+// foreground colour (on a diff line its background is there before).
+func waitSyntax(s *vtscreen.Screen, code string) {
+	s.WaitFor(func(text string) bool {
+		for y, row := range strings.Split(text, "\n") {
+			if x := strings.Index(row, code); x >= 0 {
+				c := s.CellAt(utf8.RuneCountInString(row[:x]), y)
+				return c != nil && c.Style.Fg != nil
 			}
 		}
 		return false

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -142,11 +143,62 @@ func updating() bool {
 // placeholders of the same width). A mismatch shows the rows that differ.
 func (s *Screen) Golden(name string, masks ...func(text string) string) {
 	s.t.Helper()
+	s.golden(name, "", masks)
+}
+
+// GoldenColours is Golden with a third section, "-- colours --": each
+// cell's colours as a letter (Colours), then the legend, for screens
+// whose colours are what is tested (a theme's).
+func (s *Screen) GoldenColours(name string, masks ...func(text string) string) {
+	s.t.Helper()
+	s.golden(name, "-- colours --\n"+s.Colours()+"\n", masks)
+}
+
+// Colours marks each cell's foreground and background, reverse video
+// applied, with a letter, ' ' for the terminal's own two; under the grid
+// the legend says each letter's colours ("-": the terminal's), in the
+// order the letters first appear.
+func (s *Screen) Colours() string {
+	name := func(c color.Color) string {
+		if c == nil {
+			return "-"
+		}
+		r, g, b, _ := c.RGBA()
+		return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
+	}
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	mark := map[string]string{}
+	var legend []string
+	grid := s.grid(func(c *uv.Cell) string {
+		fg, bg := c.Style.Fg, c.Style.Bg
+		if c.Style.Attrs&uv.AttrReverse != 0 {
+			fg, bg = bg, fg
+		}
+		if fg == nil && bg == nil {
+			return " "
+		}
+		k := "fg " + name(fg) + " bg " + name(bg)
+		if m, ok := mark[k]; ok {
+			return m
+		}
+		m := "?"
+		if n := len(legend); n < len(letters) {
+			m = letters[n : n+1]
+		}
+		mark[k] = m
+		legend = append(legend, m+" "+k)
+		return m
+	})
+	return grid + "\n" + strings.Join(legend, "\n")
+}
+
+func (s *Screen) golden(name, extra string, masks []func(text string) string) {
+	s.t.Helper()
 	text := s.Text()
 	for _, m := range masks {
 		text = m(text)
 	}
-	got := []byte("-- text --\n" + text + "\n-- looks --\n" + s.Attrs() + "\n")
+	got := []byte("-- text --\n" + text + "\n-- looks --\n" + s.Attrs() + "\n" + extra)
 	path := filepath.Join("testdata", "screens", name+".golden")
 	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
