@@ -25,15 +25,17 @@ func notifySession(t *testing.T, options map[string]string, config string) (*tmu
 	writeFile(t, filepath.Join(proj, "README"), "x\n")
 	writeFile(t, filepath.Join(home, ".config", "chipchat", "config.toml"), config)
 	gate, raw := filepath.Join(root, "go"), filepath.Join(root, "raw")
-	command := fmt.Sprintf("until [ -e %q ]; do sleep 0.05; done; cd %q && env HOME=%q XDG_CONFIG_HOME=%q TERM=xterm-256color %q --data-dir %q; sleep 600",
-		gate, proj, home, filepath.Join(home, ".config"), bin, filepath.Join(root, "data"))
+	// The golden screens' fake agent answers when a config names it
+	// (goldenAgentConfig); the default one is echo.
+	command := fmt.Sprintf("until [ -e %q ]; do sleep 0.05; done; cd %q && env HOME=%q XDG_CONFIG_HOME=%q TERM=xterm-256color %s=1 %q --data-dir %q; echo EXITED=$?; sleep 600",
+		gate, proj, home, filepath.Join(home, ".config"), goldenAgentEnv, bin, filepath.Join(root, "data"))
 	s := startTmux(t, command)
 	for k, v := range options {
 		s.run("set", "-g", k, v)
 	}
 	s.run("pipe-pane", "-O", "-t", s.name, "cat >> "+raw)
 	writeFile(t, gate, "")
-	s.waitFor("chipchat · New thread · agent echo", "enter send")
+	s.waitFor("chipchat · New thread · agent ", "enter send")
 	read := func() string {
 		b, err := os.ReadFile(raw)
 		if err != nil && !os.IsNotExist(err) {
@@ -141,4 +143,67 @@ func TestEndToEndNotifyWithoutFocusReports(t *testing.T) {
 		return strings.Contains(r, "\x1bPtmux;\x1b\x1b]777;notify;chipchat;turn ended\x07\x1b\\") ||
 			strings.Contains(r, "\x1bPtmux;\x1b\x1b]777;notify;quick one;turn ended\x07\x1b\\")
 	})
+}
+
+// goldenAgentConfig is a config line naming the golden screens' fake ACP
+// agent (TestGoldenAgentProcess): a prompt with "Edit" gets a tool call
+// that waits for permission.
+func goldenAgentConfig() string {
+	return fmt.Sprintf("agent = %q\n", "acp:"+os.Args[0]+" -test.run=^TestGoldenAgentProcess$")
+}
+
+// The agent's question notifies while the terminal is blurred, as soon as
+// it is asked (the turn still runs): OSC 9 in tmux's passthrough with
+// allow-passthrough on, else BEL; focused, nothing.
+func TestEndToEndNotifyQuestion(t *testing.T) {
+	for _, c := range []struct {
+		passthrough string
+		want        string
+	}{
+		{"on", "\x1bPtmux;\x1b\x1b]9;Edit app.py: the agent asks: Edit app.py\x07\x1b\\"},
+		{"off", "\x07"},
+	} {
+		t.Run("allow-passthrough "+c.passthrough, func(t *testing.T) {
+			s, read := notifySession(t, map[string]string{"allow-passthrough": c.passthrough, "focus-events": "on"},
+				goldenAgentConfig()+"[ui]\nquestion_guard = \"0\"\n")
+			waitRaw(t, read, "DECSET 1004", func(r string) bool { return strings.Contains(r, "\x1b[?1004h") })
+			// Focused: the question and the turn's end write nothing.
+			s.keys("-H", "1b", "5b", "49") // CSI I
+			s.text("Edit app.py")
+			s.keys("Enter")
+			s.waitFor("Allow once", "Reject")
+			s.keys("Enter") // allow once: the turn ends
+			s.waitUntil("the turn's end", func(scr string) bool {
+				return !strings.Contains(scr, "Reject") && !strings.Contains(scr, "esc cancel turn") && strings.Contains(scr, "enter send")
+			})
+			if raw := read(); func() bool { osc, bells := notifications(raw); return len(osc)+bells > 0 }() {
+				osc, bells := notifications(raw)
+				t.Fatalf("focused: notified %q, %d BEL:\n%q", osc, bells, raw)
+			}
+			// Blurred: the question notifies while the prompt waits.
+			s.keys("-H", "1b", "5b", "4f") // CSI O
+			before := len(read())
+			s.text("Edit app.py again")
+			s.keys("Enter")
+			s.waitFor("Allow once", "Reject")
+			raw := waitRaw(t, read, "the question's notification", func(r string) bool {
+				osc, bells := notifications(r[before:])
+				return len(osc)+bells > 0
+			})
+			osc, bells := notifications(raw[before:])
+			if c.passthrough == "on" && (len(osc) != 1 || osc[0] != c.want || bells != 0) {
+				t.Errorf("passthrough on: %q and %d BEL, want %q", osc, bells, c.want)
+			}
+			if c.passthrough == "off" && (len(osc) != 0 || bells != 1) {
+				t.Errorf("passthrough off: %q and %d BEL, want one BEL", osc, bells)
+			}
+			if !strings.Contains(s.screen(), "Reject") {
+				t.Error("the notification came after the question was gone")
+			}
+			// Quit, so nothing of chipchat's is written while the test's
+			// directory is removed.
+			s.keys("C-q")
+			s.waitFor("EXITED=0")
+		})
+	}
 }
