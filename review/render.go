@@ -53,7 +53,7 @@ func LightTheme() Theme {
 		AddBg:  rgb(0xe6ffec), DelBg: rgb(0xffebe9),
 		AddWordBg: rgb(0xabf2bc), DelWordBg: rgb(0xffc1c0), // GitHub's deleted words: #ff8182 at 40% over the line's red
 		AddFg: rgb(0x1a7f37), DelFg: rgb(0xcf222e),
-		NumFg: rgb(0x6e7781), HunkFg: rgb(0x0969da), // numbers ≥ 4.3:1 on the selection's yellow
+		NumFg: rgb(0x656d76), HunkFg: rgb(0x0969da), // numbers 4.9:1 on the selection's yellow
 		FileFg: rgb(0x1f2328), FileBg: rgb(0xeaeef2),
 		Accent: rgb(0x9a6700), SelBg: rgb(0xfff8c5),
 		FaintFg: rgb(0x656d76),

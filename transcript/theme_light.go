@@ -35,8 +35,8 @@ func lightItemLooks() *ItemLooks {
 	c := func(n string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(n)) }
 	return &ItemLooks{
 		Glyph: c("33").Bold(true), Title: c("235").Bold(true), Faint: c("242"),
-		OK: c("28"), Bad: c("160"), Warn: c("166"), Running: c("136"),
-		Add: c("28"), Del: c("160"), Hunk: c("25"), LineNo: c("245"), Path: c("235").Bold(true),
+		OK: c("28"), Bad: c("160"), Warn: c("130"), Running: c("94"),
+		Add: c("28"), Del: c("160"), Hunk: c("25"), LineNo: c("242"), Path: c("235").Bold(true),
 		AddBG: []byte("\x1b[48;5;194m"), DelBG: []byte("\x1b[48;5;224m"),
 		Syntax: "github",
 	}

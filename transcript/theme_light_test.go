@@ -1,8 +1,12 @@
 package transcript
 
 import (
+	"image/color"
+	"math"
 	"strings"
 	"testing"
+
+	"charm.land/lipgloss/v2"
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/message"
@@ -56,5 +60,53 @@ func TestContentOptionsFollowTheTheme(t *testing.T) {
 	noColor := strings.Join(RenderToolContent(tool, 60, New(chips.Default(chips.NoColorTheme()), WithNoColor()).ContentOptions()...), "\n")
 	if strings.Contains(noColor, "\x1b[48;") || strings.Contains(noColor, "\x1b[38;2") {
 		t.Errorf("the no-color diff has colour:\n%q", noColor)
+	}
+}
+
+// luminance and contrast are WCAG 2's (theme.Contrast, which this package
+// cannot import).
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		s := float64(v) / 0xffff
+		if s <= 0.03928 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+func contrast(a, b color.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// The light theme's text colours reach 4.5:1 on white (the glyph, the
+// focus gutters and the box borders are marks: 3:1, the border a faint
+// frame); none is one of the dark theme's.
+func TestLightLooksContrast(t *testing.T) {
+	white := color.RGBA{0xff, 0xff, 0xff, 0xff}
+	l, il, d, id := lightLooks(), lightItemLooks(), newLooks(false), newItemLooks(false)
+	text := map[string][2]lipgloss.Style{
+		"user": {l.user, d.user}, "agent": {l.agent, d.agent}, "status": {l.status, d.status}, "bad": {l.bad, d.bad}, "title": {l.title, d.title},
+		"item title": {il.Title, id.Title}, "faint": {il.Faint, id.Faint}, "ok": {il.OK, id.OK}, "item bad": {il.Bad, id.Bad},
+		"warn": {il.Warn, id.Warn}, "running": {il.Running, id.Running}, "add": {il.Add, id.Add}, "del": {il.Del, id.Del},
+		"hunk": {il.Hunk, id.Hunk}, "line numbers": {il.LineNo, id.LineNo}, "path": {il.Path, id.Path},
+	}
+	for what, st := range text {
+		fg := st[0].GetForeground()
+		if r := contrast(fg, white); r < 4.5 {
+			t.Errorf("light %s: contrast %.2f:1 < 4.5:1", what, r)
+		}
+		if fg == st[1].GetForeground() && what != "line numbers" { // 242: a grey both read
+			t.Errorf("light %s is the dark theme's colour %v", what, fg)
+		}
+	}
+	if r := contrast(il.Glyph.GetForeground(), white); r < 3 {
+		t.Errorf("light glyph: contrast %.2f:1 < 3:1", r)
 	}
 }
