@@ -1,11 +1,14 @@
 // Package theme owns chipchat's built-in looks: for each name of [ui]
-// theme (config.Themes) it gives the chip theme (chips), the review
-// pane's theme (review) and the transcript's options (transcript), so
-// every surface draws in the same theme, and it resolves "auto" from the
-// terminal's background colour.
+// theme (config.Themes) it gives the chip theme (chips), the composer's
+// and every picker's styles (composer), the review pane's theme (review)
+// and the transcript's options (transcript), so every surface draws in
+// the same theme, and it resolves "auto" from the terminal's background
+// colour. Contrast is WCAG's contrast ratio, which the themes' tests
+// hold their colours to.
 //
 // It holds no colours of its own: each package keeps its theme values
-// (chips.LightTheme, review.LightTheme, transcript.WithLight); theme only
-// picks them. It must not import ui, config, store, agent or chat: ui
-// imports it, and main resolves "auto" before the program starts.
+// (chips.LightTheme, composer.LightStyles, review.LightTheme,
+// transcript.WithLight; ui its status colours); theme only picks them.
+// It must not import ui, config, store, agent or chat: ui imports it, and
+// main resolves "auto" before the program starts.
 package theme
