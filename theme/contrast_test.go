@@ -95,3 +95,26 @@ func TestComposerStylesFollowTheTheme(t *testing.T) {
 		t.Error("only the light review theme draws the comment editor light")
 	}
 }
+
+// ui's own colours (Status: a toast's, shell mode's "!") reach 4.5:1 on
+// white under light and on black under dark; light draws none of dark's;
+// no-color draws none and its error is bold.
+func TestStatusContrast(t *testing.T) {
+	bgs := map[string]color.Color{theme.Light: white, theme.Dark: color.RGBA{0, 0, 0, 0xff}}
+	for name, bg := range bgs {
+		st := theme.For(name, false).Status
+		for what, fg := range map[string]color.Color{"ok": st.OK.GetForeground(), "error": st.Err.GetForeground(), "shell": st.Shell.GetForeground()} {
+			if r := theme.Contrast(fg, bg); r < 4.5 {
+				t.Errorf("%s %s: contrast %.2f:1 < 4.5:1", name, what, r)
+			}
+		}
+	}
+	l, d := theme.For(theme.Light, false).Status, theme.For(theme.Dark, false).Status
+	if l.OK.GetForeground() == d.OK.GetForeground() || l.Err.GetForeground() == d.Err.GetForeground() || l.Shell.GetForeground() == d.Shell.GetForeground() {
+		t.Error("the light theme draws a status colour of the dark one")
+	}
+	nc := theme.For(theme.NoColor, false).Status
+	if _, none := nc.Err.GetForeground().(lipgloss.NoColor); !none || !nc.Err.GetBold() {
+		t.Error("no-color draws an error in colour, or not bold")
+	}
+}

@@ -6,9 +6,10 @@
 // colour. Contrast is WCAG's contrast ratio, which the themes' tests
 // hold their colours to.
 //
-// It holds no colours of its own: each package keeps its theme values
+// It holds no colours of its own but ui's few (Status: ui imports theme,
+// so they cannot be picked from ui): each package keeps its theme values
 // (chips.LightTheme, composer.LightStyles, review.LightTheme,
-// transcript.WithLight; ui its status colours); theme only picks them.
+// transcript.WithLight); theme only picks them.
 // It must not import ui, config, store, agent or chat: ui imports it, and
 // main resolves "auto" before the program starts.
 package theme

@@ -3,6 +3,8 @@ package theme
 import (
 	"image/color"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/review"
@@ -22,6 +24,7 @@ type Set struct {
 	Name       string // Dark, Light or NoColor
 	Chips      chips.Theme
 	Composer   composer.Styles // the editor's and every picker's
+	Status     Status          // ui's own
 	Review     review.Theme
 	Transcript []transcript.Option
 }
@@ -34,13 +37,25 @@ func For(name string, noColor bool) Set {
 	}
 	switch name {
 	case NoColor:
-		return Set{Name: NoColor, Chips: chips.NoColorTheme(), Composer: composer.NoColorStyles(), Review: review.NoColorTheme(),
+		b := lipgloss.NewStyle().Bold(true)
+		return Set{Name: NoColor, Chips: chips.NoColorTheme(), Composer: composer.NoColorStyles(), Status: Status{Err: b, Shell: b}, Review: review.NoColorTheme(),
 			Transcript: []transcript.Option{transcript.WithNoColor()}}
 	case Light:
-		return Set{Name: Light, Chips: chips.LightTheme(), Composer: composer.LightStyles(), Review: review.LightTheme(),
+		return Set{Name: Light, Chips: chips.LightTheme(), Composer: composer.LightStyles(), Status: status("#15803D", "#B91C1C", "#B45309"), Review: review.LightTheme(),
 			Transcript: []transcript.Option{transcript.WithLight()}}
 	}
-	return Set{Name: Dark, Chips: chips.DefaultTheme(), Composer: composer.DefaultStyles(), Review: review.DefaultTheme()}
+	return Set{Name: Dark, Chips: chips.DefaultTheme(), Composer: composer.DefaultStyles(), Status: status("#86efac", "#f87171", "#f59e0b"),
+		Review: review.DefaultTheme()}
+}
+
+// Status are ui's own colours: a toast's (done, failed) and shell mode's
+// "!" prompt. They live here, not in ui, because ui imports theme; the
+// light ones reach 4.5:1 on white, the dark ones on black.
+type Status struct{ OK, Err, Shell lipgloss.Style }
+
+func status(ok, err, shell string) Status {
+	fg := func(c string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(c)) }
+	return Status{OK: fg(ok), Err: fg(err).Bold(true), Shell: fg(shell).Bold(true)}
 }
 
 // Resolve is name with Auto replaced by Light or Dark from the terminal's

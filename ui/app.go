@@ -113,7 +113,6 @@ func New(opt Options) *App {
 		opt.Clock = chat.SystemClock
 	}
 	look := theme.For(opt.Config.UI.ThemeName(), opt.NoColor)
-	status := statusLooksFor(look.Name)
 	reg := chips.Default(look.Chips)
 	keys := keymap.Default()
 	_ = keys.Apply(opt.Config.Keys) // checked by LoadConfig before
@@ -124,10 +123,10 @@ func New(opt Options) *App {
 		ProjectRoot: opt.Dir, Home: opt.Home, Threads: threadItems(threads), Files: files, Skills: opt.Skills})
 	trOpts := []transcript.Option{transcript.WithKeyMap(keys.Transcript), transcript.WithReplyBytes(int(opt.Config.Limits.ReplyBytes))}
 	trOpts = append(trOpts, look.Transcript...)
-	a := &App{opt: &opt, chat: opt.Chat, keys: &keys, toast: &toastLine{st: status},
+	a := &App{opt: &opt, chat: opt.Chat, keys: &keys, toast: &toastLine{st: look.Status},
 		ed: ed, tr: transcript.New(reg, trOpts...), thread: opt.Opened.Thread, width: 80, height: 24,
 		ovs: overlay.NewStack(opt.Clock, opt.Config.UI.QuestionGuard())}
-	a.ovs.SetLooks(overlay.Looks{Picker: look.Composer.Picker, Content: a.tr.ContentOptions()})
+	a.ovs.SetLooks(dialog.Looks{Picker: look.Composer.Picker, Content: a.tr.ContentOptions()})
 	ws := opt.Workspace
 	a.drafts = &drafts{ws: ws, ed: ed, chat: a.chat, thread: &a.thread, toast: a.toast}
 	a.conv = &conversation{chat: a.chat, ws: ws, ed: ed, tr: a.tr, keys: a.keys, ovs: a.ovs, toast: a.toast, thread: &a.thread,
@@ -139,7 +138,7 @@ func New(opt Options) *App {
 		host: opt.AgentTerminals, mcp: opt.Panes, scrollback: opt.Config.Limits.Scrollback}
 	a.panes.pane.Scrollback, a.panes.pane.Spawn, a.panes.pane.CommandShell = opt.Config.Limits.Scrollback, spawn, shell
 	a.panes.pane.CopyModeKeys, a.panes.pane.QuickCaptureKeys = appKeys.CopyMode.Keys(), appKeys.QuickCapture.Keys()
-	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback, prompt: status.shell}
+	a.shell = &shellMode{ed: ed, panes: a.panes, keys: a.keys, toast: a.toast, dir: opt.Dir, scrollback: opt.Config.Limits.Scrollback, prompt: look.Status.Shell}
 	a.rv = newReviewPane(opt.Review, opt.Dir, look.Review, a.keys, ed, a.tr, a.toast)
 	if a.opt.Clipboard == nil {
 		a.opt.Clipboard = clipboard.Default()

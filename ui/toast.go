@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/theme"
 )
 
 // toastFor is how long a toast stays on the footer row.
@@ -18,7 +19,7 @@ type toastLine struct {
 	err  bool
 	seq  int
 	over func() bool // what it tells is over (issue 25 item 10); nil: it lasts its time
-	st   statusLooks
+	st   theme.Status
 }
 
 type toastDoneMsg struct{ seq int }
@@ -47,9 +48,9 @@ func (t *toastLine) view(width int) string {
 	if t.text == "" || t.over != nil && t.over() {
 		return ""
 	}
-	st := t.st.ok
+	st := t.st.OK
 	if t.err {
-		st = t.st.err
+		st = t.st.Err
 	}
 	return st.Render(chips.Truncate(" "+t.text, width))
 }

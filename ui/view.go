@@ -11,7 +11,6 @@ import (
 	"github.com/chipchat/chipchat/chat"
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/dialog"
-	"github.com/chipchat/chipchat/theme"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/workspace"
 
@@ -24,21 +23,6 @@ var (
 	hintStyle   = lipgloss.NewStyle().Faint(true)
 	focusStyle  = lipgloss.NewStyle().Reverse(true)
 )
-
-// statusLooks are ui's own colours per theme (theme.Set.Name): a toast's
-// (done, failed) and shell mode's "!" prompt; light's ≥ 4.5:1 on white.
-type statusLooks struct{ ok, err, shell lipgloss.Style }
-
-func statusLooksFor(name string) statusLooks {
-	fg := func(c string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(c)) }
-	switch b := lipgloss.NewStyle().Bold(true); name {
-	case theme.Light:
-		return statusLooks{fg("#15803D"), fg("#B91C1C").Bold(true), fg("#B45309").Bold(true)}
-	case theme.NoColor:
-		return statusLooks{err: b, shell: b}
-	}
-	return statusLooks{fg("#86efac"), fg("#f87171").Bold(true), fg("#f59e0b").Bold(true)}
-}
 
 // layout gives the transcript what the composer, shelf, header and footer
 // leave.

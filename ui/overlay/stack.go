@@ -6,9 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/dialog"
-	"github.com/chipchat/chipchat/transcript"
 )
 
 // Guarded is an overlay that ignores keys for the stack's guard after it
@@ -23,35 +21,16 @@ type Stack struct {
 	items    []dialog.Overlay
 	now      func() time.Time
 	guard    time.Duration
-	topSince time.Time // when the top one came on top
-	looks    *Looks    // SetLooks
+	topSince time.Time     // when the top one came on top
+	looks    *dialog.Looks // SetLooks
 }
 
-// Looks are the theme's for what overlays draw: their pickers' and
-// lists' styles, and a tool call's content in the agent's question.
-type Looks struct {
-	Picker  composer.PickerStyles
-	Content []transcript.ContentOption
-}
+// SetLooks draws every overlay pushed from now on in l (dialog.Dress).
+func (s *Stack) SetLooks(l dialog.Looks) { s.looks = &l }
 
-// SetLooks draws every overlay pushed from now on in l.
-func (s *Stack) SetLooks(l Looks) { s.looks = &l }
-
-// dress gives o the stack's looks: to its picker, list or tool content.
 func (s *Stack) dress(o dialog.Overlay) {
-	if s.looks == nil {
-		return
-	}
-	if p, ok := o.(interface{ Picker() *composer.Picker }); ok {
-		p.Picker().SetStyles(s.looks.Picker)
-	}
-	if p, ok := o.(interface{ SetStyles(composer.PickerStyles) }); ok {
-		p.SetStyles(s.looks.Picker)
-	}
-	if p, ok := o.(interface {
-		SetContentOptions(...transcript.ContentOption)
-	}); ok {
-		p.SetContentOptions(s.looks.Content...)
+	if s.looks != nil {
+		dialog.Dress(o, *s.looks)
 	}
 }
 

@@ -20,9 +20,9 @@ type dressed struct {
 }
 
 func (d *dressed) Update(tea.Msg) (dialog.Overlay, tea.Cmd, any) { return d.next, nil, nil }
-func (d *dressed) View(w, h int) []string                 { return []string{d.Picker.View(w, h)} }
-func (d *dressed) Hints() string                          { return "" }
-func (d *dressed) Scope() keymap.Scope                    { return keymap.ScopeThreads }
+func (d *dressed) View(w, h int) []string                        { return []string{d.Picker.View(w, h)} }
+func (d *dressed) Hints() string                                 { return "" }
+func (d *dressed) Scope() keymap.Scope                           { return keymap.ScopeThreads }
 func (d *dressed) SetContentOptions(o ...transcript.ContentOption) {
 	d.content = o
 }
@@ -35,7 +35,7 @@ func TestStackDressesOverlays(t *testing.T) {
 	s := NewStack(nil, 0)
 	plain := &dressed{FilterList: composer.NewFilterList("x")}
 	s.Push(plain) // before SetLooks: the defaults
-	s.SetLooks(Looks{Picker: light, Content: []transcript.ContentOption{transcript.ContentMaxLines(3)}})
+	s.SetLooks(dialog.Looks{Picker: light, Content: []transcript.ContentOption{transcript.ContentMaxLines(3)}})
 	view := func(d *dressed) string {
 		d.SetItems([]composer.PickerItem{{Title: "apple"}, {Title: "maple"}})
 		d.Picker.SetQuery("ap")
