@@ -290,6 +290,7 @@ type ACP struct {
 	mu       sync.Mutex
 	closed   bool
 	proc     *acpProc
+	starting *acpProc // started, not yet initialized (Close stops it too)
 	authEnv  []string                 // env the user gave an env-var sign-in
 	authWith string                   // the env-var method to authenticate with once restarted
 	sessions map[string]string        // thread id → session id
@@ -379,8 +380,8 @@ func (a *ACP) SetSessionID(threadID, sessionID string) {
 func (a *ACP) Close() error {
 	a.mu.Lock()
 	a.closed = true
-	p := a.proc
-	a.proc = nil
+	p, starting := a.proc, a.starting
+	a.proc, a.starting = nil, nil
 	a.mu.Unlock()
 	if p != nil {
 		a.closeSessions(p)
@@ -388,6 +389,11 @@ func (a *ACP) Close() error {
 	a.terms.releaseAll()
 	if p != nil {
 		p.kill()
+	}
+	if starting != nil {
+		// Being started (the thread list's session listing, a turn): its
+		// initialize fails at once, and nothing of it outlives Close.
+		starting.kill()
 	}
 	a.fs.close()
 	return nil
@@ -642,6 +648,21 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	if err != nil {
 		return nil, err
 	}
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		p.kill()
+		return nil, errors.New("acp: backend closed")
+	}
+	a.starting = p
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		if a.starting == p {
+			a.starting = nil
+		}
+		a.mu.Unlock()
+	}()
 	resp, err := p.conn.Initialize(ctx, acp.InitializeRequest{
 		ProtocolVersion:    acp.ProtocolVersionNumber,
 		ClientCapabilities: a.clientCapabilities(),
