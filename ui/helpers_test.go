@@ -321,10 +321,12 @@ func (h *harness) update(msg tea.Msg) {
 	h.exec(cmd)
 }
 
-// pumpUntil feeds command results to Update until cond holds.
+// pumpUntil feeds command results to Update until cond holds, failing
+// after 20 s: a bound for a failure, never a wait (under -race with other
+// packages' tests on 2 cores a queued turn's two replies took 4.8 s).
 func (h *harness) pumpUntil(what string, cond func() bool) {
 	h.t.Helper()
-	h.pumpUntilWithin(5*time.Second, what, cond)
+	h.pumpUntilWithin(20*time.Second, what, cond)
 }
 
 func (h *harness) pumpUntilWithin(d time.Duration, what string, cond func() bool) {
