@@ -87,7 +87,7 @@ func TestSendStoresMessageBeforeTurnAndStreamsEchoReply(t *testing.T) {
 func TestSendWhileTurnRunsQueues(t *testing.T) {
 	e := newTestEnv(t)
 	opt := e.options("")
-	opt.Backend = agent.Echo{ChunkDelay: 40 * time.Millisecond, ChunkSize: 4}
+	opt.Backend = agent.Echo{ChunkDelay: 40 * time.Millisecond, ChunkSize: 16}
 	h := e.openWith(opt)
 	threadID := h.app.thread.ID
 	h.typeText("first")
