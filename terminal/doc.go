@@ -8,9 +8,10 @@
 // CaptureCommand) and the pager on a temporary file (WritePagerFile,
 // PagerCmd).
 //
-// It imports contextref (records, ids, UTF-16 lengths) and chips
-// (sanitizing); never store, agent, ui, composer or transcript. The app (ui)
-// wires CaptureMsg into the composer and decides the layout.
+// It imports contextref (records, ids, UTF-16 lengths), chips
+// (sanitizing) and bubbles' key (the app's bindings); never store, agent,
+// ui, composer or transcript. The app (ui) wires CaptureMsg into the
+// composer and shows or hides the pane.
 //
 // # Emulator (Screen)
 //
@@ -108,10 +109,15 @@
 //
 // Copy mode: a cursor over screen and scrollback; arrows/hjkl, pgup/pgdn,
 // g/G, 0/$ move; v or space starts (or drops) a line selection; y or enter
-// captures (CaptureMsg{Record}, or CaptureFailedMsg); esc or q leaves. The
-// app owns the layout (Pane.Layout: split or zoomed; SetSize resizes the
-// ptys) and the keys to add (NewTerminal), switch (Next) and close
-// (CloseActive, CloseAll on quit) terminals. A terminal started by someone
+// captures (CaptureMsg{Record}, or CaptureFailedMsg); esc or q leaves.
+//
+// The pane also owns its app keys (AppKey, with AppKeys from the app's key
+// table): add (NewTerminal), switch (Next), zoom and move the split beside
+// the transcript (Pane.Layout, Pane.Right) are done here; leave, hide and
+// close come back as an Action for the app, which owns the focus, the
+// toasts and whether a terminal may close (CloseActive, CloseAll on quit).
+// Split gives the app the pane's and the transcript's share of the area;
+// the app shows or hides the pane and SetSize resizes the ptys. A terminal started by someone
 // else (an agent's command: Env, NoRestart, Done, ExitSignal) joins with
 // Add, is shown with Show and taken out with Remove. View reads only the visible
 // rows under the lock and does no I/O.

@@ -56,6 +56,7 @@ type Pane struct {
 	CommandShell string
 	Scrollback   int // lines of history per terminal (default 10,000)
 	Layout       Layout
+	Right        bool // split beside the transcript rather than below it
 	Focused      bool
 	// Keys the pane keeps from the shell (configurable by the app).
 	CopyModeKeys     []string // default ctrl+space, ctrl+@

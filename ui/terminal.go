@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
@@ -12,13 +11,12 @@ import (
 )
 
 // panes is the terminal pane's controller: the pane, whether it is shown
-// and where (below or beside the transcript), its keys, the agent's tabs
+// (where is the pane's: terminal.Pane.Split), its keys, the agent's tabs
 // and sign-in logins in it (agentterm.go) and chipchat mcp's socket that
 // reads its terminals (mcp.go).
 type panes struct {
 	pane  *terminal.Pane
 	shown bool
-	right bool // split beside the transcript rather than below it
 
 	keys  *keymap.Keys
 	toast *toastLine
@@ -99,39 +97,23 @@ func (p *panes) show() (tea.Cmd, paneFx) {
 	return nil, paneFx{layout: true, focus: focusTerminal, open: true}
 }
 
-// key handles a key while the pane has focus: the pane's own app keys,
-// else the pane (copy mode, the shell). busy is the tab a ! command runs
-// in (nil when none): it does not close.
+// key handles a key while the pane has focus: the pane does its own app
+// keys and the rest (terminal.Pane.AppKey); leaving, hiding and closing
+// are the app's. busy is the tab a ! command runs in (nil when none): it
+// does not close.
 func (p *panes) key(msg tea.KeyPressMsg, busy *terminal.Terminal) (tea.Cmd, paneFx) {
-	k, copying := p.keys, p.pane.InCopyMode()
-	switch {
-	case key.Matches(msg, k.Terminal) && !copying:
+	k := p.keys
+	cmd, act := p.pane.AppKey(msg, terminal.AppKeys{Leave: k.Terminal, Hide: k.HidePane, Close: k.CloseTerminal,
+		New: k.NewTerminal, Next: k.NextTerminal, Prev: k.PrevTerminal, Zoom: k.ZoomTerminal, Side: k.TerminalSide})
+	switch act {
+	case terminal.ActLeave:
 		return nil, paneFx{focus: focusComposer}
-	case key.Matches(msg, k.HidePane) && !copying:
+	case terminal.ActHide:
 		return p.toggle()
-	case key.Matches(msg, k.CloseTerminal) && !copying:
+	case terminal.ActClose:
 		return p.closeActive(busy)
-	case key.Matches(msg, k.NewTerminal):
-		return p.pane.NewTerminal(), paneFx{}
-	case key.Matches(msg, k.NextTerminal):
-		p.pane.Next(1)
-		return nil, paneFx{}
-	case key.Matches(msg, k.PrevTerminal):
-		p.pane.Next(-1)
-		return nil, paneFx{}
-	case key.Matches(msg, k.ZoomTerminal):
-		if p.pane.Layout == terminal.LayoutZoomed {
-			p.pane.Layout = terminal.LayoutSplit
-		} else {
-			p.pane.Layout = terminal.LayoutZoomed
-		}
-		return nil, paneFx{layout: true}
-	case key.Matches(msg, k.TerminalSide):
-		p.right = !p.right
-		p.pane.Layout = terminal.LayoutSplit
-		return nil, paneFx{layout: true}
 	}
-	return p.update(msg), paneFx{}
+	return cmd, paneFx{layout: act == terminal.ActLayout}
 }
 
 // update hands a message to the pane.
@@ -172,23 +154,8 @@ func (p *panes) closeActive(busy *terminal.Terminal) (tea.Cmd, paneFx) {
 }
 
 // split divides the transcript's area between the transcript and the
-// pane: the pane zoomed takes it all; split, it takes the bottom half or
-// the right half.
-func (p *panes) split(w, h int) (trW, trH, pw, ph int) {
-	if !p.shown {
-		return w, h, 0, 0
-	}
-	switch {
-	case p.pane.Layout == terminal.LayoutZoomed:
-		return 0, 0, w, h
-	case p.right:
-		pw = w / 2
-		return w - pw - 1, h, pw, h
-	default:
-		ph = max(h/2, 3)
-		return w, max(h-ph, 1), w, ph
-	}
-}
+// pane (terminal.Pane.Split).
+func (p *panes) split(w, h int) (trW, trH, pw, ph int) { return p.pane.Split(w, h, p.shown) }
 
 // captured puts a terminal excerpt's chip at the composer's caret, focuses
 // the composer and records when the excerpt was taken (for expiry); then

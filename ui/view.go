@@ -55,7 +55,7 @@ func (a *App) mainArea(h int) string {
 		return a.tr.View()
 	case trW == 0:
 		return fitLines(a.panes.pane.View(), ph, pw)
-	case a.panes.right:
+	case a.panes.pane.Right:
 		left := strings.Split(fitLines(a.tr.View(), h, trW), "\n")
 		right := strings.Split(fitLines(a.panes.pane.View(), h, pw), "\n")
 		sep := ruleStyle.Render("│")
