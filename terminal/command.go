@@ -1,7 +1,9 @@
 package terminal
 
 import (
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/chipchat/chipchat/contextref"
 )
@@ -57,4 +59,30 @@ func CaptureCommand(t *Terminal, from int64, seq string) (rec *contextref.Termin
 		rec, err = CaptureLines(s, t.ID, t.Label, from, to, seq)
 	})
 	return rec, lost, err
+}
+
+// KillCommand is esc or ctrl+c while a ! command runs: SIGKILL to its
+// process group (nothing while it has none).
+func KillCommand(t *Terminal) {
+	if pg := t.Pgid(); pg > 0 {
+		_ = syscall.Kill(-pg, syscall.SIGKILL)
+	}
+}
+
+// CommandNote is the toast after a finished ! command's chip: "! cmdline"
+// with how it ended (" (exit N)", or " (killed)" when the user killed it)
+// and, lost (CaptureCommand), that its first lines were past the
+// scrollback.
+func CommandNote(t *Terminal, cmdline string, killed, lost bool) string {
+	code := ""
+	if _, c := t.Exited(); c != 0 {
+		code = " (exit " + strconv.Itoa(c) + ")"
+	}
+	if killed {
+		code = " (killed)"
+	}
+	if lost {
+		code += " · its first lines were past the scrollback (limits.scrollback)"
+	}
+	return "! " + cmdline + code + " → chip"
 }

@@ -4,8 +4,9 @@
 // terminal processes the app starts besides the pane's shells: an ACP
 // agent's terminals (AgentTerminals, started off the UI goroutine, and the
 // app's bookkeeping of their tabs, AgentTabs), a sign-in's login
-// (StartCommand), a ! command run and captured (StartShellCommand,
-// CaptureCommand) and the pager on a temporary file (WritePagerFile,
+// (StartCommand), a ! command run, killed and captured (StartShellCommand,
+// KillCommand, CaptureCommand, and CommandNote, the toast that says how it
+// ended) and the pager on a temporary file (WritePagerFile,
 // PagerCmd).
 //
 // It imports contextref (records, ids, UTF-16 lengths), chips

@@ -3,7 +3,6 @@ package ui
 import (
 	"strconv"
 	"strings"
-	"syscall"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -85,9 +84,7 @@ func (s *shellMode) key(msg tea.KeyPressMsg) (tea.Cmd, paneFx, bool) {
 	k := s.keys
 	if s.run != nil && key.Matches(msg, k.ShellKill) {
 		s.killed = true
-		if pg := s.run.Pgid(); pg > 0 {
-			_ = syscall.Kill(-pg, syscall.SIGKILL)
-		}
+		terminal.KillCommand(s.run)
 		return s.toast.show("killed: "+s.cmdline, false), paneFx{}, true
 	}
 	empty := s.ed.Draft().IsEmpty()
@@ -131,7 +128,7 @@ func (s *shellMode) start(line string) (tea.Cmd, paneFx) {
 }
 
 // done captures the finished command's lines for a chip at the caret
-// (App.captured) and the toast that follows it.
+// (App.captured) and the toast that follows it (terminal.CommandNote).
 func (s *shellMode) done(m shellDoneMsg) (*contextref.TerminalRecord, func() tea.Cmd) {
 	t := s.run
 	if t == nil || t.ID != m.id {
@@ -142,17 +139,7 @@ func (s *shellMode) done(m shellDoneMsg) (*contextref.TerminalRecord, func() tea
 	if err != nil {
 		return nil, func() tea.Cmd { return s.toast.show("! "+s.cmdline+": nothing captured: "+err.Error(), true) }
 	}
-	code := ""
-	if _, c := t.Exited(); c != 0 {
-		code = " (exit " + strconv.Itoa(c) + ")"
-	}
-	if s.killed {
-		code = " (killed)"
-	}
-	if lost {
-		code += " · its first lines were past the scrollback (limits.scrollback)"
-	}
-	note := "! " + s.cmdline + code + " → chip"
+	note := terminal.CommandNote(t, s.cmdline, s.killed, lost)
 	return rec, func() tea.Cmd { return s.toast.show(note, false) }
 }
 
