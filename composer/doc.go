@@ -11,7 +11,9 @@
 // listings (files from git or a bounded walk, skills from the skill
 // directories, threads from an injected provider), all loaded in tea.Cmds;
 // the editor's key map; drawing the draft with chips through the chips
-// registry, wrapped, with invisible and bidi controls shown as marks.
+// registry, wrapped, with invisible and bidi controls shown as marks; the
+// rows drawn above it: the image shelf (Shelf) and the queue of messages
+// waiting to be sent (QueueView, from the titles the app gives).
 //
 // The editor is the one owner of the draft: the app changes it only
 // through Editor and Draft methods (SetDraft, Reset, InsertChip,

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -10,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/chat"
-	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/composer"
 	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
@@ -379,26 +377,10 @@ func (a *App) finishQuit() tea.Cmd {
 	return a.drafts.saveAndQuit(closeAll) // a failed save stops the quit once (autosave.go)
 }
 
-// queueView is the queue under the transcript: one line per queued
-// message, oldest first.
+// queueView is the queue under the transcript (composer.QueueView).
 func (c *conversation) queueView(width int) []string {
 	queue, paused := c.queue()
-	if len(queue) == 0 {
-		return nil
-	}
-	head := fmt.Sprintf("queued (%d) — alt+up takes the last back", len(queue))
-	if paused {
-		head = fmt.Sprintf("queued (%d), paused — enter on an empty composer sends the next · alt+up takes the last back", len(queue))
-	}
-	lines := []string{hintStyle.Render(chips.Truncate(" "+head, width))}
-	for i, m := range queue {
-		if i == 3 && len(queue) > 4 {
-			lines = append(lines, hintStyle.Render(chips.Truncate(fmt.Sprintf("   … %d more", len(queue)-3), width)))
-			break
-		}
-		lines = append(lines, chips.Truncate("   ⏳ "+workspace.Title(m.Text), width))
-	}
-	return lines
+	return composer.QueueView(len(queue), func(i int) string { return workspace.Title(queue[i].Text) }, paused, width, hintStyle)
 }
 
 // sendsPausedQueue reports whether the send key sends the paused queue's
