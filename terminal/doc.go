@@ -91,7 +91,9 @@
 // ("[process killed (SIGKILL)]" when a signal ended it, see ExitNote)
 // and ExitedMsg{ID, Code} is sent; Start again restarts it. Close sends
 // SIGHUP (then SIGKILL) to the process group and kills every process left
-// in the pty's session (read from /proc on Linux), so nothing is orphaned.
+// in the pty's session (read from /proc on Linux), so nothing is orphaned;
+// CloseTerminals (and Closing, as a command) closes several, off the UI
+// goroutine.
 // Terminal.Spawn (and Pane.Spawn for its shells, StartShellCommandWith for
 // a ! command) makes the command elsewhere: a remote project's is ssh -tt
 // over its master, given the pty like any program.

@@ -313,6 +313,19 @@ func (t *Terminal) Close() {
 	t.signal()
 }
 
+// CloseTerminals closes ts, one after the other. Close may wait out the
+// grace before SIGKILL: the app calls it off the UI goroutine.
+func CloseTerminals(ts ...*Terminal) {
+	for _, t := range ts {
+		t.Close()
+	}
+}
+
+// Closing is a command that closes ts (CloseTerminals) and sends nothing.
+func Closing(ts ...*Terminal) tea.Cmd {
+	return func() tea.Msg { CloseTerminals(ts...); return nil }
+}
+
 func killSession(sid int, running bool) {
 	_ = syscall.Kill(-sid, syscall.SIGHUP)
 	_ = syscall.Kill(-sid, syscall.SIGCONT)

@@ -75,12 +75,7 @@ func (p *panes) prune() (tea.Cmd, paneFx) {
 		p.shown = false
 		fx = paneFx{layout: true, focus: focusOffTerminal}
 	}
-	return func() tea.Msg {
-		for _, t := range gone {
-			t.Close()
-		}
-		return nil
-	}, fx
+	return terminal.Closing(gone...), fx
 }
 
 // rename names an agent's tab after the tool call whose content shows it.
@@ -153,7 +148,7 @@ func (p *panes) answered(m terminal.AnsweredMsg) (tea.Cmd, paneFx) {
 	var closing tea.Cmd
 	if m.Remove {
 		if t := p.pane.Remove(m.ID); t != nil {
-			closing = func() tea.Msg { t.Close(); return nil }
+			closing = terminal.Closing(t)
 		}
 	}
 	cmd, fx := p.prune()

@@ -13,6 +13,7 @@ import (
 	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/notify"
+	"github.com/chipchat/chipchat/terminal"
 	"github.com/chipchat/chipchat/transcript"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
@@ -369,11 +370,7 @@ func (a *App) finishQuit() tea.Cmd {
 	// the UI goroutine and leaves the pane itself alone (Update may still
 	// read it); App.Close clears the pane.
 	terms := slices.Clone(a.panes.pane.Terminals())
-	closeAll := func() {
-		for _, t := range terms {
-			t.Close()
-		}
-	}
+	closeAll := func() { terminal.CloseTerminals(terms...) }
 	return a.drafts.saveAndQuit(closeAll) // a failed save stops the quit once (autosave.go)
 }
 
