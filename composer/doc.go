@@ -13,7 +13,9 @@
 // the editor's key map; drawing the draft with chips through the chips
 // registry, wrapped, with invisible and bidi controls shown as marks; the
 // rows drawn above it: the image shelf (Shelf) and the queue of messages
-// waiting to be sent (QueueView, from the titles the app gives).
+// waiting to be sent (QueueView, from the titles the app gives); and
+// recalling earlier prompts into the draft (Recall: the typed draft kept
+// while stepping, an edit seen; RecallsOn: where up and down recall).
 //
 // The editor is the one owner of the draft: the app changes it only
 // through Editor and Draft methods (SetDraft, Reset, InsertChip,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/chipchat/chipchat/clipboard"
 	"github.com/chipchat/chipchat/composer"
-	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/dialog"
 	"github.com/chipchat/chipchat/ui/keymap"
 	"github.com/chipchat/chipchat/ui/overlay"
@@ -27,7 +26,8 @@ import (
 
 // history is the prompt-history controller: the stepping
 // (workspace.HistorySteps) wired to the composer — up/down on its first or
-// last line, a search's choice — and the typed draft kept meanwhile.
+// last line, a search's choice — whose composer.Recall keeps the typed
+// draft meanwhile.
 type history struct {
 	ws    *workspace.Workspace
 	ed    *composer.Editor
@@ -37,8 +37,7 @@ type history struct {
 	reg   *clipboard.Registry
 
 	steps workspace.HistorySteps // the entries and the stepping through them
-	typed *composer.Draft        // the user's draft when the stepping began
-	shown uint64                 // the draft's version after the last step: an edit ends the stepping
+	rc    composer.Recall        // the user's draft when the stepping began, the prompt shown
 }
 
 type historyLoadedMsg struct {
@@ -66,7 +65,7 @@ func (h *history) load() tea.Cmd {
 // again (other processes' prompts included).
 func (h *history) remember(m composer.SubmitMsg) tea.Cmd {
 	h.steps.Stop()
-	h.typed = nil
+	h.rc.Forget()
 	if strings.TrimSpace(m.Markdown) == "" && len(m.Records) == 0 {
 		return nil
 	}
@@ -112,24 +111,18 @@ func (h *history) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	d := h.ed.Draft()
-	if h.steps.Stepping() && d.Version() != h.shown {
+	if h.steps.Stepping() && h.rc.Edited(h.ed) {
 		h.steps.Stop() // edited: the edited text is the user's draft now
-		h.typed = nil
-	}
-	if _, _, sel := d.Selection(); sel {
-		return nil, false
+		h.rc.Forget()
 	}
 	var step workspace.Step
 	switch {
-	case up && (d.IsEmpty() || d.Caret().Line == 0):
+	case up && composer.RecallsOn(d, true):
 		var start bool
 		if step, start = h.steps.Up(); start {
-			h.typed = nil
-			if !d.IsEmpty() {
-				h.typed = d
-			}
+			h.rc.Keep(d)
 		}
-	case down && (d.IsEmpty() || d.Caret().Line == d.LineCount()-1):
+	case down && composer.RecallsOn(d, false):
 		step = h.steps.Down()
 	}
 	switch step {
@@ -138,12 +131,7 @@ func (h *history) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case workspace.Show:
 		return h.recall(), true
 	case workspace.Back:
-		if h.typed != nil {
-			h.ed.SetDraft(h.typed)
-		} else {
-			h.ed.Reset()
-		}
-		h.typed = nil
+		h.rc.Back(h.ed)
 		return nil, true
 	}
 	return nil, false
@@ -154,7 +142,7 @@ func (h *history) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // gone stays an unresolved chip). The draft changed.
 func (h *history) recall() tea.Cmd {
 	e, seq := h.steps.Shown()
-	h.show(e.Markdown, e.Records)
+	h.rc.Show(h.ed, e.Markdown, e.Records)
 	if len(e.Records) == 0 {
 		return nil
 	}
@@ -166,22 +154,13 @@ func (h *history) importPrompt(seq int, e workspace.HistoryEntry) tea.Cmd {
 	return func() tea.Msg { return historyImportedMsg{seq, imp(e.Markdown, nil, e.Records...)} }
 }
 
-// show replaces the draft with a prompt, the caret at its end.
-func (h *history) show(md string, recs []contextref.Record) {
-	d := composer.FromMarkdown(md, recs) // every image on the shelf, linked or not
-	last := d.LineCount() - 1
-	d.SetCaret(composer.Pos{Line: last, Col: len(d.Line(last))}, false)
-	h.ed.SetDraft(d)
-	h.shown = h.ed.Draft().Version()
-}
-
 // imported shows a recalled prompt's records as imported (the draft
 // changes).
 func (h *history) imported(m historyImportedMsg) tea.Cmd {
-	if !h.steps.Latest(m.seq) || h.ed.Draft().Version() != h.shown {
+	if !h.steps.Latest(m.seq) || h.rc.Edited(h.ed) {
 		return nil // a later step, or edited meanwhile: the records as stored stay
 	}
-	h.show(m.imp.Text, m.imp.Records)
+	h.rc.Show(h.ed, m.imp.Text, m.imp.Records)
 	if len(m.imp.Notes) > 0 {
 		return h.toast.show("from the history: "+strings.Join(m.imp.Notes, "; "), true)
 	}
@@ -199,11 +178,8 @@ func (h *history) openSearch() tea.Cmd {
 // stepped to it: down goes on to newer prompts and then back to the draft
 // the user had typed. The draft changes.
 func (h *history) use(c dialog.HistoryChosen) tea.Cmd {
-	if d := h.ed.Draft(); !h.steps.Stepping() || d.Version() != h.shown {
-		h.typed = nil
-		if !d.IsEmpty() {
-			h.typed = d
-		}
+	if !h.steps.Stepping() || h.rc.Edited(h.ed) {
+		h.rc.Keep(h.ed.Draft())
 	}
 	h.steps.Choose(c.Index)
 	return h.recall()
