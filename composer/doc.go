@@ -6,7 +6,8 @@
 // context id and the image shelf — so "the caret never enters a chip" is
 // true by construction and undo is a list of deltas; canonical Markdown in
 // and out (FromMarkdown, Markdown: reference links and assistant-quote
-// links as atomic chips); motion, selection, deletion, undo/redo; the
+// links as atomic chips); motion, selection, deletion, undo/redo, and
+// which chip beside the caret expands back into prose (TextChipNearCaret); the
 // pickers that insert chips (@ files, $ skills, # threads) and their
 // listings (files from git or a bounded walk, skills from the skill
 // directories, threads from an injected provider), all loaded in tea.Cmds;

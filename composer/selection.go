@@ -66,6 +66,23 @@ func (d *Draft) FindChip(refID string) (Pos, bool) {
 	return Pos{}, false
 }
 
+// TextChipNearCaret is the chip beside the caret (ChipNearCaret) that can
+// expand back into prose: a text file chip (a long paste kept as
+// pasted-text-N.txt), with its reference id and its file's attachment id.
+// why says, when there is none, what is there instead.
+func (d *Draft) TextChipNearCaret() (refID, attachmentID, why string) {
+	chip, _, ok := d.ChipNearCaret()
+	if !ok {
+		return "", "", "no chip beside the caret"
+	}
+	r, ok := d.Record(chip.ContextID)
+	f, isFile := r.(*contextref.FileRecord)
+	if !ok || !isFile || !strings.HasPrefix(f.MimeType, "text/") {
+		return "", "", "only a text file chip expands into prose"
+	}
+	return chip.RefID, f.AttachmentID, ""
+}
+
 // ReplaceChipWithText replaces the chip occurrence with that reference id
 // by prose, as one undo step (the record goes when no other chip points at
 // it). It reports false when the chip is gone.

@@ -254,18 +254,14 @@ func (c *clip) systemRead(m systemReadMsg) tea.Cmd {
 // maxExpand bounds the text a pasted-text chip expands to.
 const maxExpand = 4 << 20
 
-// expandPaste turns the text file chip beside the caret back into prose.
+// expandPaste turns the text file chip beside the caret back into prose
+// (composer.Draft.TextChipNearCaret).
 func (c *clip) expandPaste() tea.Cmd {
-	chip, _, ok := c.ed.Draft().ChipNearCaret()
-	if !ok {
-		return c.toast.show("no chip beside the caret", false)
+	ref, attachment, why := c.ed.Draft().TextChipNearCaret()
+	if why != "" {
+		return c.toast.show(why, false)
 	}
-	r, ok := c.ed.Draft().Record(chip.ContextID)
-	f, isFile := r.(*contextref.FileRecord)
-	if !ok || !isFile || !strings.HasPrefix(f.MimeType, "text/") {
-		return c.toast.show("only a text file chip expands into prose", false)
-	}
-	read, ref := c.ws.Text(f.AttachmentID, maxExpand), chip.RefID
+	read := c.ws.Text(attachment, maxExpand)
 	return func() tea.Msg {
 		text, err := read()
 		return expandedMsg{refID: ref, text: text, err: err}
