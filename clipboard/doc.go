@@ -58,7 +58,8 @@
 // directories in $XDG_STATE_HOME/chipchat/environments.json, so a paste can
 // re-fetch image and file bytes from the environment a fragment came from;
 // Import applies DESIGN.md section 6's rules (Importer binds it to an
-// environment for the app's pastes; WriteResult.Note is a copy's toast).
+// environment for the app's pastes; WriteResult.Note is a copy's toast,
+// ImportResult.Summary a paste's).
 // The package never imports store, agent or ui: the store and asset
 // operations it needs are passed in.
 package clipboard

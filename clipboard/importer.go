@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/chipchat/chipchat/assets"
 	"github.com/chipchat/chipchat/contextref"
@@ -67,6 +68,16 @@ type ImportResult struct {
 	Text    string              // the pasted text, links to re-attached binaries rewritten
 	Records []contextref.Record // the records to insert with it
 	Notes   []string            // why some chips stay unresolved (for a toast)
+}
+
+// Summary is the toast after an import: what came in, with how many chip
+// records, then the notes; it is an error's when there are notes.
+func (r ImportResult) Summary(what string) (note string, isErr bool) {
+	note = fmt.Sprintf("%s with %d chip record(s)", what, len(r.Records))
+	if len(r.Notes) > 0 {
+		note += " · " + strings.Join(r.Notes, "; ")
+	}
+	return note, len(r.Notes) > 0
 }
 
 // Import applies DESIGN.md section 6 to a pasted text and its fragment:

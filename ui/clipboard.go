@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chipchat/chipchat/clipboard"
@@ -219,11 +216,7 @@ func (c *clip) pasteReady(m pasteReadyMsg) tea.Cmd {
 	d := c.ed.Draft()
 	d.InsertImported(m.imp.Text, m.imp.Records) // and a stashed draft's shelf
 	c.ed.SetDraft(d)
-	note := fmt.Sprintf("%s with %d chip record(s)", m.what, len(m.imp.Records))
-	if len(m.imp.Notes) > 0 {
-		note += " · " + strings.Join(m.imp.Notes, "; ")
-	}
-	return tea.Batch(c.toast.show(note, len(m.imp.Notes) > 0), after)
+	return tea.Batch(c.toast.show(m.imp.Summary(m.what)), after)
 }
 
 // readSystem is ctrl+v: read the system clipboard in a command.
