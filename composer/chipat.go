@@ -26,6 +26,16 @@ func (e *Editor) SpaceBeforeChip() {
 	}
 }
 
+// QuoteAtCaret puts an assistant quote's chip at the caret (never over a
+// selection), followed by a space, and scrolls to it.
+func (e *Editor) QuoteAtCaret(cit *contextref.Citation) {
+	d := e.draft
+	d.SetCaret(d.Caret(), false)
+	d.InsertCitation(cit)
+	d.InsertText(" ")
+	e.SetDraft(d) // scrolls to the caret
+}
+
 // InsertAtCaret puts rec's chip at the caret (never over a selection) even
 // while the editor does not take input, followed by a space (the review
 // pane's comments).

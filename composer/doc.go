@@ -20,7 +20,7 @@
 //
 // The editor is the one owner of the draft: the app changes it only
 // through Editor and Draft methods (SetDraft, Reset, InsertChip,
-// InsertCitation, …) and is told of a send by SubmitMsg. A keystroke costs
+// InsertCitation, QuoteAtCaret, …) and is told of a send by SubmitMsg. A keystroke costs
 // time proportional to the line it touches, never to the whole draft.
 //
 // Imports: contextref and chips of the project, and the Charm libraries.

@@ -136,8 +136,9 @@
 //     moving end a word, j/k (↓/↑) a sentence, o swaps the ends. y copies
 //     the Markdown source the words span (CopyMsg), q and Q send QuoteMsg
 //     (UTF-16 offsets into that text, the quote cut to 8000 units, 32
-//     units of prefix and suffix; Q: with a comment) — the app builds the
-//     citation link. v on a tool call with a diff selects diff rows (j/k,
+//     units of prefix and suffix; Q: with a comment); QuoteMsg.Citation
+//     builds and checks its citation link in the app's environment and
+//     thread. v on a tool call with a diff selects diff rows (j/k,
 //     o); y copies them, c sends CommentDiffMsg (path, the rows, their old
 //     and new sides and line ranges). esc (or v) leaves. The selection is
 //     shown in a box over the bottom rows, and the blocks it covers get a

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/chips"
+	"github.com/chipchat/chipchat/contextref"
 	"github.com/chipchat/chipchat/message"
 )
 
@@ -39,6 +40,15 @@ type QuoteMsg struct {
 	Start, End     int
 	Prefix, Suffix string
 	WithComment    bool
+}
+
+// Citation is the quote's citation as the contract writes it, in the
+// environment envID's thread threadID, checked by parsing its own link
+// back.
+func (q QuoteMsg) Citation(envID, threadID string) (*contextref.Citation, error) {
+	cit := &contextref.Citation{Version: 1, EnvironmentID: envID, ThreadID: threadID, MessageID: q.MessageID,
+		Text: q.Text, Start: int64(q.Start), End: int64(q.End), Prefix: q.Prefix, Suffix: q.Suffix}
+	return contextref.ParseCitationHref(cit.Href())
 }
 
 // CommentDiffMsg asks the app to start a review comment on the selected
