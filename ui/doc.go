@@ -39,9 +39,12 @@
 // one key table (name, scopes, default keys, help) behind every key struct,
 // the config's [keys], F1 and the hint bar; history.go wires the
 // project's prompt history (workspace.History, stepped by
-// workspace.HistorySteps) to the composer and the search; shell.go
-// is ! shell mode, whose commands run as terminal-pane tabs and come back
-// as terminal-excerpt chips.
+// workspace.HistorySteps, recalled into the draft by composer.Recall) to
+// the composer and the search; shell.go is ! shell mode, whose commands
+// run as terminal-pane tabs and come back as terminal-excerpt chips
+// (terminal.CaptureCommand, CommandNote). The terminal pane does its own
+// keys and split (terminal.Pane.AppKey, Split); terminal.go keeps its
+// focus, hiding, closing and toasts.
 //
 // The draft is the editor's: the app changes it only through
 // composer.Editor and composer.Draft methods.
