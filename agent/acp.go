@@ -290,7 +290,7 @@ type ACP struct {
 	mu       sync.Mutex
 	closed   bool
 	proc     *acpProc
-	starting *acpProc // started, not yet initialized (Close stops it too)
+	starting *acpProc                 // started, not yet initialized (Close stops it too)
 	authEnv  []string                 // env the user gave an env-var sign-in
 	authWith string                   // the env-var method to authenticate with once restarted
 	sessions map[string]string        // thread id → session id
