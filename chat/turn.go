@@ -595,7 +595,6 @@ func (s *Service) finish(t *turn, err error, forced bool) {
 	if th.turn == t {
 		th.turn = nil
 	}
-	s.setPhase(th, Idle)
 	if werr != nil {
 		s.emit(Notice{ThreadID: th.id, Text: "reply not saved: " + werr.Error(), Err: true})
 	}
@@ -603,7 +602,11 @@ func (s *Service) finish(t *turn, err error, forced bool) {
 		u := t.user
 		th.retry = &u
 	}
+	// The reply's end before the phase's: a listener that sees the turn
+	// idle has seen how it ended (the turn-end notification is decided
+	// with the focus of that moment, not of a later batch).
 	s.emit(ReplyFinished{ThreadID: th.id, ReplyID: t.reply.ID, Status: status, Err: err})
+	s.setPhase(th, Idle)
 	switch {
 	case s.quitting:
 	case status == message.StatusDone:
