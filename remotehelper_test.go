@@ -12,14 +12,20 @@ import (
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/internal/hostileagent"
 	"github.com/chipchat/chipchat/message"
+	"github.com/chipchat/chipchat/terminal"
 )
 
 // remoteHostileAgent is internal/hostileagent started on the remote (the
 // sshtest server runs on this machine, so this test binary is there too).
-func remoteHostileAgent(t *testing.T, rp *remoteProject) agent.Backend {
+// With terms, its terminals run in terms' tabs, on the remote.
+func remoteHostileAgent(t *testing.T, rp *remoteProject, terms ...agent.TerminalHost) agent.Backend {
 	t.Helper()
+	opts := agent.ACPOptions{Dir: rp.Dir(), LogPath: "-"}
+	if len(terms) > 0 {
+		opts.Terminals = terms[0]
+	}
 	b, err := agent.NewWith("acp:env "+hostileagent.Env+"=1 "+os.Args[0]+" -test.run=^TestBoundaryHostileAgentProcess$",
-		agent.Options{Host: remoteHost{rp}, ACP: agent.ACPOptions{Dir: rp.Dir(), LogPath: "-"}})
+		agent.Options{Host: remoteHost{rp}, ACP: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,5 +192,45 @@ func TestRemoteHelperNotOfferedOnAnotherPlatform(t *testing.T) {
 	}
 	if rp.helper.uploaded != 0 || asked != 1 {
 		t.Errorf("uploaded %d bytes, asked uname %d times", rp.helper.uploaded, asked)
+	}
+}
+
+// A remote agent's terminals run on the remote through the helper, as
+// tabs of the terminal pane (ssh -tt): in the directory it names inside
+// the project, with its output and exit code read back; a directory that
+// leads out of the project through a symlink is refused there (the
+// helper's os.Root check), the command not run.
+func TestRemoteHelperRunsTerminals(t *testing.T) {
+	srv, rp := newTestRemote(t)
+	proj := rp.Dir()
+	if err := os.MkdirAll(filepath.Join(proj, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(srv.Home, filepath.Join(proj, "away")); err != nil {
+		t.Fatal(err)
+	}
+	tabs := terminal.NewAgentTerminals(0)
+	t.Cleanup(tabs.Close)
+	go func() { // the app's side: take the tabs
+		for tabs.Listen()() != nil {
+		}
+	}()
+	b := remoteHostileAgent(t, rp, remoteTerms{agentTerms{tabs}, rp})
+	res, _ := hostileTurn(t, b, proj,
+		hostileagent.Op{Op: "caps"},
+		hostileagent.Op{Op: "terminal", Command: "pwd", Cwd: filepath.Join(proj, "sub"), Wait: true, Release: true},
+		hostileagent.Op{Op: "terminal", Command: "touch", Args: []string{"ran"}, Cwd: filepath.Join(proj, "away"), Wait: true, Release: true},
+	)
+	if res[0].Head != "read=true write=true terminal=true" {
+		t.Errorf("initialize offered %q", res[0].Head)
+	}
+	if r := res[1]; r.Err != "" || r.ExitCode == nil || *r.ExitCode != 0 || !strings.Contains(r.Output, filepath.Join(proj, "sub")) {
+		t.Errorf("pwd: %+v", r)
+	}
+	if r := res[2]; r.ExitCode == nil || *r.ExitCode == 0 || !strings.Contains(r.Output, "refused the terminal's directory") {
+		t.Errorf("through the symlink: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(srv.Home, "ran")); err == nil {
+		t.Error("the command ran outside the project")
 	}
 }
