@@ -160,3 +160,23 @@ func FuzzHelperFrame(f *testing.F) {
 		}
 	})
 }
+
+// The helper refuses writes into chipchat's directories of its own
+// machine, the staging directory ~/.cache/chipchat (its own binary, the
+// staged attachments) among them, even in a project that holds them.
+func TestHelperProtectsItsStagingDirectory(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "elsewhere"))
+	bin := filepath.Join(home, ".cache", "chipchat", "bin", "abc", "chipchat")
+	os.MkdirAll(filepath.Dir(bin), 0o755)
+	os.WriteFile(bin, []byte("the helper"), 0o755)
+	h := helperPipe(t)
+	_, tell, err := h.writeText([]string{home}, bin, "pwned")
+	if err == nil || !tell || !strings.Contains(err.Error(), "inside chipchat's own directory") {
+		t.Errorf("write of the staged helper: %v (tell %v)", err, tell)
+	}
+	if b, _ := os.ReadFile(bin); string(b) != "the helper" {
+		t.Errorf("the staged helper holds %q", b)
+	}
+}
