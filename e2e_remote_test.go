@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chipchat/chipchat/internal/hostileagent"
 	"github.com/chipchat/chipchat/internal/sshtest"
 	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/store"
@@ -179,41 +178,6 @@ func TestEndToEndRemoteReviewPane(t *testing.T) {
 	s.text("/review")
 	s.keys("Enter")
 	s.waitFor("Review  Working tree vs HEAD", "app.py", "+     return 10", "fresh.txt", "review: v select")
-	s.keys("C-q")
-	s.waitFor("EXITED=0")
-}
-
-// An ACP agent on a remote project (internal/hostileagent, started there
-// over the master) edits a file that exists only there: chipchat staged
-// itself on the remote (the same OS and architecture) and serves the
-// write through its helper, which lands on the remote and shows as a
-// diff of the remote file's old and new text; a write into .git is
-// refused there with a notice. This side cannot read the project (its
-// directory is hidden here), so all of it came over ssh.
-func TestEndToEndRemoteACPEditsThroughTheHelper(t *testing.T) {
-	e := newRemoteEnvWith(t, "acp:env "+hostileagent.Env+"=1 "+os.Args[0]+" -test.run=^TestBoundaryHostileAgentProcess$")
-	writeFile(t, filepath.Join(e.proj, ".git", "HEAD"), "ref: refs/heads/main\n")
-	s := startTmuxSize(t, e.command(t, "--remote", "box"), 160, 50)
-	s.waitFor("enter send")
-	target := filepath.Join(e.proj, "only-remote.txt")
-	s.text(hostilePrompt(t,
-		hostileagent.Op{Op: "write", Path: target, Content: "remote secret 43\n"},
-		hostileagent.Op{Op: "read", Path: target},
-		hostileagent.Op{Op: "write", Path: filepath.Join(e.proj, ".git", "config"), Content: "[core]\n"},
-	))
-	s.keys("Enter")
-	s.waitFor("Write only-remote.txt", "- remote secret 42", "+ remote secret 43",
-		"refused the agent's write: .git/config is inside .git", `"head":"remote secret 43\n"`, "enter send")
-	if b, _ := os.ReadFile(target); string(b) != "remote secret 43\n" {
-		t.Errorf("the remote file is %q", b)
-	}
-	if _, err := os.Stat(filepath.Join(e.proj, ".git", "config")); err == nil {
-		t.Error(".git/config was written")
-	}
-	staged, _ := filepath.Glob(filepath.Join(e.srv.Home, ".cache", "chipchat", "bin", "*", "chipchat"))
-	if len(staged) != 1 {
-		t.Errorf("staged helpers: %v", staged)
-	}
 	s.keys("C-q")
 	s.waitFor("EXITED=0")
 }
