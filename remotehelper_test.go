@@ -87,7 +87,8 @@ func writeDiffs(evs []agent.Event) []message.ToolContent {
 // helper, staged there (the same OS and architecture): it writes a remote
 // file, which shows as a diff item with the old text read there, and
 // reads it back; a symlink out of the project, a write into .git and a
-// non-UTF-8 file are refused there as they are here. A second session
+// non-UTF-8 file are refused there as they are here. What the login shell
+// prints first does not disturb the helper. A second session
 // stages nothing (the helper is there already, its sha256 checked).
 func TestRemoteHelperServesClientFS(t *testing.T) {
 	srv, rp := newTestRemote(t)
@@ -96,6 +97,8 @@ func TestRemoteHelperServesClientFS(t *testing.T) {
 	writeFile(t, notes, "old line\n")
 	writeFile(t, filepath.Join(srv.Home, "secret.txt"), "secret\n")
 	writeFile(t, filepath.Join(proj, "bin.dat"), "\xff\xfe\x00binary")
+	// The login shell prints before the helper starts.
+	writeFile(t, filepath.Join(srv.Home, ".profile"), "echo profile noise\n")
 	if err := os.MkdirAll(filepath.Join(proj, ".git", "hooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,10 @@ import (
 // user's notices) and forwards the rest.
 //
 // The protocol, on the helper's stdin and stdout: frames of a 4-byte
-// big-endian length and that many bytes of JSON. The helper's first frame
-// is its hello (helperResponse with ID 0 and Text helperHello); then each
+// big-endian length and that many bytes of JSON. The helper first writes
+// helperSync (the client skips whatever comes before it: a login shell's
+// ~/.profile may print), then its hello (helperResponse with ID 0 and Text
+// helperHello); then each
 // helperRequest gets one helperResponse of the same ID, in any order
 // (requests are served concurrently).
 
@@ -38,6 +40,42 @@ const helperHello = "chipchat-helper 1"
 // line) or a read's text, or a write's old text (acpOldTextMax, JSON
 // escaping at most 6 bytes a byte).
 const helperMaxFrame = 6*acpOldTextMax + 1<<20
+
+// helperSync starts the helper's output; helperNoiseMax bounds what the
+// client skips before it.
+const (
+	helperSync     = "\x00chipchat-helper-frames\x00"
+	helperNoiseMax = 64 << 10
+)
+
+// skipToSync reads r up to and including helperSync, skipping at most
+// helperNoiseMax bytes before it.
+func skipToSync(r *bufio.Reader) error {
+	matched, skipped := 0, 0
+	for matched < len(helperSync) {
+		c, err := r.ReadByte()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		switch {
+		case c == helperSync[matched]:
+			matched++
+		case c == helperSync[0]:
+			skipped += matched
+			matched = 1
+		default:
+			skipped += matched + 1
+			matched = 0
+		}
+		if skipped > helperNoiseMax {
+			return fmt.Errorf("%w: more than %d bytes before the helper's start", errHelperFrame, helperNoiseMax)
+		}
+	}
+	return nil
+}
 
 // helperHelloWait is how long the client waits for the helper's hello.
 const helperHelloWait = 15 * time.Second
@@ -127,6 +165,9 @@ func ServeHelper(r io.Reader, w io.Writer) error {
 		wmu.Lock()
 		defer wmu.Unlock()
 		return writeHelperFrame(w, resp)
+	}
+	if _, err := io.WriteString(w, helperSync); err != nil {
+		return err
 	}
 	if err := send(helperResponse{Text: helperHello}); err != nil {
 		return err
@@ -220,7 +261,10 @@ func startHelper(cmd *exec.Cmd, label string) (*helperClient, error) {
 	go func() {
 		br := bufio.NewReaderSize(stdout, 64<<10)
 		var first helperResponse
-		err := readHelperFrame(br, &first)
+		err := skipToSync(br)
+		if err == nil {
+			err = readHelperFrame(br, &first)
+		}
 		if err == nil && (first.ID != 0 || first.Text != helperHello) {
 			err = fmt.Errorf("it said %q, not %q", first.Text, helperHello)
 		}

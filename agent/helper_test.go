@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -24,14 +25,18 @@ func helperPipe(t *testing.T) *helperClient {
 		served <- err
 	}()
 	h := &helperClient{stdin: reqW, label: "box", waiting: map[uint64]chan helperResponse{}, done: make(chan struct{})}
+	br := bufio.NewReader(respR)
 	var hello helperResponse
-	if err := readHelperFrame(respR, &hello); err != nil || hello.Text != helperHello {
+	if err := skipToSync(br); err != nil {
+		t.Fatal(err)
+	}
+	if err := readHelperFrame(br, &hello); err != nil || hello.Text != helperHello {
 		t.Fatalf("hello %+v, %v", hello, err)
 	}
 	go func() {
 		for {
 			var resp helperResponse
-			if err := readHelperFrame(respR, &resp); err != nil {
+			if err := readHelperFrame(br, &resp); err != nil {
 				h.end(err)
 				return
 			}
@@ -179,4 +184,46 @@ func TestHelperProtectsItsStagingDirectory(t *testing.T) {
 	if b, _ := os.ReadFile(bin); string(b) != "the helper" {
 		t.Errorf("the staged helper holds %q", b)
 	}
+}
+
+// What a login shell prints before the helper starts is skipped, however
+// it ends (a part of the marker among it too); past helperNoiseMax bytes,
+// or at the end of the output, the helper did not start.
+func TestHelperSkipsNoiseBeforeItsStart(t *testing.T) {
+	for _, noise := range []string{"", "hello from .profile\n", "\x00chipchat-hel\x00\x00chip", strings.Repeat("x", helperNoiseMax)} {
+		br := bufio.NewReader(strings.NewReader(noise + helperSync + "after"))
+		if err := skipToSync(br); err != nil {
+			t.Errorf("%q: %v", noise, err)
+			continue
+		}
+		if rest, _ := io.ReadAll(br); string(rest) != "after" {
+			t.Errorf("%q: then %q", noise, rest)
+		}
+	}
+	if err := skipToSync(bufio.NewReader(strings.NewReader(strings.Repeat("x", helperNoiseMax+1) + helperSync))); !errors.Is(err, errHelperFrame) {
+		t.Errorf("too much noise: %v", err)
+	}
+	if err := skipToSync(bufio.NewReader(strings.NewReader("no start"))); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("no start: %v", err)
+	}
+}
+
+// FuzzHelperStart: any output before the helper's frames is skipped or
+// refused without a panic; when skipped, what follows the marker is left
+// to read, and no more than helperNoiseMax bytes came before it.
+func FuzzHelperStart(f *testing.F) {
+	f.Add("noise\n" + helperSync + "rest")
+	f.Add("\x00chip\x00" + helperSync)
+	f.Add("")
+	f.Fuzz(func(t *testing.T, out string) {
+		br := bufio.NewReader(strings.NewReader(out))
+		if err := skipToSync(br); err != nil {
+			return
+		}
+		rest, _ := io.ReadAll(br)
+		head := out[:len(out)-len(rest)]
+		if !strings.HasSuffix(head, helperSync) || strings.Index(head, helperSync) != len(head)-len(helperSync) || len(head)-len(helperSync) > helperNoiseMax {
+			t.Fatalf("%q skipped as %q", out, head)
+		}
+	})
 }
