@@ -58,8 +58,9 @@
 //     master from the one that replaced it (forwardings end with theirs).
 //   - staging a program: StageProgram puts chipchat's own binary (to run
 //     its helper, `chipchat remote-helper`) under
-//     ~/.cache/chipchat/bin/<sha256>/<name>, executable, never evicted,
-//     its sha256 checked on the remote each time it is found there;
+//     ~/.cache/chipchat/bin/<sha256>/<name>, executable, never evicted
+//     for attachments (staging another removes those unused for 30
+//     days), its sha256 checked on the remote each time it is found there;
 //     Uname and ParseUname say the remote's system and architecture as
 //     Go names them (Platform), for the caller to compare with its own.
 //

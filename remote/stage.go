@@ -32,6 +32,11 @@ const attDir = ".cache/chipchat/att"
 // helper): outside attDir, so never evicted for attachments.
 const binDir = ".cache/chipchat/bin"
 
+// programUnused is how long a staged program may go unused before staging
+// another removes it (each chipchat build stages one; another version of
+// chipchat may still use its own meanwhile).
+const programUnused = 30 * 24 * time.Hour
+
 // stageKind is what is staged: an attachment (evicted least recently used
 // first) or a program (made executable, its sha256 checked again each
 // time it is found there, before it runs).
@@ -198,7 +203,7 @@ func (c *Conn) stage(ctx context.Context, kind stageKind, name string, content i
 		return Staged{}, c.stageError(name, err)
 	}
 	if kind.exec {
-		return st, nil
+		return st, c.pruneUnused(ctx, cl, root, sum)
 	}
 	return st, c.evict(ctx, cl, root, sum)
 }
@@ -250,6 +255,26 @@ func (c *Conn) evict(ctx context.Context, cl *sftpClient, root, keep string) err
 				return err
 			}
 			total -= e.bytes
+		}
+		return nil
+	}))
+}
+
+// pruneUnused removes the entries of root unused (by their directory's
+// time, which staging sets on each use) for programUnused; keep stays.
+func (c *Conn) pruneUnused(ctx context.Context, cl *sftpClient, root, keep string) error {
+	cut := c.now().Add(-programUnused)
+	return c.stageError("(pruning)", c.bounded(ctx, c.o.Timeout, func() error {
+		dirs, err := cl.ReadDir(root)
+		if err != nil {
+			return err
+		}
+		for _, d := range dirs {
+			if d.IsDir() && isSum(d.Name()) && d.Name() != keep && d.ModTime().Before(cut) {
+				if err := cl.RemoveAll(path.Join(root, d.Name())); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	}))
