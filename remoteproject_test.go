@@ -34,7 +34,7 @@ func openTestRemote(t *testing.T, srv *sshtest.Server) *remoteProject {
 	t.Cleanup(func() { os.RemoveAll(run) })
 	t.Setenv("XDG_RUNTIME_DIR", run)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	return srv, reopenTestRemote(t, srv, proj)
+	return reopenTestRemote(t, srv, proj)
 }
 
 // reopenTestRemote is another remote project (a new Conn) on srv's
