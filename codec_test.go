@@ -589,6 +589,10 @@ func TestBinaryVectors(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == helperCommand {
+		// This binary staged on a remote by a test, as chipchat is.
+		os.Exit(runHelper(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chipchat/chipchat/internal/hostileagent"
 	"github.com/chipchat/chipchat/internal/sshtest"
 	"github.com/chipchat/chipchat/internal/testenv"
 	"github.com/chipchat/chipchat/store"
@@ -179,29 +178,6 @@ func TestEndToEndRemoteReviewPane(t *testing.T) {
 	s.text("/review")
 	s.keys("Enter")
 	s.waitFor("Review  Working tree vs HEAD", "app.py", "+     return 10", "fresh.txt", "review: v select")
-	s.keys("C-q")
-	s.waitFor("EXITED=0")
-}
-
-// An ACP agent on a remote project (internal/hostileagent, started there
-// over the master) is offered no client fs; the read and the write it
-// sends anyway are refused with notices the user reads, and nothing
-// reaches the remote file.
-func TestEndToEndRemoteACPRefusesClientFS(t *testing.T) {
-	e := newRemoteEnvWith(t, "acp:env "+hostileagent.Env+"=1 "+os.Args[0]+" -test.run=^TestBoundaryHostileAgentProcess$")
-	s := startTmuxSize(t, e.command(t, "--remote", "box"), 160, 50)
-	s.waitFor("enter send")
-	target := filepath.Join(e.proj, "only-remote.txt")
-	s.text(hostilePrompt(t,
-		hostileagent.Op{Op: "read", Path: target},
-		hostileagent.Op{Op: "write", Path: target, Content: "pwned\n"},
-	))
-	s.keys("Enter")
-	s.waitFor("refused the agent's read of "+target+": the project is on "+sshtest.HostAlias,
-		"refused the agent's write of "+target+": the project is on "+sshtest.HostAlias, "enter send")
-	if b, _ := os.ReadFile(target); string(b) != "remote secret 42\n" {
-		t.Errorf("the remote file is %q", b)
-	}
 	s.keys("C-q")
 	s.waitFor("EXITED=0")
 }

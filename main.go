@@ -189,6 +189,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runExport(args[1:], stdout, stderr) // exportcmd.go
 		case mcpserver.Command:
 			return mcpserver.Main(args[1:], stdin, stdout, stderr)
+		case helperCommand:
+			// internal: staged on a remote project, serves the agent's fs
+			// and terminals there (remotehelper.go)
+			return runHelper(args[1:], stdin, stdout, stderr)
 		case clipboard.ServeCommand:
 			// internal: hold the X11 clipboard after a copy (see clipboard)
 			return clipboard.ServeMain(stdin, stderr)
@@ -238,11 +242,12 @@ func newBackend(spec string, cfg config.Config, dataDir, cwd string, rp *remoteP
 	if rp != nil {
 		// A remote project's agent runs there, over the master, with
 		// chipchat's tools served here over HTTP and forwarded there
-		// (remotemcp.go). The config's MCP servers are this machine's:
-		// not offered there, nor client terminals.
+		// (remotemcp.go), its client fs and terminals through chipchat's
+		// helper there (remotehelper.go). The config's MCP servers are
+		// this machine's: not offered there.
 		opts.Host = remoteHost{rp}
-		opts.ACP = agent.ACPOptions{Dir: rp.Dir(), TerminalPolicy: cfg.ACP.Terminals}
 		parts := acpParts{terms: rp.terms}
+		opts.ACP = agent.ACPOptions{Dir: rp.Dir(), TerminalPolicy: cfg.ACP.Terminals, Terminals: remoteTerms{agentTerms{rp.terms}, rp}}
 		if kind.Hosted {
 			parts.panes, parts.mcp, opts.ACP.SessionMCPServers = remoteTools(rp, dataDir)
 		}

@@ -29,9 +29,10 @@ import (
 // (the agent's process over the master, attachments staged there). It is
 // the one place that knows the project is remote.
 type remoteProject struct {
-	conn  *remote.Conn
-	files *remote.FileCache
-	agent string // the [remotes.NAME] entry's agent, when it names one
+	conn   *remote.Conn
+	files  *remote.FileCache
+	agent  string        // the [remotes.NAME] entry's agent, when it names one
+	helper *remoteHelper // chipchat staged there (remotehelper.go)
 
 	ask     *firstAsk                // what ssh asks before the first connection (nil: connected; remotefirst.go)
 	terms   *terminal.AgentTerminals // the app's host of tabs main hands over (the first connection's)
@@ -69,7 +70,7 @@ func openRemote(target string, cfg config.Config) (*remoteProject, error) {
 		return nil, err
 	}
 	p := &remoteProject{conn: conn, files: remote.NewFileCache(conn, remoteCachePath(t)), agent: t.Agent,
-		terms: terminal.NewAgentTerminals(cfg.Limits.Scrollback)}
+		terms: terminal.NewAgentTerminals(cfg.Limits.Scrollback), helper: newRemoteHelper(conn)}
 	ctx := context.Background()
 	if err := conn.Connect(ctx); err != nil {
 		why, ok := conn.Answerable(ctx, err)

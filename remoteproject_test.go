@@ -34,6 +34,13 @@ func openTestRemote(t *testing.T, srv *sshtest.Server) *remoteProject {
 	t.Cleanup(func() { os.RemoveAll(run) })
 	t.Setenv("XDG_RUNTIME_DIR", run)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	return reopenTestRemote(t, srv, proj)
+}
+
+// reopenTestRemote is another remote project (a new Conn) on srv's
+// directory proj.
+func reopenTestRemote(t *testing.T, srv *sshtest.Server, proj string) *remoteProject {
+	t.Helper()
 	cfg := config.Default()
 	cfg.Remote.SSHConfig = srv.ConfigFile
 	rp, err := openRemote(sshtest.HostAlias+":"+proj, cfg)

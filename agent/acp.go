@@ -253,9 +253,10 @@ type ACPOptions struct {
 	LogPath string
 	// Host runs the agent elsewhere (a remote project) when not nil:
 	// `sh -c COMMAND` through Host.Command, with Env (not this process's
-	// environment). Client fs and terminals are then neither offered nor
-	// served (chipchat's helper on the host does not exist yet): a call
-	// the agent sends anyway is refused with a notice.
+	// environment). Client fs is offered and served there when the Host
+	// is a HostHelper whose helper starts, terminals when Terminals is set
+	// too (it must run them on the host); otherwise neither is offered and
+	// a call the agent sends anyway is refused with a notice.
 	Host Host
 	// Protect are directories under which fs/write_text_file is refused,
 	// besides chipchat's default data, state and config directories (the
@@ -606,6 +607,8 @@ type acpProc struct {
 	exited  chan struct{} // closed when the process has been reaped
 	waitErr error         // valid after exited
 
+	helper *helperClient // chipchat's helper on the Host, if any; ends with the process
+
 	mu   sync.Mutex
 	live map[string]bool // sessions opened or loaded by this process
 }
@@ -644,10 +647,18 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	p, err := acpStart(a.command, dir, env, a.opts.Host, &acpClient{a: a}, a.logPath())
+	client := &acpClient{a: a}
+	if a.opts.Host != nil {
+		client.helper, client.noHelper = a.hostHelper(ctx)
+	}
+	p, err := acpStart(a.command, dir, env, a.opts.Host, client, a.logPath())
 	if err != nil {
+		if client.helper != nil {
+			client.helper.close()
+		}
 		return nil, err
 	}
+	p.helper = client.helper
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
@@ -665,7 +676,7 @@ func (a *ACP) ensureProc(ctx context.Context, turnDir string) (*acpProc, error) 
 	}()
 	resp, err := p.conn.Initialize(ctx, acp.InitializeRequest{
 		ProtocolVersion:    acp.ProtocolVersionNumber,
-		ClientCapabilities: a.clientCapabilities(),
+		ClientCapabilities: a.clientCapabilities(client.helper != nil),
 		ClientInfo:         &acp.Implementation{Name: "chipchat", Title: acp.Ptr("chipchat"), Version: "dev"},
 	})
 	if err != nil {
@@ -735,11 +746,18 @@ func (a *ACP) logPath() string {
 }
 
 // clientCapabilities are what initialize offers: fs, terminals and
-// terminal sign-in here; none of them on a Host (they would act on this
-// machine).
-func (a *ACP) clientCapabilities() acp.ClientCapabilities {
+// terminal sign-in here; on a Host fs when chipchat's helper runs there
+// (helper) and terminals when they run there too (ACPOptions.Terminals),
+// else none of them (they would act on this machine).
+func (a *ACP) clientCapabilities(helper bool) acp.ClientCapabilities {
 	if a.opts.Host != nil {
-		return acp.ClientCapabilities{}
+		if !helper {
+			return acp.ClientCapabilities{}
+		}
+		return acp.ClientCapabilities{
+			Fs:       acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+			Terminal: a.opts.Terminals != nil,
+		}
 	}
 	return acp.ClientCapabilities{
 		Fs:          acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
@@ -841,6 +859,9 @@ func (p *acpProc) kill() {
 	p.stdout.Close()
 	p.lines.stop()
 	p.logTail.end()
+	if p.helper != nil {
+		p.helper.close()
+	}
 }
 
 // wrapErr describes a failed request. When the agent died it is an *Error

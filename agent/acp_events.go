@@ -621,6 +621,10 @@ func acpContentText(c acp.ContentBlock) string {
 type acpClient struct {
 	a     *ACP
 	lines *acpReader // the reader of the agent's stdout (nil in unit tests)
+	// On a Host: the helper serving fs (and terminals) there, or why
+	// there is none.
+	helper   *helperClient
+	noHelper string
 }
 
 var (

@@ -104,12 +104,12 @@ type acpTarget struct {
 	path string // the path the agent sent
 }
 
-// target maps the agent's path onto one of the session's roots. A root
+// target maps the agent's path onto one of roots (the session's). A root
 // may be named by its path or, when that holds a symlink, by where it
 // leads (agents often send resolved paths).
-func (c *acpClient) target(sid acp.SessionId, p string) (acpTarget, error) {
+func (f *acpFS) target(roots []string, p string) (acpTarget, error) {
 	var bases, owners []string
-	for _, r := range c.roots(sid) {
+	for _, r := range roots {
 		if r == "" {
 			continue
 		}
@@ -126,7 +126,7 @@ func (c *acpClient) target(sid acp.SessionId, p string) (acpTarget, error) {
 	if err != nil {
 		return acpTarget{}, err
 	}
-	r, err := c.a.fs.root(owners[i])
+	r, err := f.root(owners[i])
 	if errors.Is(err, errACPRootReplaced) {
 		return acpTarget{}, acpRefused("%s was replaced by another directory or a symlink since the agent started; chipchat keeps the agent in the directory it opened", owners[i])
 	}
@@ -252,49 +252,77 @@ func (a *ACP) tell(text string) {
 	}
 }
 
+// acpFiles serves the agent's fs/* requests inside roots: acpFS here, the
+// helper on a Host (chipchat remote-helper, which runs acpFS there). A
+// refusal is an *acp.RequestError; tell says the user is told of it too.
+type acpFiles interface {
+	readText(roots []string, p string, line, limit *int) (text string, tell bool, err error)
+	// writeText writes content to p and returns what it replaced.
+	writeText(roots []string, p, content string) (w acpWritten, tell bool, err error)
+}
+
+// acpWritten is what a write replaced: the old content, for the diff (nil:
+// no file, or too big to show), and the file's name in its root.
+type acpWritten struct {
+	Old  *string `json:"old,omitempty"`
+	Name string  `json:"name"`
+}
+
 // ReadTextFile serves fs/read_text_file inside the session's roots.
 func (c *acpClient) ReadTextFile(_ context.Context, r acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
-	if err := c.offHost("read of "+r.Path, "fs/read_text_file"); err != nil {
-		return acp.ReadTextFileResponse{}, err
-	}
-	t, err := c.target(r.SessionId, r.Path)
+	files, err := c.files("read of "+r.Path, "fs/read_text_file")
 	if err != nil {
 		return acp.ReadTextFileResponse{}, err
 	}
-	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|acpNonBlock, 0)
+	text, tell, err := files.readText(c.roots(r.SessionId), r.Path, r.Line, r.Limit)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || acpEscapes(err) {
-			return acp.ReadTextFileResponse{}, t.fail(err)
+		if tell {
+			err = c.refused(r.SessionId, "read", err)
 		}
-		return acp.ReadTextFileResponse{}, c.refused(r.SessionId, "read", t.fail(err))
+		return acp.ReadTextFileResponse{}, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
+	return acp.ReadTextFileResponse{Content: text}, nil
+}
+
+// readText reads p inside roots: a regular file, UTF-8, at most acpMaxRead
+// once encoded.
+func (f *acpFS) readText(roots []string, p string, line, limit *int) (string, bool, error) {
+	t, err := f.target(roots, p)
 	if err != nil {
-		return acp.ReadTextFileResponse{}, t.fail(err)
+		return "", false, err
+	}
+	fh, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|acpNonBlock, 0)
+	if err != nil {
+		tell := !errors.Is(err, fs.ErrNotExist) && !acpEscapes(err)
+		return "", tell, t.fail(err)
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return "", false, t.fail(err)
 	}
 	if err := t.notRegular(fi); err != nil {
-		return acp.ReadTextFileResponse{}, c.refused(r.SessionId, "read", err)
+		return "", true, err
 	}
-	whole := r.Line == nil && r.Limit == nil
+	whole := line == nil && limit == nil
 	if whole && fi.Size()+2 > acpMaxRead {
-		return acp.ReadTextFileResponse{}, c.refused(r.SessionId, "read", acpTooLargeErr(t.name, fi.Size(), 0, true))
+		return "", true, acpTooLargeErr(t.name, fi.Size(), 0, true)
 	}
 	var hint int64
 	if whole {
 		hint = fi.Size()
 	}
-	text, err := acpReadText(f, r.Line, r.Limit, acpMaxRead, hint)
+	text, err := acpReadText(fh, line, limit, acpMaxRead, hint)
 	var big *acpTooLarge
 	switch {
 	case errors.Is(err, errACPBinary):
-		return acp.ReadTextFileResponse{}, c.refused(r.SessionId, "read", acpRefused("%s is not UTF-8 text; chipchat reads text files only", t.name))
+		return "", true, acpRefused("%s is not UTF-8 text; chipchat reads text files only", t.name)
 	case errors.As(err, &big):
-		return acp.ReadTextFileResponse{}, c.refused(r.SessionId, "read", acpTooLargeErr(t.name, fi.Size(), big.line, whole))
+		return "", true, acpTooLargeErr(t.name, fi.Size(), big.line, whole)
 	case err != nil:
-		return acp.ReadTextFileResponse{}, t.fail(err)
+		return "", false, t.fail(err)
 	}
-	return acp.ReadTextFileResponse{Content: text}, nil
+	return text, false, nil
 }
 
 func acpTooLargeErr(name string, size int64, line int, whole bool) error {
@@ -596,65 +624,22 @@ var acpTmpSeq atomic.Uint64
 // the running tool call naming that file, else as a completed edit tool
 // item of its own.
 func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
-	if err := c.offHost("write of "+r.Path, "fs/write_text_file"); err != nil {
+	files, err := c.files("write of "+r.Path, "fs/write_text_file")
+	if err != nil {
 		return acp.WriteTextFileResponse{}, err
 	}
 	tr, err := c.inTurn(r.SessionId, "write of "+r.Path, "fs/write_text_file")
 	if err != nil {
 		return acp.WriteTextFileResponse{}, err
 	}
-	t, err := c.target(r.SessionId, r.Path)
+	w, tell, err := files.writeText(c.roots(r.SessionId), r.Path, r.Content)
 	if err != nil {
-		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
-	}
-	fsys := c.a.fs
-	if err := fsys.checkWritable(t); err != nil {
-		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
-	}
-	if t.rel == "." {
-		return acp.WriteTextFileResponse{}, acpRefused("%s is a directory, not a file", t.path)
-	}
-	dirRel, base := filepath.Dir(t.rel), filepath.Base(t.rel)
-	dr, err := fsys.openDir(t, dirRel)
-	if err != nil {
-		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
-	}
-	defer dr.Close()
-	old, oldFI, err := acpOldText(t, dr, base)
-	if err != nil {
-		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
-	}
-	if oldFI != nil && acpLinks(oldFI) > 1 {
-		// os.Root cannot tell where a hard link's other names are (one
-		// may be outside the project): writing in place could change a
-		// file outside it, replacing would silently split the link.
-		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", acpRefused("%s has %d hard links (other names share the file, perhaps outside the project); chipchat does not write a file with several links", t.name, acpLinks(oldFI)))
-	}
-	inPlace := false
-	if oldFI != nil {
-		if lfi, err := dr.Lstat(base); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
-			// A symlink inside the project: the file it leads to is
-			// written, as an editor would.
-			inPlace = true
+		if tell {
+			err = c.refused(r.SessionId, "write", err)
 		}
+		return acp.WriteTextFileResponse{}, err
 	}
-	if inPlace {
-		err = fsys.writeInPlace(t, dr, base, oldFI, r.Content)
-	} else {
-		mode := fs.FileMode(0o644)
-		if oldFI != nil {
-			mode = oldFI.Mode().Perm()
-		}
-		err = acpReplace(dr, base, r.Content, mode)
-	}
-	if err != nil {
-		var re *acp.RequestError
-		if !errors.As(err, &re) {
-			err = t.fail(err)
-		}
-		return acp.WriteTextFileResponse{}, c.refused(r.SessionId, "write", err)
-	}
-	diff := message.ToolContent{Type: message.ContentDiff, Path: r.Path, OldText: old, NewText: r.Content}
+	diff := message.ToolContent{Type: message.ContentDiff, Path: r.Path, OldText: w.Old, NewText: r.Content}
 	tr.mu.Lock()
 	folded := tr.write(r.Path, diff)
 	tr.mu.Unlock()
@@ -668,11 +653,68 @@ func (c *acpClient) WriteTextFile(_ context.Context, r acp.WriteTextFileRequest)
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.startTool(message.Tool{
-		CallID: id, Kind: "edit", Title: "Write " + t.name, Status: message.ToolCompleted,
+		CallID: id, Kind: "edit", Title: "Write " + w.Name, Status: message.ToolCompleted,
 		Locations: []message.Location{{Path: r.Path}},
 		Content:   []message.ToolContent{diff},
 	})
 	return acp.WriteTextFileResponse{}, nil
+}
+
+// writeText writes content to p inside roots, never under .git or a
+// protected directory, only into a regular file with one link (or a new
+// one), and returns the old content for the diff. Every refusal is told.
+func (f *acpFS) writeText(roots []string, p, content string) (acpWritten, bool, error) {
+	t, err := f.target(roots, p)
+	if err != nil {
+		return acpWritten{}, true, err
+	}
+	if err := f.checkWritable(t); err != nil {
+		return acpWritten{}, true, err
+	}
+	if t.rel == "." {
+		return acpWritten{}, false, acpRefused("%s is a directory, not a file", t.path)
+	}
+	dirRel, base := filepath.Dir(t.rel), filepath.Base(t.rel)
+	dr, err := f.openDir(t, dirRel)
+	if err != nil {
+		return acpWritten{}, true, err
+	}
+	defer dr.Close()
+	old, oldFI, err := acpOldText(t, dr, base)
+	if err != nil {
+		return acpWritten{}, true, err
+	}
+	if oldFI != nil && acpLinks(oldFI) > 1 {
+		// os.Root cannot tell where a hard link's other names are (one
+		// may be outside the project): writing in place could change a
+		// file outside it, replacing would silently split the link.
+		return acpWritten{}, true, acpRefused("%s has %d hard links (other names share the file, perhaps outside the project); chipchat does not write a file with several links", t.name, acpLinks(oldFI))
+	}
+	inPlace := false
+	if oldFI != nil {
+		if lfi, err := dr.Lstat(base); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
+			// A symlink inside the project: the file it leads to is
+			// written, as an editor would.
+			inPlace = true
+		}
+	}
+	if inPlace {
+		err = f.writeInPlace(t, dr, base, oldFI, content)
+	} else {
+		mode := fs.FileMode(0o644)
+		if oldFI != nil {
+			mode = oldFI.Mode().Perm()
+		}
+		err = acpReplace(dr, base, content, mode)
+	}
+	if err != nil {
+		var re *acp.RequestError
+		if !errors.As(err, &re) {
+			err = t.fail(err)
+		}
+		return acpWritten{}, true, err
+	}
+	return acpWritten{Old: old, Name: t.name}, false, nil
 }
 
 // acpOldText is the file a write replaces, for its diff (nil: none, or too

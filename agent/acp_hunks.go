@@ -360,7 +360,18 @@ func (c *acpClient) locateDiffs(sid acp.SessionId, t *acpTurn, call string, cs [
 // through a symlink out of the root), at most acpLocateMax bytes; nil when
 // it cannot be read.
 func (c *acpClient) fileText(sid acp.SessionId, p string) *string {
-	t, err := c.target(sid, p)
+	if c.a.opts.Host != nil {
+		// The file is on the host: read there by the helper, if any.
+		if c.helper == nil {
+			return nil
+		}
+		text, _, err := c.helper.readText(c.roots(sid), p, nil, nil)
+		if err != nil || len(text) > acpLocateMax {
+			return nil
+		}
+		return &text
+	}
+	t, err := c.a.fs.target(c.roots(sid), p)
 	if err != nil {
 		return nil
 	}

@@ -126,12 +126,8 @@ type ExecTerminals struct{}
 // Start starts spec's command. A command without args that looks like a
 // shell line ("ls -la | wc") runs through sh -c, as agents send both forms.
 func (ExecTerminals) Start(spec TerminalSpec) (Terminal, error) {
-	var cmd *exec.Cmd
-	if len(spec.Args) == 0 && strings.ContainsAny(spec.Command, " \t|&;<>()$`\"'*?~\n") {
-		cmd = exec.Command("sh", "-c", spec.Command)
-	} else {
-		cmd = exec.Command(spec.Command, spec.Args...)
-	}
+	argv := acpTerminalArgv(spec.Command, spec.Args)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(os.Environ(), spec.Env...)
 	out := NewTerminalBuffer(spec.OutputLimit)

@@ -17,8 +17,12 @@
 // SessionStarted, Commands, Modes, ConfigOptions, Usage, Notice) and
 // declares what it can do in one Capabilities value. Options.Host (host.go)
 // runs exec: and acp: agents elsewhere (a remote project; main wires
-// package remote in): exec stages the turn's files there, acp is offered
-// no client fs or terminals there and refuses them with a notice.
+// package remote in): exec stages the turn's files there; acp serves
+// client fs there through chipchat's helper when the Host is a HostHelper
+// (helper.go: ServeHelper is `chipchat remote-helper`, the same acpFS code
+// on the host's side; HelperExec runs a terminal's command there, for a
+// TerminalHost that runs them over the Host), else offers no client fs or
+// terminals there and refuses them with a notice.
 //
 // Storing messages and running turns is not this package's job: package
 // chat persists the user's message before it calls Run, folds the events

@@ -29,11 +29,13 @@ type acpRoot struct {
 	id   os.FileInfo // its identity when opened
 }
 
-// newACPFS is the boundary protecting chipchat's default data, state and
-// config directories ($CHIPCHAT_HOME or $XDG_DATA_HOME/chipchat,
-// $XDG_STATE_HOME/chipchat, $XDG_CONFIG_HOME/chipchat and their
-// ~/.local, ~/.config defaults) and protect (ACPOptions.Protect: the
-// app's --data-dir).
+// newACPFS is the boundary protecting chipchat's default data, state,
+// config and cache directories ($CHIPCHAT_HOME or $XDG_DATA_HOME/chipchat,
+// $XDG_STATE_HOME/chipchat, $XDG_CONFIG_HOME/chipchat,
+// $XDG_CACHE_HOME/chipchat and their ~/.local, ~/.config, ~/.cache
+// defaults; ~/.cache/chipchat always, where a remote project's
+// attachments and chipchat's helper are staged) and protect
+// (ACPOptions.Protect: the app's --data-dir).
 func newACPFS(protect []string) *acpFS {
 	f := &acpFS{roots: map[string]*acpRoot{}, protected: acpDefaultProtected()}
 	for _, d := range protect {
@@ -73,6 +75,11 @@ func acpDefaultProtected() []string {
 	out = acpAddProtected(out, xdg("XDG_DATA_HOME", ".local", "share"))
 	out = acpAddProtected(out, xdg("XDG_STATE_HOME", ".local", "state"))
 	out = acpAddProtected(out, xdg("XDG_CONFIG_HOME", ".config"))
+	out = acpAddProtected(out, xdg("XDG_CACHE_HOME", ".cache"))
+	if home != "" {
+		// remote.Stage's directory, whatever XDG_CACHE_HOME says.
+		out = acpAddProtected(out, filepath.Join(home, ".cache", "chipchat"))
+	}
 	return out
 }
 

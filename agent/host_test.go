@@ -169,3 +169,68 @@ func TestExecOnHostSaysTheConnectionDropped(t *testing.T) {
 		t.Errorf("a host without a link: %v", err)
 	}
 }
+
+// TestServeHelperProcess is chipchat's helper when this test binary is
+// re-executed as one (helperHost).
+func TestServeHelperProcess(t *testing.T) {
+	runAsAgent("CHIPCHAT_TEST_HELPER", func() { _ = ServeHelper(os.Stdin, os.Stdout) })
+}
+
+// helperHost is a fakeHost with chipchat's helper (this test binary), or
+// none when err says why.
+type helperHost struct {
+	*fakeHost
+	err error
+}
+
+func (h helperHost) Helper(context.Context) (*exec.Cmd, error) {
+	if h.err != nil {
+		return nil, h.err
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeHelperProcess$")
+	cmd.Env = append(os.Environ(), "CHIPCHAT_TEST_HELPER=1")
+	return cmd, nil
+}
+
+// An acp: agent on a Host with chipchat's helper is offered client fs and
+// gets it served there; with no terminal host for that Host its terminals
+// are neither offered nor run (not here, on the wrong machine).
+func TestACPOnHostWithHelperServesFS(t *testing.T) {
+	host := helperHost{fakeHost: &fakeHost{stageDir: t.TempDir()}}
+	h := newACPHarness(t, ACPOptions{Host: host})
+	if err := os.WriteFile(filepath.Join(h.dir, "in.txt"), []byte("one\ntwo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.mustTurn("a", "[fs]")
+	caps := fmt.Sprint(h.event("initialize")["caps"])
+	if !strings.Contains(caps, "readTextFile:true") || !strings.Contains(caps, "writeTextFile:true") || strings.Contains(caps, "terminal:true") {
+		t.Errorf("initialize offered %s", caps)
+	}
+	if e := h.event("read"); e["content"] != "two\n" || e["err"] != "<nil>" {
+		t.Errorf("read = %v", e)
+	}
+	if b, _ := os.ReadFile(filepath.Join(h.dir, "in.txt")); string(b) != "one\nTWO\n" {
+		t.Errorf("in.txt holds %q", b)
+	}
+	evs := h.mustTurn("a", "[term]")
+	if e := h.event("term"); !strings.Contains(fmt.Sprint(e["err"]), "does not serve terminal/create there") {
+		t.Errorf("term = %v", e)
+	}
+	var notices []string
+	for _, n := range acpOf[Notice](evs) {
+		notices = append(notices, n.Text)
+	}
+	if !strings.Contains(strings.Join(notices, "\n"), "chipchat refused the agent's command") {
+		t.Errorf("notices %q", notices)
+	}
+}
+
+// When the Host's helper cannot run, the refusal says why.
+func TestACPOnHostWithoutItsHelperSaysWhy(t *testing.T) {
+	host := helperHost{fakeHost: &fakeHost{stageDir: t.TempDir()}, err: fmt.Errorf("the remote is darwin/arm64, chipchat here is linux/amd64")}
+	h := newACPHarness(t, ACPOptions{Host: host})
+	h.mustTurn("a", "[fs]")
+	if e := h.event("write"); !strings.Contains(e["err"].(string), "does not serve fs/write_text_file there (the remote is darwin/arm64") {
+		t.Errorf("write = %v", e)
+	}
+}

@@ -56,7 +56,13 @@
 //     ErrForwardRefused with ssh's line. A port rather than a remote unix
 //     socket: agents take an MCP server as an http URL. MasterPID tells a
 //     master from the one that replaced it (forwardings end with theirs).
-//   - later: the remote helper's staging.
+//   - staging a program: StageProgram puts chipchat's own binary (to run
+//     its helper, `chipchat remote-helper`) under
+//     ~/.cache/chipchat/bin/<sha256>/<name>, executable, never evicted
+//     for attachments (staging another removes those unused for 30
+//     days), its sha256 checked on the remote each time it is found there;
+//     Uname and ParseUname say the remote's system and architecture as
+//     Go names them (Platform), for the caller to compare with its own.
 //
 // Decisions: the remote shell is POSIX-like (sh, bash, zsh, dash, ksh): the
 // command line is `exec "${SHELL:-/bin/sh}" -lc 'WORDS'`, which fish and

@@ -28,6 +28,28 @@ const uploadRate = 256 << 10
 // attDir is the staging directory under the remote HOME.
 const attDir = ".cache/chipchat/att"
 
+// binDir holds the programs staged under the remote HOME (chipchat's
+// helper): outside attDir, so never evicted for attachments.
+const binDir = ".cache/chipchat/bin"
+
+// programUnused is how long a staged program may go unused before staging
+// another removes it (each chipchat build stages one; another version of
+// chipchat may still use its own meanwhile).
+const programUnused = 30 * 24 * time.Hour
+
+// stageKind is what is staged: an attachment (evicted least recently used
+// first) or a program (made executable, its sha256 checked again each
+// time it is found there, before it runs).
+type stageKind struct {
+	dir  string // under HOME
+	exec bool
+}
+
+var (
+	attachmentKind = stageKind{dir: attDir}
+	programKind    = stageKind{dir: binDir, exec: true}
+)
+
 // Staged is one staged attachment.
 type Staged struct {
 	Path     string // absolute, on the remote: ~/.cache/chipchat/att/<sha256>/<name>
@@ -59,13 +81,36 @@ func (s *sftpClient) Close() error {
 // A staging session lost before or during the call (the master ended:
 // a dropped network, ssh -O exit) is opened again once, over a new master.
 func (c *Conn) Stage(ctx context.Context, name string, content io.ReaderAt, size int64) (Staged, error) {
+	return c.stageAs(ctx, attachmentKind, name, content, size)
+}
+
+// StageProgram is Stage for a program (chipchat itself, to run its helper
+// there): under ~/.cache/chipchat/bin/<sha256>/<name>, executable, never
+// evicted; one found there already is used only once its sha256 is
+// checked again on the remote.
+func (c *Conn) StageProgram(ctx context.Context, name string, content io.ReaderAt, size int64) (Staged, error) {
+	return c.stageAs(ctx, programKind, name, content, size)
+}
+
+func (c *Conn) stageAs(ctx context.Context, kind stageKind, name string, content io.ReaderAt, size int64) (Staged, error) {
 	c.stageMu.Lock()
 	defer c.stageMu.Unlock()
-	st, err := c.stage(ctx, name, content, size)
+	st, err := c.stage(ctx, kind, name, content, size)
 	if errors.Is(err, errSessionLost) && ctx.Err() == nil {
-		st, err = c.stage(ctx, name, content, size)
+		st, err = c.stage(ctx, kind, name, content, size)
 	}
 	return st, err
+}
+
+// remoteSum is the sha256 of the remote file p, as sha256sum (or
+// shasum) there says.
+func (c *Conn) remoteSum(ctx context.Context, p string) (string, error) {
+	out, err := c.runScript(ctx, 0, "", nil, `if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi < `+quote(p), nil)
+	if err != nil {
+		return "", err
+	}
+	got, _, _ := strings.Cut(strings.TrimSpace(lastLine(out)), " ")
+	return got, nil
 }
 
 // errSessionLost marks an sftp failure that is not the server's answer:
@@ -79,7 +124,7 @@ func (e lostError) Unwrap() []error {
 	return []error{e.err, errSessionLost}
 }
 
-func (c *Conn) stage(ctx context.Context, name string, content io.ReaderAt, size int64) (Staged, error) {
+func (c *Conn) stage(ctx context.Context, kind stageKind, name string, content io.ReaderAt, size int64) (Staged, error) {
 	h := sha256.New()
 	if _, err := io.Copy(h, io.NewSectionReader(content, 0, size)); err != nil {
 		return Staged{}, fmt.Errorf("remote: stage %s: read: %w", clip(name), err)
@@ -89,7 +134,7 @@ func (c *Conn) stage(ctx context.Context, name string, content io.ReaderAt, size
 	if err != nil {
 		return Staged{}, err
 	}
-	root := path.Join(home, attDir)
+	root := path.Join(home, kind.dir)
 	dir := path.Join(root, sum)
 	st := Staged{Path: path.Join(dir, safeName(name)), SHA256: sum}
 	cl, err := c.stager(ctx)
@@ -109,7 +154,15 @@ func (c *Conn) stage(ctx context.Context, name string, content io.ReaderAt, size
 	}
 	if st.Uploaded == -1 {
 		st.Uploaded = 0
-		return st, c.evict(ctx, cl, root, sum)
+		if !kind.exec {
+			return st, c.evict(ctx, cl, root, sum)
+		}
+		if got, err := c.remoteSum(ctx, st.Path); err != nil {
+			return Staged{}, err
+		} else if got == sum {
+			return st, nil
+		}
+		// Changed there since: staged again.
 	}
 	part := path.Join(dir, "."+safeName(name)+".part")
 	err = c.bounded(ctx, c.o.Timeout+time.Duration(size/uploadRate)*time.Second, func() error {
@@ -127,15 +180,20 @@ func (c *Conn) stage(ctx context.Context, name string, content io.ReaderAt, size
 	if err != nil {
 		return Staged{}, c.stageError(name, err)
 	}
-	out, err := c.runScript(ctx, 0, "", nil, `if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi < `+quote(part), nil)
+	got, err := c.remoteSum(ctx, part)
 	if err != nil {
 		return Staged{}, err
 	}
-	if got, _, _ := strings.Cut(strings.TrimSpace(lastLine(out)), " "); got != sum {
+	if got != sum {
 		c.bounded(ctx, c.o.Timeout, func() error { return cl.Remove(part) })
 		return Staged{}, fmt.Errorf("remote: stage %s: the remote copy's sha256 is %q, not %s", clip(name), clip(got), sum)
 	}
 	err = c.bounded(ctx, c.o.Timeout, func() error {
+		if kind.exec {
+			if err := cl.Chmod(part, 0o755); err != nil {
+				return err
+			}
+		}
 		if err := cl.PosixRename(part, st.Path); err != nil {
 			return err
 		}
@@ -143,6 +201,9 @@ func (c *Conn) stage(ctx context.Context, name string, content io.ReaderAt, size
 	})
 	if err != nil {
 		return Staged{}, c.stageError(name, err)
+	}
+	if kind.exec {
+		return st, c.pruneUnused(ctx, cl, root, sum)
 	}
 	return st, c.evict(ctx, cl, root, sum)
 }
@@ -194,6 +255,26 @@ func (c *Conn) evict(ctx context.Context, cl *sftpClient, root, keep string) err
 				return err
 			}
 			total -= e.bytes
+		}
+		return nil
+	}))
+}
+
+// pruneUnused removes the entries of root unused (by their directory's
+// time, which staging sets on each use) for programUnused; keep stays.
+func (c *Conn) pruneUnused(ctx context.Context, cl *sftpClient, root, keep string) error {
+	cut := c.now().Add(-programUnused)
+	return c.stageError("(pruning)", c.bounded(ctx, c.o.Timeout, func() error {
+		dirs, err := cl.ReadDir(root)
+		if err != nil {
+			return err
+		}
+		for _, d := range dirs {
+			if d.IsDir() && isSum(d.Name()) && d.Name() != keep && d.ModTime().Before(cut) {
+				if err := cl.RemoveAll(path.Join(root, d.Name())); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	}))

@@ -119,3 +119,63 @@ func TestStageAfterTheMasterEnded(t *testing.T) {
 		t.Fatalf("remote copy %q, %v", got, err)
 	}
 }
+
+// A program is staged executable under bin/, once: staged again it sends
+// nothing (its sha256 checked there); a copy changed on the remote is
+// staged anew; attachments' eviction never takes it; staging another
+// program removes those unused for 30 days, not the ones used since.
+func TestStageProgram(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s, c := newConn(t, Options{Now: clock.now, CacheBytes: 1})
+	ctx := context.Background()
+	prog := []byte("#!/bin/sh\necho staged program\n")
+	st, err := c.StageProgram(ctx, "chipchat", bytes.NewReader(prog), int64(len(prog)))
+	if err != nil {
+		t.Fatalf("stage: %v\n%s", err, s.Log())
+	}
+	want := filepath.Join(s.Home, ".cache/chipchat/bin", sum(prog), "chipchat")
+	if st.Path != want || st.Uploaded != int64(len(prog)) {
+		t.Fatalf("staged %+v, want %s", st, want)
+	}
+	if out, err := c.Run(ctx, []string{want}, nil); err != nil || !bytes.Contains(out, []byte("staged program")) {
+		t.Fatalf("running it: %q %v", out, err)
+	}
+	if again, err := c.StageProgram(ctx, "chipchat", bytes.NewReader(prog), int64(len(prog))); err != nil || again.Uploaded != 0 {
+		t.Fatalf("again: %+v %v", again, err)
+	}
+	if err := os.WriteFile(want, []byte("#!/bin/sh\necho tampered!!!!!!!!!!!!\n"), 0o755); err != nil { // the same size
+		t.Fatal(err)
+	}
+	if fixed, err := c.StageProgram(ctx, "chipchat", bytes.NewReader(prog), int64(len(prog))); err != nil || fixed.Uploaded != int64(len(prog)) {
+		t.Fatalf("after a change there: %+v %v", fixed, err)
+	}
+	if got, _ := os.ReadFile(want); !bytes.Equal(got, prog) {
+		t.Fatalf("the program there is %q", got)
+	}
+	att := []byte("an attachment over the 1-byte budget")
+	if _, err := c.Stage(ctx, "a.txt", bytes.NewReader(att), int64(len(att))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(want); err != nil {
+		t.Fatalf("attachment eviction took the program: %v", err)
+	}
+
+	clock.t = clock.t.Add(20 * 24 * time.Hour)
+	used := []byte("#!/bin/sh\necho used lately\n")
+	if _, err := c.StageProgram(ctx, "chipchat", bytes.NewReader(used), int64(len(used))); err != nil {
+		t.Fatal(err)
+	}
+	clock.t = clock.t.Add(11 * 24 * time.Hour) // the first unused for 31 days, the second for 11
+	newer := []byte("#!/bin/sh\necho newer\n")
+	if _, err := c.StageProgram(ctx, "chipchat", bytes.NewReader(newer), int64(len(newer))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(want); err == nil {
+		t.Error("the program unused for 31 days is still there")
+	}
+	for _, b := range [][]byte{used, newer} {
+		if _, err := os.Stat(filepath.Join(s.Home, ".cache/chipchat/bin", sum(b), "chipchat")); err != nil {
+			t.Errorf("%q: %v", b, err)
+		}
+	}
+}

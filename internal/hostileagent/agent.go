@@ -34,7 +34,9 @@ const Env = "CHIPCHAT_HOSTILE_AGENT"
 
 // Op is one attack.
 type Op struct {
-	Op string `json:"op"` // "read", "write", "race", "terminal" or "tool"
+	// "read", "write", "race", "terminal", "tool" or "caps" (Result.Head
+	// says what initialize offered: "read=true write=true terminal=false")
+	Op string `json:"op"`
 	// Session, when set, is the session id the request names instead of
 	// the prompt's.
 	Session string `json:"session,omitempty"`
@@ -100,9 +102,13 @@ type agent struct {
 	mu    sync.Mutex
 	n     int
 	tools map[string]bool // tool call ids sent
+	caps  acp.ClientCapabilities
 }
 
-func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
+func (a *agent) Initialize(_ context.Context, r acp.InitializeRequest) (acp.InitializeResponse, error) {
+	a.mu.Lock()
+	a.caps = r.ClientCapabilities
+	a.mu.Unlock()
 	return acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentInfo:       &acp.Implementation{Name: "hostile", Version: "1"},
@@ -179,6 +185,11 @@ func (a *agent) run(ctx context.Context, sid acp.SessionId, op Op) Result {
 		sid = acp.SessionId(op.Session)
 	}
 	switch op.Op {
+	case "caps":
+		a.mu.Lock()
+		c := a.caps
+		a.mu.Unlock()
+		return Result{Head: fmt.Sprintf("read=%v write=%v terminal=%v", c.Fs.ReadTextFile, c.Fs.WriteTextFile, c.Terminal)}
 	case "terminal":
 		return a.terminal(ctx, sid, op)
 	case "tool":
