@@ -27,6 +27,8 @@ import (
 	"sync"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/chipchat/chipchat/internal/acpnoop"
 )
 
 // Env is the variable that makes a test binary run Main.
@@ -98,11 +100,12 @@ func Main() {
 }
 
 type agent struct {
-	conn  *acp.AgentSideConnection
-	mu    sync.Mutex
-	n     int
-	tools map[string]bool // tool call ids sent
-	caps  acp.ClientCapabilities
+	acpnoop.Agent // cancel, close, list, resume, options, modes: empty answers
+	conn          *acp.AgentSideConnection
+	mu            sync.Mutex
+	n             int
+	tools         map[string]bool // tool call ids sent
+	caps          acp.ClientCapabilities
 }
 
 func (a *agent) Initialize(_ context.Context, r acp.InitializeRequest) (acp.InitializeResponse, error) {
@@ -126,28 +129,6 @@ func (a *agent) NewSession(context.Context, acp.NewSessionRequest) (acp.NewSessi
 	id := fmt.Sprintf("hostile-%d", a.n)
 	a.mu.Unlock()
 	return acp.NewSessionResponse{SessionId: acp.SessionId(id)}, nil
-}
-
-func (a *agent) Cancel(context.Context, acp.CancelNotification) error { return nil }
-
-func (a *agent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
-	return acp.CloseSessionResponse{}, nil
-}
-
-func (a *agent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, nil
-}
-
-func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
-	return acp.ResumeSessionResponse{}, nil
-}
-
-func (a *agent) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
-	return acp.SetSessionConfigOptionResponse{}, nil
-}
-
-func (a *agent) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
-	return acp.SetSessionModeResponse{}, nil
 }
 
 func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/chipchat/chipchat/internal/acpnoop"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -49,10 +51,11 @@ func Main() {
 }
 
 type agent struct {
-	conn    *acp.AgentSideConnection
-	mu      sync.Mutex
-	n       int
-	servers map[acp.SessionId][]acp.McpServer
+	acpnoop.Agent // cancel, close, list, resume, options, modes: empty answers
+	conn          *acp.AgentSideConnection
+	mu            sync.Mutex
+	n             int
+	servers       map[acp.SessionId][]acp.McpServer
 }
 
 func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
@@ -75,28 +78,6 @@ func (a *agent) NewSession(_ context.Context, r acp.NewSessionRequest) (acp.NewS
 	id := acp.SessionId(fmt.Sprintf("mcpagent-%d", a.n))
 	a.servers[id] = r.McpServers
 	return acp.NewSessionResponse{SessionId: id}, nil
-}
-
-func (a *agent) Cancel(context.Context, acp.CancelNotification) error { return nil }
-
-func (a *agent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
-	return acp.CloseSessionResponse{}, nil
-}
-
-func (a *agent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, nil
-}
-
-func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
-	return acp.ResumeSessionResponse{}, nil
-}
-
-func (a *agent) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
-	return acp.SetSessionConfigOptionResponse{}, nil
-}
-
-func (a *agent) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
-	return acp.SetSessionModeResponse{}, nil
 }
 
 func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
