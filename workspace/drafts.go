@@ -80,6 +80,9 @@ func (r *drafts) piecesOnDisk(d Draft, pd store.PiecedDraft) bool {
 // length, so the text is compared only when the lengths are equal (a key
 // typed and deleted). Callers hold mu; never on the UI goroutine.
 func (r *drafts) onDisk(d Draft) bool {
+	if _, pieced := r.keys[d.ThreadID]; pieced {
+		return false // written in pieces: its text is not kept here to compare
+	}
 	w, ok := r.written[d.ThreadID]
 	return ok && len(w.Markdown) == len(d.Markdown) && w.Caret == d.Caret &&
 		len(w.Records) == len(d.Records) && w.Markdown == d.Markdown && (len(d.Records) == 0 || reflect.DeepEqual(w.Records, d.Records))
