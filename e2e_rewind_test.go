@@ -21,8 +21,7 @@ func TestEndToEndRewindFromTheSecondMessage(t *testing.T) {
 	for _, w := range []string{"alpha", "bravo", "charlie"} {
 		turn(a.tmuxSession, w)
 	}
-	a.keys("Tab", "Home", "Down", "Down") // the first message, its reply, the second message
-	a.waitFor("┃ bravo")                  // the focus bar
+	focusMessage(t, a.tmuxSession, "alpha", "bravo")
 	a.keys("e")
 	a.waitFor("(from message 2)", "edit the message and send it")
 	a.text(" edited")
@@ -92,8 +91,7 @@ func TestEndToEndRewindAfterARestart(t *testing.T) {
 	a.waitFor("enter send", "bravo")
 
 	rewind := func() {
-		a.keys("Tab", "Home", "Down", "Down")
-		a.waitFor("┃ bravo")
+		focusMessage(t, a.tmuxSession, "alpha", "bravo")
 		a.keys("e")
 		a.waitFor("(from message 2)")
 	}
@@ -148,5 +146,25 @@ func TestEndToEndRewindAfterARestart(t *testing.T) {
 	es, err := st.Stash(p.ID)
 	if err != nil || len(es) != 1 || es[0].Markdown != "my draft" {
 		t.Errorf("stash %+v %v: want the draft the second rewind stashed", es, err)
+	}
+}
+
+// focusMessage focuses the transcript (tab), goes to its first message
+// (home, whose text is first) and steps down, one key at a time, each
+// once the screen showed the last, until the focus bar is on the message
+// whose text is want.
+func focusMessage(t *testing.T, s *tmuxSession, first, want string) {
+	t.Helper()
+	s.keys("Tab")
+	s.waitUntil("the transcript focused", func(scr string) bool { return strings.Contains(scr, "┃ ") })
+	s.keys("Home")
+	scr := s.waitFor("┃ " + first)
+	for i := 0; !strings.Contains(scr, "┃ "+want); i++ {
+		if i == 8 {
+			t.Fatalf("the focus never reached %q:\n%s", want, scr)
+		}
+		before := scr
+		s.keys("Down")
+		scr = s.waitUntil("the focus to move", func(scr string) bool { return scr != before })
 	}
 }
