@@ -2,30 +2,8 @@ package chips
 
 import (
 	"image/color"
-	"math"
 	"testing"
 )
-
-// luminance is WCAG 2's relative luminance of c.
-func luminance(c color.Color) float64 {
-	r, g, b, _ := c.RGBA()
-	lin := func(v uint32) float64 {
-		s := float64(v) / 0xffff
-		if s <= 0.03928 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
-}
-
-func contrast(a, b color.Color) float64 {
-	la, lb := luminance(a), luminance(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
-}
 
 // Text on every chip background reaches WCAG AA (4.5:1) in both coloured
 // themes: each kind, the other and unresolved chips, citations and every
@@ -46,7 +24,7 @@ func TestThemeChipContrast(t *testing.T) {
 				t.Errorf("%s %s: chip without colour (fg %v, bg %v)", name, k, fg, bg)
 				continue
 			}
-			if c := contrast(fg, bg); c < 4.5 {
+			if c := Contrast(fg, bg); c < 4.5 {
 				t.Errorf("%s %s: contrast %.2f:1 < 4.5:1", name, k, c)
 			}
 		}
@@ -60,7 +38,7 @@ func TestLightThemeAccentsOnWhite(t *testing.T) {
 	dark, light := DefaultTheme(), LightTheme()
 	for k, ks := range light.Kinds {
 		fg := ks.Text.GetForeground()
-		if c := contrast(fg, white); c < 4.5 {
+		if c := Contrast(fg, white); c < 4.5 {
 			t.Errorf("%s: accent contrast on white %.2f:1 < 4.5:1", k, c)
 		}
 		if fg == dark.Kinds[k].Text.GetForeground() {

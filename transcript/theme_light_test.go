@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"image/color"
-	"math"
 	"strings"
 	"testing"
 
@@ -63,28 +62,6 @@ func TestContentOptionsFollowTheTheme(t *testing.T) {
 	}
 }
 
-// luminance and contrast are WCAG 2's (theme.Contrast, which this package
-// cannot import).
-func luminance(c color.Color) float64 {
-	r, g, b, _ := c.RGBA()
-	lin := func(v uint32) float64 {
-		s := float64(v) / 0xffff
-		if s <= 0.03928 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
-}
-
-func contrast(a, b color.Color) float64 {
-	la, lb := luminance(a), luminance(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
-}
-
 // The light theme's text colours reach 4.5:1 on white (the glyph, the
 // focus gutters and the box borders are marks: 3:1, the border a faint
 // frame); none is one of the dark theme's.
@@ -99,14 +76,14 @@ func TestLightLooksContrast(t *testing.T) {
 	}
 	for what, st := range text {
 		fg := st[0].GetForeground()
-		if r := contrast(fg, white); r < 4.5 {
+		if r := chips.Contrast(fg, white); r < 4.5 {
 			t.Errorf("light %s: contrast %.2f:1 < 4.5:1", what, r)
 		}
 		if fg == st[1].GetForeground() && what != "line numbers" { // 242: a grey both read
 			t.Errorf("light %s is the dark theme's colour %v", what, fg)
 		}
 	}
-	if r := contrast(il.Glyph.GetForeground(), white); r < 3 {
+	if r := chips.Contrast(il.Glyph.GetForeground(), white); r < 3 {
 		t.Errorf("light glyph: contrast %.2f:1 < 3:1", r)
 	}
 }
