@@ -488,10 +488,10 @@ func newApp(f flags, env appEnv) (app *ui.App, closeAll func(), err error) {
 	opt.NoColor, opt.Clock = env.noColor, env.clock
 	opt.Config.UI.Theme = resolveTheme(cfg.UI.ThemeName(), env.noColor, env.background)
 	if env.remote != nil {
-		opt.AttachDir = env.cwd                    // ctrl+o attaches this machine's files
-		opt.Review.Git.Exec = env.remote.reviewGit // drivers off there too (remotegit.go)
-		opt.Skills = env.remote.skills             // the $ picker lists the remote's (remoteskills.go)
-		opt.Review.NoPullRequest = true            // gh runs here; not over the master yet
+		opt.AttachDir = env.cwd                             // ctrl+o attaches this machine's files
+		opt.Review.Git.Exec = env.remote.reviewGit          // drivers off there too (remotegit.go)
+		opt.Skills = env.remote.skills                      // the $ picker lists the remote's (remoteskills.go)
+		opt.Review.PRTimeout = cfg.Remote.TimeoutDuration() // gh runs there too, over the master
 	}
 	opt.Chat = newChat(st, as, backend, ws.ProjectID(), opt, env.remote)
 	opt.AgentTerminals, opt.Panes, opt.ExitFiles = acpUI.terms, acpUI.panes, exitFiles

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os/exec"
+	"path"
 	"slices"
 	"strings"
 
@@ -15,9 +16,10 @@ import (
 // the filter, diff and merge drivers the remote repository's config
 // defines (there, with safegit's settings) and runs with each of them off,
 // as safegit.Command does here; review's static settings alone do not
-// know them, and `git diff` runs a filter's clean on the work tree.
+// know them, and `git diff` runs a filter's clean on the work tree. gh
+// (the pull request's `gh pr view`) runs git there too: the same.
 func (p *remoteProject) reviewGit(ctx context.Context, dir string, argv, env []string) (*exec.Cmd, error) {
-	if len(argv) > 0 && argv[0] == "git" {
+	if len(argv) > 0 && (argv[0] == "git" || path.Base(argv[0]) == "gh") {
 		env = gitEnvWithDrivers(env, p.remoteDrivers(ctx, dir))
 	}
 	return p.conn.Process(ctx, remote.Command{Argv: argv, Dir: dir, Env: env})

@@ -38,7 +38,8 @@ type Options struct {
 	Comparison Comparison
 	// Git runs git (the zero value: "git" from PATH).
 	Git Git
-	// GH is the gh command ("gh" when empty); NoPullRequest skips it.
+	// GH is the gh command ("gh" when empty); NoPullRequest skips it. It
+	// runs where git does (through Git.Exec when set).
 	GH            string
 	NoPullRequest bool
 	// PRTimeout bounds gh (PRTimeout, 3 s, when zero).
@@ -262,9 +263,9 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.loadCmd("", 0)}
 	pane := m.pane
 	if !m.opts.NoPullRequest {
-		dir, gh, timeout := m.opts.ProjectDir, m.opts.GH, m.opts.PRTimeout
+		g, dir, gh, timeout := m.opts.Git, m.opts.ProjectDir, m.opts.GH, m.opts.PRTimeout
 		cmds = append(cmds, func() tea.Msg {
-			return prMsg{pane: pane, pr: PullRequest(context.Background(), dir, gh, timeout)}
+			return prMsg{pane: pane, pr: g.PullRequest(context.Background(), dir, gh, timeout)}
 		})
 	}
 	return tea.Batch(cmds...)

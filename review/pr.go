@@ -22,6 +22,17 @@ const PRTimeout = 3 * time.Second
 // its absence is no error. ghCommand is "gh" when empty; timeout is
 // PRTimeout when zero.
 func PullRequest(ctx context.Context, dir, ghCommand string, timeout time.Duration) *contextref.PullRequest {
+	return Git{}.PullRequest(ctx, dir, ghCommand, timeout)
+}
+
+// ghEnv is what gh runs with: no prompt, no update check, no colour, no
+// pager, no spinner.
+var ghEnv = []string{"GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1", "NO_COLOR=1", "GH_PAGER=cat", "GH_SPINNER_DISABLED=1"}
+
+// PullRequest is the package's PullRequest where g runs its commands: gh
+// runs through Exec when set (a remote project's gh, in dir there, with
+// safegit's settings for the git it runs), else here.
+func (g Git) PullRequest(ctx context.Context, dir, ghCommand string, timeout time.Duration) *contextref.PullRequest {
 	if ghCommand == "" {
 		ghCommand = "gh"
 	}
@@ -30,12 +41,20 @@ func PullRequest(ctx context.Context, dir, ghCommand string, timeout time.Durati
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, ghCommand, "pr", "view", "--json", "number,title,url,headRefName,baseRefName,state,isDraft")
-	cmd.Dir = dir
-	// gh runs git in dir: the git it runs gets chipchat's settings
-	// through the environment (safegit.Environ; the list is in doc.go).
-	cmd.Env = safegit.Environ(ctx, "", dir, append(os.Environ(), "GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1", "NO_COLOR=1", "GH_PAGER=cat",
-		"GH_SPINNER_DISABLED=1"))
+	args := []string{"pr", "view", "--json", "number,title,url,headRefName,baseRefName,state,isDraft"}
+	var cmd *exec.Cmd
+	if g.Exec != nil {
+		var err error
+		if cmd, err = g.Exec(ctx, dir, append([]string{ghCommand}, args...), append(safegit.StaticEnv(), ghEnv...)); err != nil {
+			return nil
+		}
+	} else {
+		cmd = exec.CommandContext(ctx, ghCommand, args...)
+		cmd.Dir = dir
+		// gh runs git in dir: the git it runs gets chipchat's settings
+		// through the environment (safegit.Environ; the list is in doc.go).
+		cmd.Env = safegit.Environ(ctx, "", dir, append(os.Environ(), ghEnv...))
+	}
 	cmd.WaitDelay = 200 * time.Millisecond // a child holding the pipe cannot outlive the timeout
 	var out bytes.Buffer
 	cmd.Stdout = &limitedWriter{w: &out, n: 1 << 20}

@@ -2,8 +2,11 @@ package review
 
 import (
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +94,42 @@ func TestPaneRecordsCarryPullRequest(t *testing.T) {
 	rec := msgs[0].(CommentMsg).Record
 	if rec.PullRequest == nil || rec.PullRequest.Number != 42 || rec.PullRequest.State != "open" {
 		t.Fatalf("record PR %+v", rec.PullRequest)
+	}
+}
+
+// A pane whose git runs elsewhere (Git.Exec: a remote project's) asks gh
+// there too: the same argv through Exec, in the project's directory, with
+// gh's quiet settings and safegit's; nothing runs here.
+func TestPullRequestThroughExec(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "remote-gh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n[ \"$GH_PROMPT_DISABLED\" = 1 ] || exit 5\necho '"+prJSON+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir()) // no gh here
+	var gotDir string
+	var gotArgv, gotEnv []string
+	g := Git{Exec: func(ctx context.Context, d string, argv, env []string) (*exec.Cmd, error) {
+		gotDir, gotArgv, gotEnv = d, argv, env
+		cmd := exec.CommandContext(ctx, script, argv[1:]...)
+		cmd.Env = append(os.Environ(), env...)
+		return cmd, nil
+	}}
+	pr := g.PullRequest(context.Background(), "/srv/app", "", 0)
+	if pr == nil || pr.Number != 42 {
+		t.Fatalf("pull request through Exec: %+v", pr)
+	}
+	if gotDir != "/srv/app" || strings.Join(gotArgv, " ") != "gh pr view --json number,title,url,headRefName,baseRefName,state,isDraft" {
+		t.Fatalf("Exec got dir %q argv %q", gotDir, gotArgv)
+	}
+	if !slices.Contains(gotEnv, "GH_PROMPT_DISABLED=1") || !slices.ContainsFunc(gotEnv, func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG_") }) {
+		t.Fatalf("Exec env %q lacks gh's or safegit's settings", gotEnv)
+	}
+	// Exec failing to start is no pull request, and no error.
+	g.Exec = func(context.Context, string, []string, []string) (*exec.Cmd, error) {
+		return nil, errors.New("no master")
+	}
+	if pr := g.PullRequest(context.Background(), "/srv/app", "", 0); pr != nil {
+		t.Fatal(pr)
 	}
 }
