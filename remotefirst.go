@@ -15,7 +15,8 @@ import (
 // tab of its terminal pane, shown and focused, for the user to answer.
 // Once it ends the connection is made in batch mode over the master it
 // left, the tab goes, the agent's program is looked up there and the
-// watch of the master begins. Until then every remote command fails at
+// watch of the master begins. When that ssh fails (a mistyped password or
+// passphrase), it runs again in a new tab, up to firstAttempts times. Until then every remote command fails at
 // once with batch mode's one line (nothing waits on the user).
 
 // firstAsk is what the batch-mode connection could not answer.
@@ -24,8 +25,15 @@ type firstAsk struct {
 	why string // what ssh asks (remote.Conn.Answerable)
 }
 
-// firstTabID is the tab's id in the terminal pane.
+// firstTabID is the first attempt's tab id in the terminal pane; a
+// later attempt's is firstTabID-N.
 const firstTabID = "ssh-first"
+
+// firstAttempts is how many times the interactive ssh runs before
+// chipchat gives up: after a mistyped password or passphrase (ssh itself
+// asks up to three times each run) ssh asks again in a new tab, the
+// failed one kept for its words.
+const firstAttempts = 3
 
 // firstConnect is watch's first step for a project with ask set: it runs
 // the interactive connection in a tab of terms (scrollback lines) and
@@ -37,35 +45,45 @@ func (p *remoteProject) firstConnect(terms *terminal.AgentTerminals, scrollback 
 			post(workspace.LinkEvent{Status: " · not connected to " + host, Notice: why, Err: true})
 			return false
 		}
-		argv := p.conn.Interactive().Args
-		t, err := terminal.StartCommand(firstTabID, terminal.TabLabel("ssh ", host), scrollback, "", nil, argv)
-		if err != nil {
-			return down("could not run ssh: " + err.Error())
+		note := "connecting to " + host + ": " + p.ask.why + " — answer ssh in the terminal"
+		for attempt := 1; ; attempt++ {
+			id := firstTabID
+			if attempt > 1 {
+				id = fmt.Sprintf("%s-%d", firstTabID, attempt)
+			}
+			t, err := terminal.StartCommand(id, terminal.TabLabel("ssh ", host), scrollback, "", nil, p.conn.Interactive().Args)
+			if err != nil {
+				return down("could not run ssh: " + err.Error())
+			}
+			post(workspace.LinkEvent{Status: " · connecting to " + host + ": ssh asks in the terminal"})
+			if !terms.Ask(t, note) {
+				t.Close()
+				return false
+			}
+			select {
+			case <-t.Done():
+			case <-ctx.Done():
+				t.Close()
+				return false
+			}
+			if _, code := t.Exited(); code != 0 {
+				terms.Answered(t.ID, false) // the tab stays, for ssh's words
+				if attempt == firstAttempts {
+					return down(fmt.Sprintf("ssh to %s ended with exit status %d, %d times (its words are in the terminal tabs); quit and start chipchat again to retry", host, code, attempt))
+				}
+				note = fmt.Sprintf("ssh to %s ended with exit status %d: asking again (try %d of %d) — answer ssh in the terminal", host, code, attempt+1, firstAttempts)
+				continue
+			}
+			if err := p.conn.Connect(ctx); err != nil {
+				terms.Answered(t.ID, false)
+				return down(oneLine(err.Error()))
+			}
+			terms.Answered(t.ID, true)
+			post(workspace.LinkEvent{Notice: "connected to " + host})
+			if err := checkRemoteAgent(p, spec); err != nil {
+				post(workspace.LinkEvent{Notice: oneLine(err.Error()), Err: true})
+			}
+			return true
 		}
-		post(workspace.LinkEvent{Status: " · connecting to " + host + ": ssh asks in the terminal"})
-		if !terms.Ask(t, "connecting to "+host+": "+p.ask.why+" — answer ssh in the terminal") {
-			t.Close()
-			return false
-		}
-		select {
-		case <-t.Done():
-		case <-ctx.Done():
-			t.Close()
-			return false
-		}
-		if _, code := t.Exited(); code != 0 {
-			terms.Answered(t.ID, false)
-			return down(fmt.Sprintf("ssh to %s ended with exit status %d (its words are in the terminal tab); quit and start chipchat again to retry", host, code))
-		}
-		if err := p.conn.Connect(ctx); err != nil {
-			terms.Answered(t.ID, false)
-			return down(oneLine(err.Error()))
-		}
-		terms.Answered(t.ID, true)
-		post(workspace.LinkEvent{Notice: "connected to " + host})
-		if err := checkRemoteAgent(p, spec); err != nil {
-			post(workspace.LinkEvent{Notice: oneLine(err.Error()), Err: true})
-		}
-		return true
 	}
 }
