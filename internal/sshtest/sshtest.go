@@ -1,11 +1,28 @@
 // Package sshtest runs a real OpenSSH server on 127.0.0.1 for tests: a
 // generated host key and client key, an sshd_config of its own (a free
 // port, its own AuthorizedKeysFile, no PAM, StrictModes off), sshd started
-// in the foreground as the current user (`sshd -D -e -f FILE`), and a
-// client config (for `ssh -F`) that reads neither ~/.ssh/config nor the
-// user's keys or known_hosts. The sessions' HOME is a directory of the
-// test (sshd's SetEnv), so a remote ~/.profile or ~/.cache is the test's.
-// Everything is removed, and sshd stopped, when the test ends.
+// in the foreground (`sshd -D -e -f FILE`), and a client config (for
+// `ssh -F`) that reads neither ~/.ssh/config nor the user's keys or
+// known_hosts. The sessions' HOME is a directory of the test (sshd's
+// SetEnv), so a remote ~/.profile or ~/.cache is the test's. Everything
+// is removed, and sshd stopped, when the test ends.
+//
+// It runs in one of two modes:
+//
+//   - Second-user mode, when the tests run as root and the users
+//     RemoteUserName and LocalUserName exist (.ci/run creates them):
+//     sshd (as root) logs sessions in as RemoteUserName only, their HOME a
+//     new directory inside that user's home (which must not be readable
+//     by others), and the client's files (Dir: config, key, known_hosts)
+//     belong to LocalUserName, the user a test runs the client as
+//     (Server.Local). So a client run as LocalUserName reaches the
+//     session's files only over ssh. Root writes the test's files into
+//     Home; HandOver (or WriteFile) gives them to their user.
+//   - Same-user mode otherwise: sshd runs as the current user and logs
+//     in as it; Local and Remote are nil and HandOver does nothing. In CI
+//     (testenv.InCI) as root, missing users fail the test instead; the
+//     environment variable SameUserEnv=1 asks for this mode anyway (to
+//     try the fallback).
 //
 // It is imported by tests only and imports nothing of the project but
 // internal/testenv.
@@ -14,7 +31,9 @@ package sshtest
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -34,19 +53,46 @@ const Hint = "apt-get install openssh-server openssh-client"
 // HostAlias is the name the client config gives the server.
 const HostAlias = "sshtest"
 
+// The users of second-user mode (.ci/run creates them): sessions log in
+// as RemoteUserName; the client runs as LocalUserName.
+const (
+	RemoteUserName = "chipchat-remote"
+	LocalUserName  = "chipchat-local"
+)
+
+// SameUserEnv, set to 1, makes Start use same-user mode even as root with
+// both users there: the fallback, to try it.
+const SameUserEnv = "SSHTEST_SAME_USER"
+
+// Account is a user of second-user mode.
+type Account struct {
+	Name     string
+	UID, GID int
+	Home     string // from the passwd entry
+}
+
 // Server is one running sshd.
 type Server struct {
-	Dir        string // the test's directory of keys and configs
+	Dir        string // the test's directory of the client's keys and configs
 	Home       string // HOME of the sessions
 	Port       int
-	User       string
+	User       string // the user sessions log in as
 	ConfigFile string // the client config, for ssh -F
 	ClientKey  string // the authorized private key
 	KnownHosts string // the client's known_hosts (holds the host key)
 
-	sshd  string    // the program
-	cmd   *exec.Cmd // the running sshd (nil once Stop ended it)
-	extra string    // Options.SSHDConfig
+	// Local and Remote are the users of second-user mode: the one to run
+	// the client as (it owns Dir) and the one sessions log in as (it owns
+	// Home); both nil in same-user mode.
+	Local, Remote *Account
+
+	sshd   string    // the program
+	cmd    *exec.Cmd // the running sshd (nil once Stop ended it)
+	extra  string    // Options.SSHDConfig
+	srvDir string    // sshd's files: host key, sshd_config, pid file
+	auth   string    // the AuthorizedKeysFile
+	sess   string    // second-user mode: Home's parent, the remote user's
+	locals []string  // second-user mode: the directories the local user gets
 
 	mu  sync.Mutex
 	log bytes.Buffer
@@ -72,10 +118,6 @@ func StartWith(t testing.TB, o Options) *Server {
 		testenv.Missing(t, "sshd is not installed ("+Hint+")")
 	}
 	testenv.NeedCommands(t, Hint, "ssh", "ssh-keygen")
-	u, err := user.Current()
-	if err != nil {
-		t.Fatalf("sshtest: current user: %v", err)
-	}
 	if os.Geteuid() == 0 {
 		// sshd started as root insists on its privilege separation
 		// directory (systemd's tmpfiles make it at boot).
@@ -84,9 +126,23 @@ func StartWith(t testing.TB, o Options) *Server {
 		}
 	}
 	dir := t.TempDir()
-	s := &Server{sshd: sshd, extra: o.SSHDConfig, Dir: dir, Home: filepath.Join(dir, "home"), User: u.Username,
-		ConfigFile: filepath.Join(dir, "ssh_config"), ClientKey: filepath.Join(dir, "client_key"),
-		KnownHosts: filepath.Join(dir, "known_hosts")}
+	s := &Server{sshd: sshd, extra: o.SSHDConfig, srvDir: dir, Dir: dir, Home: filepath.Join(dir, "home"),
+		auth: filepath.Join(dir, "authorized_keys")}
+	s.Local, s.Remote = secondUsers(t)
+	if s.Remote != nil {
+		s.User = s.Remote.Name
+		s.sess = s.ownDir(t, s.Remote, "sshtest-")
+		s.Home = filepath.Join(s.sess, "home")
+		s.auth = filepath.Join(s.sess, "authorized_keys")
+		s.Dir = s.LocalDir(t)
+	} else {
+		u, err := user.Current()
+		if err != nil {
+			t.Fatalf("sshtest: current user: %v", err)
+		}
+		s.User = u.Username
+	}
+	s.ConfigFile, s.ClientKey, s.KnownHosts = filepath.Join(s.Dir, "ssh_config"), filepath.Join(s.Dir, "client_key"), filepath.Join(s.Dir, "known_hosts")
 	if err := os.MkdirAll(s.Home, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +152,8 @@ func StartWith(t testing.TB, o Options) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "authorized_keys"), string(pub))
+	writeFile(t, s.auth, string(pub))
+	s.HandOver(t)
 
 	// A free port: listen, note it, close. Another process could take it
 	// in between; sshd then fails to bind and Start tries again.
@@ -116,7 +173,203 @@ func StartWith(t testing.TB, o Options) *Server {
 	}
 	writeFile(t, s.KnownHosts, fmt.Sprintf("[127.0.0.1]:%d %s", s.Port, hostPub))
 	s.WriteClientConfig(t, s.ConfigFile, s.ClientKey, s.KnownHosts)
+	s.HandOver(t)
 	return s
+}
+
+// secondUsers returns the users of second-user mode, or nils for
+// same-user mode (not root, SameUserEnv, or the users missing outside CI).
+func secondUsers(t testing.TB) (local, remote *Account) {
+	t.Helper()
+	if os.Geteuid() != 0 || os.Getenv(SameUserEnv) == "1" {
+		return nil, nil
+	}
+	l, lerr := lookup(LocalUserName)
+	r, rerr := lookup(RemoteUserName)
+	if err := errors.Join(lerr, rerr); err != nil {
+		if testenv.InCI() {
+			testenv.Missing(t, fmt.Sprintf("running as root without the second-user mode's users (.ci/run creates them; %s=1 for same-user mode): %v", SameUserEnv, err))
+		}
+		return nil, nil
+	}
+	// The remote user's home must be closed to the local user.
+	fi, err := os.Stat(r.Home)
+	if err != nil {
+		t.Fatalf("sshtest: the home of %s: %v", r.Name, err)
+	}
+	if fi.Mode().Perm()&0o007 != 0 {
+		t.Fatalf("sshtest: the home of %s, %s, is open to others (%v): chmod 700 %s", r.Name, r.Home, fi.Mode().Perm(), r.Home)
+	}
+	return l, r
+}
+
+func lookup(name string) (*Account, error) {
+	u, err := user.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := strconv.Atoi(u.Uid)
+	if err != nil {
+		return nil, fmt.Errorf("user %s: uid %q", name, u.Uid)
+	}
+	gid, err := strconv.Atoi(u.Gid)
+	if err != nil {
+		return nil, fmt.Errorf("user %s: gid %q", name, u.Gid)
+	}
+	return &Account{Name: u.Username, UID: uid, GID: gid, Home: u.HomeDir}, nil
+}
+
+// ownDir makes a new directory (0700) inside a's home, given to a and
+// removed when the test ends.
+func (s *Server) ownDir(t testing.TB, a *Account, pattern string) string {
+	t.Helper()
+	d, err := os.MkdirTemp(a.Home, pattern)
+	if err != nil {
+		t.Fatalf("sshtest: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	if err := os.Chown(d, a.UID, a.GID); err != nil {
+		t.Fatalf("sshtest: %v", err)
+	}
+	return d
+}
+
+// LocalDir returns a new directory for the client's side of the test
+// (its HOME, data, runtime directory), removed when the test ends: in
+// second-user mode inside the local user's home and given to it by
+// HandOver; otherwise under the temporary directory. Its name is short
+// (a unix socket's path may be made inside it).
+func (s *Server) LocalDir(t testing.TB) string {
+	t.Helper()
+	if s.Local == nil {
+		d, err := os.MkdirTemp("", "cc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		return d
+	}
+	d := s.ownDir(t, s.Local, "cc")
+	s.mu.Lock()
+	s.locals = append(s.locals, d)
+	s.mu.Unlock()
+	return d
+}
+
+// HandOver gives, in second-user mode, what the test (root) wrote into
+// the sessions' directory (Home and its parent) to the remote user and
+// what it wrote into Dir and the LocalDirs to the local user, all of it,
+// recursively. Call it after writing files and before the client or a
+// session uses them: a file written afterwards belongs to root (readable
+// if its mode says so, not writable) until the next HandOver; WriteFile
+// writes one and gives it away at once. In same-user mode it does
+// nothing.
+func (s *Server) HandOver(t testing.TB) {
+	t.Helper()
+	if s.Remote == nil {
+		return
+	}
+	chownAll(t, s.sess, s.Remote)
+	s.mu.Lock()
+	locals := append([]string(nil), s.locals...)
+	s.mu.Unlock()
+	for _, d := range locals {
+		chownAll(t, d, s.Local)
+	}
+}
+
+func chownAll(t testing.TB, root string, a *Account) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // gone meanwhile
+			}
+			return err
+		}
+		if err := os.Lchown(path, a.UID, a.GID); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("sshtest: hand %s over to %s: %v", root, a.Name, err)
+	}
+}
+
+// WriteFile writes content to path (0644; its directories made, 0755)
+// and gives what it made to the user whose side path is on (see
+// HandOver): a file written after HandOver.
+func (s *Server) WriteFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, top := s.owner(path)
+	if a == nil {
+		return
+	}
+	for p := path; p != top && strings.HasPrefix(p, top+string(filepath.Separator)); p = filepath.Dir(p) {
+		if err := os.Lchown(p, a.UID, a.GID); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// owner is the user whose side path is on, and that side's top
+// directory; nil in same-user mode or outside both.
+func (s *Server) owner(path string) (*Account, string) {
+	if s.Remote == nil {
+		return nil, ""
+	}
+	in := func(dir string) bool { return strings.HasPrefix(path, dir+string(filepath.Separator)) }
+	if in(s.sess) {
+		return s.Remote, s.sess
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.locals {
+		if in(d) {
+			return s.Local, d
+		}
+	}
+	return nil, ""
+}
+
+// Shared returns a path of the program prog (a test binary, a built
+// chipchat under a private temporary directory) that both users of
+// second-user mode can run: a hard link (or a copy) in a directory open
+// to all, removed when the test ends. In same-user mode it is prog.
+func (s *Server) Shared(t testing.TB, prog string) string {
+	t.Helper()
+	if s.Remote == nil {
+		return prog
+	}
+	d, err := os.MkdirTemp("", "sshtest-bin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	if err := os.Chmod(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(d, filepath.Base(prog))
+	if err := os.Link(prog, dst); err != nil {
+		b, rerr := os.ReadFile(prog)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if err := os.WriteFile(dst, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 // FindSSHD returns the sshd program: on PATH, else /usr/sbin/sshd, else "".
@@ -186,7 +439,7 @@ func (s *Server) Write(p []byte) (int, error) {
 }
 
 func (s *Server) start(t testing.TB, sshd string) error {
-	conf := filepath.Join(s.Dir, "sshd_config")
+	conf := filepath.Join(s.srvDir, "sshd_config")
 	writeFile(t, conf, s.extra+"\n"+fmt.Sprintf(`Port %d
 ListenAddress 127.0.0.1
 HostKey %s
@@ -205,8 +458,8 @@ AllowStreamLocalForwarding yes
 StreamLocalBindUnlink yes
 Subsystem sftp internal-sftp
 LogLevel VERBOSE
-`, s.Port, filepath.Join(s.Dir, "host_key"), filepath.Join(s.Dir, "sshd.pid"),
-		filepath.Join(s.Dir, "authorized_keys"), s.User, s.Home))
+`, s.Port, filepath.Join(s.srvDir, "host_key"), filepath.Join(s.srvDir, "sshd.pid"),
+		s.auth, s.User, s.Home))
 	cmd := exec.Command(sshd, "-D", "-e", "-f", conf)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
