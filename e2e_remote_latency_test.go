@@ -62,7 +62,7 @@ func (e *remoteEnv) slowLink(t *testing.T, delay time.Duration) {
 		t.Fatal(err)
 	}
 	proxy := fmt.Sprintf("\tProxyCommand env %s=%s %s=127.0.0.1:%d %s -test.run=^TestDelayRelayProcess$\n",
-		delayrelay.Env, delay, delayrelay.AddrEnv, e.srv.Port, os.Args[0])
+		delayrelay.Env, delay, delayrelay.AddrEnv, e.srv.Port, testBinary(t, e.srv))
 	head := "Host " + sshtest.HostAlias + "\n"
 	if !strings.HasPrefix(string(cfg), head) {
 		t.Fatalf("the client config does not begin with %q:\n%s", head, cfg)

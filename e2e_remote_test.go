@@ -18,15 +18,18 @@ import (
 // remoteEnv is a project on the sshtest server (a real sshd on 127.0.0.1,
 // sessions with a HOME of their own) and a local start directory beside
 // it, with a config whose [remotes.box] names the project and an exec:
-// agent that says where it runs, lists its attachments by name and
-// sha256, and echoes its stdin (the prompt with the mentions' contents).
+// agent that says where and as whom it runs, lists its attachments by
+// name and sha256, and echoes its stdin (the prompt with the mentions'
+// contents). In sshtest's second-user mode the local side (start
+// directory, HOME, data and runtime directories, the binary) is the
+// local user's, whom command runs chipchat as.
 type remoteEnv struct {
 	srv                          *sshtest.Server
 	root, local, proj, home, run string
 	data, bin                    string
 }
 
-const remoteAgent = `exec:printf 'home=%s pwd=%s\n' "$HOME" "$(pwd)"; for f in "$CHIPCHAT_ATTACHMENTS"/*/*; do [ -f "$f" ] && printf 'att %s %s\n' "${f##*/}" "$(sha256sum < "$f" | cut -c1-16)"; done; cat`
+const remoteAgent = `exec:printf 'home=%s pwd=%s user=%s\n' "$HOME" "$(pwd)" "$(id -un)"; for f in "$CHIPCHAT_ATTACHMENTS"/*/*; do [ -f "$f" ] && printf 'att %s %s\n' "${f##*/}" "$(sha256sum < "$f" | cut -c1-16)"; done; cat`
 
 func newRemoteEnv(t *testing.T) *remoteEnv { return newRemoteEnvWith(t, remoteAgent) }
 
@@ -36,19 +39,19 @@ func newRemoteEnvWith(t *testing.T, agentSpec string) *remoteEnv {
 	return newRemoteEnvOn(t, agentSpec, sshtest.Start(t))
 }
 
-// newRemoteEnvOn is newRemoteEnvWith on a server of the test's.
+// newRemoteEnvOn is newRemoteEnvWith on a server of the test's. An agent
+// spec that names this test binary (os.Args[0]) gets a path of it the
+// remote user can run.
 func newRemoteEnvOn(t *testing.T, agentSpec string, srv *sshtest.Server) *remoteEnv {
 	t.Helper()
-	root := t.TempDir()
+	root := srv.LocalDir(t)
 	e := &remoteEnv{srv: srv, root: root, local: filepath.Join(root, "local"), proj: filepath.Join(srv.Home, "proj"),
-		home: filepath.Join(root, "home"), data: filepath.Join(root, "data"), bin: chipchatBinary(t)}
+		home: filepath.Join(root, "home"), data: filepath.Join(root, "data"), bin: srv.Shared(t, chipchatBinary(t))}
 	// The control socket's directory must be short (a unix socket path).
-	run, err := os.MkdirTemp("", "cc")
-	if err != nil {
-		t.Fatal(err)
+	e.run = srv.LocalDir(t)
+	if strings.Contains(agentSpec, os.Args[0]) {
+		agentSpec = strings.ReplaceAll(agentSpec, os.Args[0], testBinary(t, srv))
 	}
-	t.Cleanup(func() { os.RemoveAll(run) })
-	e.run = run
 	writeFile(t, filepath.Join(e.local, "local-only.txt"), "local\n")
 	writeFile(t, filepath.Join(e.proj, "only-remote.txt"), "remote secret 42\n")
 	writeFile(t, filepath.Join(e.home, ".config", "chipchat", "config.toml"), fmt.Sprintf(`[remote]
@@ -60,31 +63,67 @@ agent = '''%s'''
 	return e
 }
 
+// testBinary is this test binary (os.Args[0], under go test's private
+// directory) where both of srv's users can run it: a remote agent, a
+// ProxyCommand.
+func testBinary(t *testing.T, srv *sshtest.Server) string {
+	t.Helper()
+	return srv.Shared(t, os.Args[0])
+}
+
 // command is chipchat with args in the local start directory, with the
-// test's HOME, config, runtime dir and data dir, in a mount namespace of
-// its own where the server's HOME (the remote project's machine) is an
-// empty tmpfs: this side cannot read the project, so whatever shows it
-// came over ssh (the server and this test live on one machine).
+// test's HOME, config, runtime dir and data dir, run so that this side
+// cannot read the project: whatever shows it came over ssh (the server
+// and this test live on one machine). In sshtest's second-user mode
+// chipchat runs as the local user (setpriv), the test's files handed
+// over first (Server.HandOver: a file the test writes after this is
+// root's until the next command); otherwise in a mount namespace of its
+// own where the server's HOME is an empty tmpfs.
 func (e *remoteEnv) command(t *testing.T, args ...string) string {
 	t.Helper()
+	script := filepath.Join(e.root, "run.sh")
+	run := fmt.Sprintf("cd %q && exec env HOME=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q XDG_RUNTIME_DIR=%q SHELL=/bin/sh PS1='$ ' TERM=xterm-256color %q --data-dir %q %s\n",
+		e.local, e.home, filepath.Join(e.home, ".config"), filepath.Join(e.home, ".cache"), e.run, e.bin, e.data, strings.Join(args, " "))
+	if u := e.srv.Local; u != nil {
+		testenv.NeedCommands(t, "apt-get install util-linux", "setpriv")
+		writeFile(t, script, run)
+		e.srv.HandOver(t)
+		return fmt.Sprintf("setpriv --reuid=%d --regid=%d --init-groups sh %q; echo EXITED=$?; sleep 600", u.UID, u.GID, script)
+	}
 	testenv.NeedCommands(t, "apt-get install util-linux", "unshare")
 	if out, err := exec.Command("unshare", "-rm", "true").CombinedOutput(); err != nil {
 		testenv.Missing(t, fmt.Sprintf("unshare -rm (a mount namespace) is refused here: %v %s", err, out))
 	}
-	script := filepath.Join(e.root, "run.sh")
-	writeFile(t, script, fmt.Sprintf("mount -t tmpfs chipchat-hidden %q || exit 99\ncd %q && exec env HOME=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q XDG_RUNTIME_DIR=%q SHELL=/bin/sh PS1='$ ' TERM=xterm-256color %q --data-dir %q %s\n",
-		e.srv.Home, e.local, e.home, filepath.Join(e.home, ".config"), filepath.Join(e.home, ".cache"), e.run, e.bin, e.data, strings.Join(args, " ")))
+	writeFile(t, script, fmt.Sprintf("mount -t tmpfs chipchat-hidden %q || exit 99\n", e.srv.Home)+run)
 	return fmt.Sprintf("unshare -rm sh %q; echo EXITED=$?; sleep 600", script)
+}
+
+// asLocal is argv run as the local user of second-user mode.
+func (e *remoteEnv) asLocal(argv ...string) *exec.Cmd {
+	u := e.srv.Local
+	return exec.Command("setpriv", append([]string{fmt.Sprintf("--reuid=%d", u.UID), fmt.Sprintf("--regid=%d", u.GID), "--init-groups"}, argv...)...)
 }
 
 // chipchat --remote box: the terminal pane's shell and `!pwd` run there (the remote path, not the start
 // directory), the @ picker lists the remote project (a file that is only
 // there) and its content reaches the agent, which runs there (its HOME is
-// the server's); a local image's bytes reach it staged, through
-// $CHIPCHAT_ATTACHMENTS, and land in the remote staging directory; the
-// thread is the store's ssh://host/path project.
+// the server's, its user the one sessions log in as); a local image's
+// bytes reach it staged, through $CHIPCHAT_ATTACHMENTS, and land in the
+// remote staging directory; the thread is the store's ssh://host/path
+// project. In second-user mode the user chipchat runs as cannot read the
+// project's file itself: its content came over ssh.
 func TestEndToEndRemoteProject(t *testing.T) {
 	e := newRemoteEnv(t)
+	if e.srv.Local != nil {
+		if e.srv.User != sshtest.RemoteUserName {
+			t.Fatalf("second-user mode logs in as %q", e.srv.User)
+		}
+		e.srv.HandOver(t)
+		out, err := e.asLocal("cat", filepath.Join(e.proj, "only-remote.txt")).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "Permission denied") {
+			t.Fatalf("the local user %s reads the remote project: %v %s", e.srv.Local.Name, err, out)
+		}
+	}
 	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde"
 	shot := filepath.Join(e.local, "shot.png")
 	writeFile(t, shot, png)
@@ -123,7 +162,7 @@ func TestEndToEndRemoteProject(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("attached shot.png")
 	s.keys("Enter")
-	s.waitFor("home="+e.srv.Home, "pwd="+e.proj, "att shot.png "+hexSum[:16], "remote secret 42")
+	s.waitFor("home="+e.srv.Home, "pwd="+e.proj, "user="+e.srv.User, "att shot.png "+hexSum[:16], "remote secret 42")
 
 	staged, err := os.ReadFile(filepath.Join(e.srv.Home, ".cache", "chipchat", "att", hexSum, "shot.png"))
 	if err != nil || string(staged) != png {

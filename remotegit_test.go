@@ -7,6 +7,7 @@ import (
 
 	"github.com/chipchat/chipchat/internal/safegit"
 	"github.com/chipchat/chipchat/internal/safegit/safegittest"
+	"github.com/chipchat/chipchat/internal/sshtest"
 )
 
 // The review pane's git on a remote project runs none of the hostile
@@ -16,7 +17,8 @@ import (
 // listing) run the clean filter: the repository catches what is not made
 // safe.
 func TestRemoteReviewGitRunsNoDriver(t *testing.T) {
-	_, rp := newTestRemote(t)
+	// The repository is under the test's TempDir, which only this user reads.
+	rp := openTestRemote(t, sshtest.StartWith(t, sshtest.Options{SameUser: true}))
 	r := safegittest.New(t)
 	r.Arm(t)
 	ctx := context.Background()

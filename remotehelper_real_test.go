@@ -39,6 +39,7 @@ func TestRemoteHelperRealOpencodeEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv.HandOver(t) // the remote user's, in sshtest's second-user mode
 	command := "exec env -i"
 	for _, kv := range d.Env(extra) {
 		command += " " + shellQuote(kv)

@@ -11,20 +11,24 @@ import (
 
 	"github.com/chipchat/chipchat/agent"
 	"github.com/chipchat/chipchat/internal/hostileagent"
+	"github.com/chipchat/chipchat/internal/sshtest"
 	"github.com/chipchat/chipchat/message"
 	"github.com/chipchat/chipchat/terminal"
 )
 
 // remoteHostileAgent is internal/hostileagent started on the remote (the
-// sshtest server runs on this machine, so this test binary is there too).
-// With terms, its terminals run in terms' tabs, on the remote.
-func remoteHostileAgent(t *testing.T, rp *remoteProject, terms ...agent.TerminalHost) agent.Backend {
+// sshtest server srv runs on this machine, so this test binary is there
+// too, where srv's remote user can run it). With terms, its terminals run
+// in terms' tabs, on the remote. What the test wrote into srv.Home is
+// handed over to the remote user first.
+func remoteHostileAgent(t *testing.T, srv *sshtest.Server, rp *remoteProject, terms ...agent.TerminalHost) agent.Backend {
 	t.Helper()
+	srv.HandOver(t)
 	opts := agent.ACPOptions{Dir: rp.Dir(), LogPath: "-"}
 	if len(terms) > 0 {
 		opts.Terminals = terms[0]
 	}
-	b, err := agent.NewWith("acp:env "+hostileagent.Env+"=1 "+os.Args[0]+" -test.run=^TestBoundaryHostileAgentProcess$",
+	b, err := agent.NewWith("acp:env "+hostileagent.Env+"=1 "+testBinary(t, srv)+" -test.run=^TestBoundaryHostileAgentProcess$",
 		agent.Options{Host: remoteHost{rp}, ACP: opts})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +109,7 @@ func TestRemoteHelperServesClientFS(t *testing.T) {
 	if err := os.Symlink(filepath.Join(srv.Home, "secret.txt"), filepath.Join(proj, "escape.txt")); err != nil {
 		t.Fatal(err)
 	}
-	b := remoteHostileAgent(t, rp)
+	b := remoteHostileAgent(t, srv, rp)
 	res, evs := hostileTurn(t, b, proj,
 		hostileagent.Op{Op: "caps"},
 		hostileagent.Op{Op: "write", Path: notes, Content: "new line\n"},
@@ -152,7 +156,7 @@ func TestRemoteHelperServesClientFS(t *testing.T) {
 
 	// A second session over a new connection: nothing uploaded.
 	rp2 := reopenTestRemote(t, srv, proj)
-	b2 := remoteHostileAgent(t, rp2)
+	b2 := remoteHostileAgent(t, srv, rp2)
 	res, _ = hostileTurn(t, b2, proj, hostileagent.Op{Op: "read", Path: notes})
 	if res[0].Head != "new line\n" {
 		t.Errorf("second session's read: %+v", res[0])
@@ -167,13 +171,13 @@ func TestRemoteHelperServesClientFS(t *testing.T) {
 // write the agent sends anyway are refused with notices saying why; the
 // file is untouched.
 func TestRemoteHelperNotOfferedOnAnotherPlatform(t *testing.T) {
-	_, rp := newTestRemote(t)
+	srv, rp := newTestRemote(t)
 	proj := rp.Dir()
 	notes := filepath.Join(proj, "notes.txt")
 	writeFile(t, notes, "old\n")
 	asked := 0
 	rp.helper.uname = func(context.Context) (string, error) { asked++; return "profile noise\nDarwin riscv64\n", nil }
-	b := remoteHostileAgent(t, rp)
+	b := remoteHostileAgent(t, srv, rp)
 	res, evs := hostileTurn(t, b, proj,
 		hostileagent.Op{Op: "caps"},
 		hostileagent.Op{Op: "read", Path: notes},
@@ -218,7 +222,7 @@ func TestRemoteHelperRunsTerminals(t *testing.T) {
 		for tabs.Listen()() != nil {
 		}
 	}()
-	b := remoteHostileAgent(t, rp, remoteTerms{agentTerms{tabs}, rp})
+	b := remoteHostileAgent(t, srv, rp, remoteTerms{agentTerms{tabs}, rp})
 	res, _ := hostileTurn(t, b, proj,
 		hostileagent.Op{Op: "caps"},
 		hostileagent.Op{Op: "terminal", Command: "pwd", Cwd: filepath.Join(proj, "sub"), Wait: true, Release: true},

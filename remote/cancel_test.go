@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chipchat/chipchat/internal/sshtest"
 )
 
 // TestProcessCancelEndsTheRemoteProcess: a Process whose context ends
@@ -20,7 +22,7 @@ import (
 // the signal sshd would only close its pipes and it would run on.
 func TestProcessCancelEndsTheRemoteProcess(t *testing.T) {
 	s, c := newConn(t, Options{})
-	seen := termFIFO(t, s.Home)
+	seen := termFIFO(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cmd, _ := startTrapped(t, c, ctx)
@@ -61,14 +63,15 @@ func startTrapped(t *testing.T, c *Conn, ctx context.Context) (*exec.Cmd, io.Rea
 	return cmd, out
 }
 
-// termFIFO makes home/term-seen a FIFO and delivers "ended" once every
+// termFIFO makes term-seen in s.Home a FIFO and delivers "ended" once every
 // process that held it open for writing ended (its end of file).
-func termFIFO(t *testing.T, home string) <-chan string {
+func termFIFO(t *testing.T, s *sshtest.Server) <-chan string {
 	t.Helper()
-	fifo := filepath.Join(home, "term-seen")
+	fifo := filepath.Join(s.Home, "term-seen")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	s.HandOver(t) // the remote user's, in sshtest's second-user mode
 	seen := make(chan string, 1)
 	go func() {
 		f, err := os.Open(fifo) // blocks until the trap opens it to write

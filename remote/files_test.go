@@ -38,6 +38,7 @@ func TestListFilesGit(t *testing.T) {
 		}
 	}
 	os.Remove(filepath.Join(root, "gone.txt"))
+	s.HandOver(t) // git refuses a repository of another user's
 	paths, truncated, err := c.ListFiles(context.Background(), 0)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, s.Log())

@@ -104,7 +104,7 @@ func TestWatchReconnectsWithBackoff(t *testing.T) {
 // signals nothing) gets SIGTERM on the remote once Watch reconnected.
 func TestWatchEndsTheProcessesOfALostMaster(t *testing.T) {
 	s, c := newConn(t, Options{})
-	seen := termFIFO(t, s.Home)
+	seen := termFIFO(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	changes := make(chan Change, 16)

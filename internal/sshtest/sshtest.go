@@ -104,6 +104,10 @@ type Options struct {
 	// they win (sshd takes an option's first value): "AllowTcpForwarding
 	// no" makes a server that refuses forwarding.
 	SSHDConfig string
+	// SameUser keeps same-user mode where second-user mode would run: for
+	// a test whose sessions reach its files outside Home (a repository
+	// under its TempDir).
+	SameUser bool
 }
 
 // Start starts sshd for the test, or ends the test (testenv.Missing)
@@ -128,7 +132,9 @@ func StartWith(t testing.TB, o Options) *Server {
 	dir := t.TempDir()
 	s := &Server{sshd: sshd, extra: o.SSHDConfig, srvDir: dir, Dir: dir, Home: filepath.Join(dir, "home"),
 		auth: filepath.Join(dir, "authorized_keys")}
-	s.Local, s.Remote = secondUsers(t)
+	if !o.SameUser {
+		s.Local, s.Remote = secondUsers(t)
+	}
 	if s.Remote != nil {
 		s.User = s.Remote.Name
 		s.sess = s.ownDir(t, s.Remote, "sshtest-")
