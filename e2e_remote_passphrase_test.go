@@ -25,7 +25,7 @@ func TestEndToEndRemotePassphraseAskedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	auth := filepath.Join(e.srv.Dir, "authorized_keys")
+	auth := e.srv.AuthorizedKeys
 	old, err := os.ReadFile(auth)
 	if err != nil {
 		t.Fatal(err)

@@ -80,6 +80,9 @@ type Server struct {
 	ConfigFile string // the client config, for ssh -F
 	ClientKey  string // the authorized private key
 	KnownHosts string // the client's known_hosts (holds the host key)
+	// AuthorizedKeys is sshd's AuthorizedKeysFile (the client key's line):
+	// in Dir in same-user mode, beside Home in second-user mode.
+	AuthorizedKeys string
 
 	// Local and Remote are the users of second-user mode: the one to run
 	// the client as (it owns Dir) and the one sessions log in as (it owns
@@ -90,7 +93,6 @@ type Server struct {
 	cmd    *exec.Cmd // the running sshd (nil once Stop ended it)
 	extra  string    // Options.SSHDConfig
 	srvDir string    // sshd's files: host key, sshd_config, pid file
-	auth   string    // the AuthorizedKeysFile
 	sess   string    // second-user mode: Home's parent, the remote user's
 	locals []string  // second-user mode: the directories the local user gets
 
@@ -131,7 +133,7 @@ func StartWith(t testing.TB, o Options) *Server {
 	}
 	dir := t.TempDir()
 	s := &Server{sshd: sshd, extra: o.SSHDConfig, srvDir: dir, Dir: dir, Home: filepath.Join(dir, "home"),
-		auth: filepath.Join(dir, "authorized_keys")}
+		AuthorizedKeys: filepath.Join(dir, "authorized_keys")}
 	if !o.SameUser {
 		s.Local, s.Remote = secondUsers(t)
 	}
@@ -139,7 +141,7 @@ func StartWith(t testing.TB, o Options) *Server {
 		s.User = s.Remote.Name
 		s.sess = s.ownDir(t, s.Remote, "sshtest-")
 		s.Home = filepath.Join(s.sess, "home")
-		s.auth = filepath.Join(s.sess, "authorized_keys")
+		s.AuthorizedKeys = filepath.Join(s.sess, "authorized_keys")
 		s.Dir = s.LocalDir(t)
 	} else {
 		u, err := user.Current()
@@ -158,7 +160,7 @@ func StartWith(t testing.TB, o Options) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, s.auth, string(pub))
+	writeFile(t, s.AuthorizedKeys, string(pub))
 	s.HandOver(t)
 
 	// A free port: listen, note it, close. Another process could take it
@@ -465,7 +467,7 @@ StreamLocalBindUnlink yes
 Subsystem sftp internal-sftp
 LogLevel VERBOSE
 `, s.Port, filepath.Join(s.srvDir, "host_key"), filepath.Join(s.srvDir, "sshd.pid"),
-		s.auth, s.User, s.Home))
+		s.AuthorizedKeys, s.User, s.Home))
 	cmd := exec.Command(sshd, "-D", "-e", "-f", conf)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
