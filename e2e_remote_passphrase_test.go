@@ -42,7 +42,7 @@ func TestEndToEndRemotePassphraseAskedAgain(t *testing.T) {
 		s.text("wrong " + strings.Repeat("x", i))
 		s.keys("Enter")
 	}
-	s.waitFor("asking again (try 2 of 3)")
+	s.waitFor("ssh asks in the terminal (try 2 of 3)") // the header says so until ssh ends
 	s.waitUntil("a fourth prompt, in the new tab", func(scr string) bool {
 		return strings.Contains(scr, "Enter passphrase for key") && !strings.Contains(scr, "Permission denied")
 	})

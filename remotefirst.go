@@ -55,7 +55,11 @@ func (p *remoteProject) firstConnect(terms *terminal.AgentTerminals, scrollback 
 			if err != nil {
 				return down("could not run ssh: " + err.Error())
 			}
-			post(workspace.LinkEvent{Status: " · connecting to " + host + ": ssh asks in the terminal"})
+			status := " · connecting to " + host + ": ssh asks in the terminal"
+			if attempt > 1 {
+				status += fmt.Sprintf(" (try %d of %d)", attempt, firstAttempts)
+			}
+			post(workspace.LinkEvent{Status: status})
 			if !terms.Ask(t, note) {
 				t.Close()
 				return false
