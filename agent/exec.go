@@ -228,21 +228,24 @@ func execExitDescription(ee *exec.ExitError) string {
 // execStreamUTF8 emits what r yields as it comes, holding back an incomplete
 // UTF-8 sequence at the end of a read until the next one completes it.
 func execStreamUTF8(r io.Reader, emit func(string)) {
+	// One buffer read into after the bytes of a character the last read
+	// cut (at most three, moved to its front): each read costs the one
+	// string it emits.
 	buf := make([]byte, 32<<10)
-	var carry []byte
+	carry := 0
 	for {
-		n, err := r.Read(buf)
+		n, err := r.Read(buf[carry:])
 		if n > 0 {
-			data := append(carry, buf[:n]...)
+			data := buf[:carry+n]
 			cut := len(data) - execIncompleteSuffix(data)
 			if cut > 0 {
 				emit(string(data[:cut]))
 			}
-			carry = append([]byte(nil), data[cut:]...)
+			carry = copy(buf, data[cut:])
 		}
 		if err != nil {
-			if len(carry) > 0 {
-				emit(string(carry))
+			if carry > 0 {
+				emit(string(buf[:carry]))
 			}
 			return
 		}

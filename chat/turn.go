@@ -31,17 +31,17 @@ type turn struct {
 	finished bool // recorded; later events are dropped
 
 	items     []message.Item
-	texts     []*message.GrowingText // the growing text of each text/thought/notice item
-	persisted []int                  // bytes of each item's text on disk
-	dirty     map[int]bool           // items whose kind or fields changed since the last write
-	open      int                    // the growing item new text goes to, or -1
-	tools     map[string]int         // tool call id → position
-	rejected  map[string]bool        // tool call ids whose permission the user rejected
-	plan      int                    // the plan's position, or -1
-	puts      map[putKey]int         // the position of each item put (agent.ItemPut)
-	seq       int                    // numbers item ids
-	armed     bool                   // a flush is scheduled
-	writeErr  bool                   // a write failed (said once)
+	texts     []*message.TextBuf // the growing text of each text/thought/notice item
+	persisted []int              // bytes of each item's text on disk
+	dirty     map[int]bool       // items whose kind or fields changed since the last write
+	open      int                // the growing item new text goes to, or -1
+	tools     map[string]int     // tool call id → position
+	rejected  map[string]bool    // tool call ids whose permission the user rejected
+	plan      int                // the plan's position, or -1
+	puts      map[putKey]int     // the position of each item put (agent.ItemPut)
+	seq       int                // numbers item ids
+	armed     bool               // a flush is scheduled
+	writeErr  bool               // a write failed (said once)
 
 	flushMu sync.Mutex
 
@@ -449,10 +449,19 @@ func (t *turn) grow(k message.ItemKind, text string) {
 	b := t.texts[t.open]
 	b.Append(text)
 	it := t.items[t.open]
-	it.Text = b.String()
+	it.Text, it.Chunks = textOf(b)
 	t.items[t.open] = it
 	t.s.emit(ItemChanged{ThreadID: t.th.id, ReplyID: t.reply.ID, Index: t.open, Item: it})
 	t.schedule()
+}
+
+// textOf is b's text as an item holds it: in Text while it is one
+// string, in Chunks once it is kept in pieces.
+func textOf(b *message.TextBuf) (string, message.Text) {
+	if b.Len() <= message.TextPiece {
+		return b.String(), message.Text{}
+	}
+	return "", b.Text()
 }
 
 // add appends an item and returns its position.
@@ -461,7 +470,7 @@ func (t *turn) add(it message.Item) int {
 	it.ID = fmt.Sprintf("item_%d", t.seq)
 	pos := len(t.items)
 	t.items = append(t.items, it)
-	b := &message.GrowingText{}
+	b := &message.TextBuf{}
 	b.Append(it.Text)
 	t.texts = append(t.texts, b)
 	t.persisted = append(t.persisted, 0)
@@ -473,7 +482,7 @@ func (t *turn) add(it message.Item) int {
 
 // set replaces the fields of the item at pos (its text stays the item's).
 func (t *turn) set(pos int, it message.Item) {
-	it.ID, it.Kind, it.Text = t.items[pos].ID, t.items[pos].Kind, t.items[pos].Text
+	it.ID, it.Kind, it.Text, it.Chunks = t.items[pos].ID, t.items[pos].Kind, t.items[pos].Text, t.items[pos].Chunks
 	t.items[pos] = it
 	t.dirty[pos] = true
 	t.s.emit(ItemChanged{ThreadID: t.th.id, ReplyID: t.reply.ID, Index: pos, Item: it})
@@ -499,11 +508,17 @@ func (t *turn) pending() []store.ItemWrite {
 		if t.dirty[pos] {
 			w.Item, w.Meta = t.items[pos], true
 		}
-		if text := t.items[pos].Text; len(text) > t.persisted[pos] {
-			w.Append = text[t.persisted[pos]:]
-			t.persisted[pos] = len(text)
+		// The new text goes piece by piece, each a view of the item's
+		// text (one write each, in order: the store appends them).
+		body := t.items[pos].Body()
+		from := t.persisted[pos]
+		t.persisted[pos] = body.Len()
+		for p := range body.Pieces(from) {
+			w.Append = p
+			ws = append(ws, w)
+			w = store.ItemWrite{Pos: pos}
 		}
-		if w.Meta || w.Append != "" {
+		if w.Meta {
 			ws = append(ws, w)
 		}
 	}

@@ -104,12 +104,17 @@ func (k ItemKind) Grows() bool {
 // Item is one piece of a reply. Text is the body of text, thought and
 // notice items; the other fields hold what the other kinds are made of
 // (each kind's Sample says which it uses). Every field but ID, Kind and
-// Text is stored as the item's data (Data); an item of an unknown kind
+// Text (and Chunks) is stored as the item's data (Data); an item of an unknown kind
 // (written by a newer chipchat) keeps the fields this version knows.
 type Item struct {
 	ID   string   `json:"-"`
 	Kind ItemKind `json:"-"`
 	Text string   `json:"-"`
+	// Chunks holds the text instead of Text when it is long and kept in
+	// pieces (a growing item of a running turn past TextPiece bytes: chat
+	// keeps it in a TextBuf, and a joined copy would have it twice in
+	// memory). Read an item's text with Body, which is either.
+	Chunks Text `json:"-"`
 
 	Tool       *Tool       `json:"tool,omitempty"`
 	Plan       []PlanEntry `json:"plan,omitempty"`
@@ -119,6 +124,18 @@ type Item struct {
 	// StderrTail is the end of the agent's stderr, for an error notice.
 	StderrTail string `json:"stderrTail,omitempty"`
 }
+
+// Body is the item's text: Chunks when the text is kept in pieces, else
+// Text.
+func (it Item) Body() Text {
+	if it.Chunks.Len() > 0 {
+		return it.Chunks
+	}
+	return TextOf(it.Text)
+}
+
+// TextLen is the length of the item's text in bytes.
+func (it Item) TextLen() int { return max(len(it.Text), it.Chunks.Len()) }
 
 // Data is the item's fields other than its id, kind and text, as stored:
 // its JSON, or nil when it sets none of them. A field added to Item is

@@ -88,7 +88,7 @@ func dataFields(t *testing.T) []reflect.StructField {
 	var out []reflect.StructField
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[Item]()) {
 		switch f.Name {
-		case "ID", "Kind", "Text":
+		case "ID", "Kind", "Text", "Chunks":
 			if f.Tag.Get("json") != "-" {
 				t.Errorf("Item.%s is stored in the data too (json tag %q)", f.Name, f.Tag.Get("json"))
 			}

@@ -150,28 +150,30 @@ func (p Permission) ChosenName() string {
 func ReplyText(items []Item) string {
 	n, parts := 0, 0
 	for _, it := range items {
-		if it.Kind == ItemText && it.Text != "" {
-			n += len(it.Text) + 2
+		if it.Kind == ItemText && it.TextLen() > 0 {
+			n += it.TextLen() + 2
 			parts++
 		}
 	}
 	if parts == 1 {
 		for _, it := range items {
-			if it.Kind == ItemText && it.Text != "" {
-				return it.Text
+			if it.Kind == ItemText && it.TextLen() > 0 {
+				return it.Body().String()
 			}
 		}
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for _, it := range items {
-		if it.Kind != ItemText || it.Text == "" {
+		if it.Kind != ItemText || it.TextLen() == 0 {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
 		}
-		b.WriteString(it.Text)
+		for p := range it.Body().Pieces(0) {
+			b.WriteString(p)
+		}
 	}
 	return b.String()
 }

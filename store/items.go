@@ -64,7 +64,8 @@ func (s *Store) WriteReply(replyID string, writes []ItemWrite, status message.St
 		return fmt.Errorf("store: write reply %s: unknown status %q", replyID, status)
 	}
 	err := s.write(false, func(tx *sql.Tx) error {
-		for _, w := range writes {
+		var carry textCarry
+		for k, w := range writes {
 			if w.Meta {
 				if !w.Item.Kind.Valid() {
 					return fmt.Errorf("item %d: unknown kind %q", w.Pos, w.Item.Kind)
@@ -81,8 +82,19 @@ func (s *Store) WriteReply(replyID string, writes []ItemWrite, status message.St
 			}
 			// A long append goes in rows of at most textChunk bytes: SQLite
 			// copies what it is bound, and one 20 MB row would cost the
-			// process that much again, twice.
-			for rest := w.Append; rest != ""; {
+			// process that much again, twice. Appends to one item in a
+			// row of writes (a long text's pieces) may cut a character:
+			// its first bytes wait for the next append, so no row ends
+			// inside one.
+			rest := w.Append
+			if carry.pos == w.Pos && carry.bytes != "" {
+				rest, carry.bytes = carry.bytes+rest, ""
+			}
+			if next := k + 1; next < len(writes) && writes[next].Pos == w.Pos && !writes[next].Meta && writes[next].Append != "" {
+				cut := partialRune(rest)
+				rest, carry = rest[:cut], textCarry{pos: w.Pos, bytes: rest[cut:]}
+			}
+			for rest != "" {
 				piece := rest[:chunkCut(rest, textChunk)]
 				rest = rest[len(piece):]
 				if _, err := tx.Exec(`INSERT INTO reply_text(message_id, pos, seq, text)
@@ -113,6 +125,30 @@ func (s *Store) WriteReply(replyID string, writes []ItemWrite, status message.St
 		return fmt.Errorf("store: write reply %s: %w", replyID, err)
 	}
 	return nil
+}
+
+// textCarry is the start of a character an append cut, kept for the
+// item's next append.
+type textCarry struct {
+	pos   int
+	bytes string
+}
+
+// partialRune is where an incomplete UTF-8 sequence at the end of s
+// starts (len(s) when s ends with a whole character or is not UTF-8
+// there).
+func partialRune(s string) int {
+	for k := 1; k <= min(3, len(s)); k++ {
+		c := s[len(s)-k]
+		if !utf8.RuneStart(c) {
+			continue
+		}
+		if c >= 0xC0 && !utf8.FullRuneInString(s[len(s)-k:]) {
+			return len(s) - k
+		}
+		break
+	}
+	return len(s)
 }
 
 // textChunk bounds one reply_text row.

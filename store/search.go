@@ -120,7 +120,7 @@ func replyBody(tx *sql.Tx, id string, b *strings.Builder) error {
 			return err
 		}
 		if b.Len() >= SearchBodyMax {
-			continue // the rest is not indexed (searchBody)
+			break // the rest is not indexed (searchBody), nor read
 		}
 		if chunk.String != "" {
 			b.WriteString(chunk.String)

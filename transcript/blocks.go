@@ -1,6 +1,10 @@
 package transcript
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/chipchat/chipchat/message"
+)
 
 // Block splitting. A growing text item is cut into blocks, each rendered
 // on its own and cached; only the open last block is rendered again while
@@ -41,16 +45,52 @@ type blk struct {
 
 // fenceAt is the fence opening line starting at off-1 in src ("" for off
 // 0).
-func fenceAt(src string, off int32) string {
-	if off <= 0 || int(off-1) >= len(src) {
+func fenceAt(src message.Text, off int32) string {
+	if off <= 0 || int(off-1) >= src.Len() {
 		return ""
 	}
-	l := src[off-1:]
-	if i := strings.IndexByte(l, '\n'); i >= 0 {
-		l = l[:i]
+	end := src.IndexByte(int(off-1), src.Len(), '\n')
+	if end < 0 {
+		end = src.Len()
 	}
-	return strings.TrimLeft(l, " \t")
+	return strings.TrimLeft(src.Slice(int(off-1), end), " \t")
 }
+
+// win is the part of a text item's source a scan reads: its bytes from
+// base to the end in one string (a view, or a copy where they span pieces
+// of a long text), read at offsets into the whole text. A fence line
+// before base is read from the text itself.
+type win struct {
+	t    message.Text
+	s    string // t from base on
+	base int
+}
+
+// scanWindow is the least a window holds past where a scan starts: a
+// block is cut at maxBlock bytes (a table at eight times that), so a
+// block fits in one, but for a long line.
+const scanWindow = 4 * maxBlock
+
+// windowAt is src from lo on: to the end of the piece lo is in (a view,
+// all of a text in one string), or want bytes joined when that piece ends
+// sooner.
+func windowAt(src message.Text, lo, want int) win {
+	end := src.PieceEnd(lo)
+	if end-lo < want {
+		end = min(src.Len(), lo+want)
+	}
+	return win{t: src, s: src.Slice(lo, end), base: lo}
+}
+
+// textWin is s whole as a window.
+func textWin(s string) win { return win{t: message.TextOf(s), s: s} }
+
+func (w win) len() int               { return w.base + len(w.s) }
+func (w win) from(i int) string      { return w.s[i-w.base:] }
+func (w win) sl(i, j int) string     { return w.s[i-w.base : j-w.base] }
+func (w win) at(i int) byte          { return w.s[i-w.base] }
+func (w win) runeStart(i int) int    { return w.base + runeStart(w.s, i-w.base) }
+func (w win) fenceAt(o int32) string { return fenceAt(w.t, o) }
 
 // cut is where a scan left off: the start of the next block and the fence
 // it continues (an offset plus one, as in blk).
@@ -127,16 +167,16 @@ func indented(line string, n int) bool {
 // skipBlank returns the start of the first non-blank line at or after
 // pos (a line start), or len(src) when only blank lines follow; a partial
 // last line counts as non-blank unless it is empty.
-func skipBlank(src string, pos int) int {
-	for pos < len(src) {
-		nl := strings.IndexByte(src[pos:], '\n')
+func skipBlank(src win, pos int) int {
+	for pos < src.len() {
+		nl := strings.IndexByte(src.from(pos), '\n')
 		if nl < 0 {
-			if strings.TrimSpace(src[pos:]) == "" {
-				return len(src)
+			if strings.TrimSpace(src.from(pos)) == "" {
+				return src.len()
 			}
 			return pos
 		}
-		if !isBlank(src[pos : pos+nl]) {
+		if !isBlank(src.sl(pos, pos+nl)) {
 			return pos
 		}
 		pos += nl + 1
@@ -148,12 +188,12 @@ func skipBlank(src string, pos int) int {
 // fence: the fence it continues). complete is false when the text so far
 // cannot tell where the block ends (then hi is the end of its text); when
 // complete, [lo, hi) is the block and c says where the next one starts.
-func scanMarkdown(src string, lo int, fence int32) (hi int, c cut, complete bool) {
+func scanMarkdown(src win, lo int, fence int32) (hi int, c cut, complete bool) {
 	var fc byte
 	var fn int
 	inFence := false
 	if fence != 0 {
-		fc, fn, inFence = fenceOpen(fenceAt(src, fence))
+		fc, fn, inFence = fenceOpen(src.fenceAt(fence))
 	}
 	list := false
 	first := true
@@ -161,16 +201,16 @@ func scanMarkdown(src string, lo int, fence int32) (hi int, c cut, complete bool
 	lines := 0
 	blankAt := -1 // start of the blank run after content, -1 none
 	pos := lo
-	for pos < len(src) {
-		nl := strings.IndexByte(src[pos:], '\n')
-		end := len(src)
+	for pos < src.len() {
+		nl := strings.IndexByte(src.from(pos), '\n')
+		end := src.len()
 		if nl >= 0 {
 			end = pos + nl
 		}
-		line := src[pos:end]
+		line := src.sl(pos, end)
 		terminated := nl >= 0
 		lines++
-		if lines == 2 && !inFence && tableDelim(line) && strings.Contains(src[lo:pos], "|") {
+		if lines == 2 && !inFence && tableDelim(line) && strings.Contains(src.sl(lo, pos), "|") {
 			table = true
 		}
 		limit := maxBlock
@@ -214,7 +254,7 @@ func scanMarkdown(src string, lo int, fence int32) (hi int, c cut, complete bool
 		if blankAt >= 0 {
 			// The first line after blank lines: does it continue the block?
 			if !terminated && len(line) < 16 && mayContinue(line[0]) {
-				return len(src), cut{}, false // cannot tell yet
+				return src.len(), cut{}, false // cannot tell yet
 			}
 			cont := indented(line, 4) || (list && (listMarker(line) || indented(line, 1)))
 			if !cont {
@@ -241,17 +281,17 @@ func scanMarkdown(src string, lo int, fence int32) (hi int, c cut, complete bool
 	if blankAt >= 0 {
 		return trimEndBlank(src, lo, blankAt), cut{}, false
 	}
-	return len(src), cut{}, false
+	return src.len(), cut{}, false
 }
 
 // cutLine is where a line starting at pos and longer than maxBlock is
 // cut: after the last space in its first maxBlock bytes, else at a
 // character boundary there.
-func cutLine(src string, pos int) int {
-	if i := strings.LastIndexByte(src[pos+1:pos+maxBlock], ' '); i >= 0 {
+func cutLine(src win, pos int) int {
+	if i := strings.LastIndexByte(src.sl(pos+1, pos+maxBlock), ' '); i >= 0 {
 		return pos + 1 + i + 1
 	}
-	return max(pos+1, runeStart(src, pos+maxBlock))
+	return max(pos+1, src.runeStart(pos+maxBlock))
 }
 
 // mayContinue reports whether a line starting with c may continue a
@@ -263,21 +303,21 @@ func mayContinue(c byte) bool {
 // fenceLine is where the opening line of the fence open at pos starts
 // (plus one), in the block starting at lo (which itself may continue
 // fence).
-func fenceLine(src string, lo int, fence int32, pos int) int32 {
+func fenceLine(src win, lo int, fence int32, pos int) int32 {
 	open := fence
 	var fc byte
 	var fn int
 	in := false
 	if fence != 0 {
-		fc, fn, in = fenceOpen(fenceAt(src, fence))
+		fc, fn, in = fenceOpen(src.fenceAt(fence))
 	}
 	for p := lo; p < pos; {
-		nl := strings.IndexByte(src[p:pos], '\n')
+		nl := strings.IndexByte(src.sl(p, pos), '\n')
 		end := pos
 		if nl >= 0 {
 			end = p + nl
 		}
-		line := src[p:end]
+		line := src.sl(p, end)
 		if in {
 			if fenceCloses(line, fc, fn) {
 				in = false
@@ -292,25 +332,25 @@ func fenceLine(src string, lo int, fence int32, pos int) int32 {
 
 // scanPlain scans a plain-text block: plainLines lines or maxBlock bytes.
 // A line longer than maxBlock is cut at a rune boundary.
-func scanPlain(src string, lo int) (hi int, c cut, complete bool) {
+func scanPlain(src win, lo int) (hi int, c cut, complete bool) {
 	pos := lo
 	for n := 0; n < plainLines; n++ {
-		nl := strings.IndexByte(src[pos:], '\n')
+		nl := strings.IndexByte(src.from(pos), '\n')
 		if nl < 0 {
-			if len(src)-lo >= maxBlock {
+			if src.len()-lo >= maxBlock {
 				if n > 0 { // as when the line ends: cut before it
 					return pos, cut{next: pos}, true
 				}
-				e := runeStart(src, lo+maxBlock)
+				e := src.runeStart(lo + maxBlock)
 				return e, cut{next: e}, true
 			}
-			return len(src), cut{}, false
+			return src.len(), cut{}, false
 		}
 		if pos+nl-lo >= maxBlock && n > 0 {
 			return pos, cut{next: pos}, true
 		}
 		if pos+nl-lo >= maxBlock {
-			e := runeStart(src, lo+maxBlock)
+			e := src.runeStart(lo + maxBlock)
 			return e, cut{next: e}, true
 		}
 		pos += nl + 1

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/chipchat/chipchat/message"
 )
 
 // blockTexts streams src into a text view in chunks of the given sizes
@@ -15,7 +17,7 @@ func blockTexts(src string, mode int, chunks ...int) []string {
 	}
 	for n, k := 0, 0; n < len(src); k++ {
 		n = min(len(src), n+max(1, chunks[k%len(chunks)]))
-		tv.update(src[:n])
+		tv.update(message.TextOf(src[:n]))
 	}
 	var out []string
 	for k := 0; k < tv.count(); k++ {
@@ -128,7 +130,7 @@ func checkIncremental(t *testing.T, src string, mode int, chunks []int) {
 		t.Fatalf("chunks %v of %d bytes (%.80q…): %d blocks, want %d", chunks, len(src), src, len(got), len(whole))
 	}
 	tv := newTextView(mode, 1<<30)
-	tv.update(src)
+	tv.update(message.TextOf(src))
 	prev := 0
 	for k := 0; k < tv.count(); k++ {
 		b := tv.part(k)
@@ -145,12 +147,12 @@ func TestBlocksLongLine(t *testing.T) {
 	src := strings.Repeat("word ", 10*maxBlock/5) + strings.Repeat("x", 3*maxBlock)
 	tv := newTextView(modeMarkdown, 1<<30)
 	for n := 1000; n <= len(src); n += 1000 {
-		tv.update(src[:n])
+		tv.update(message.TextOf(src[:n]))
 		if o := tv.open; o.hi-o.lo > 2*maxBlock {
 			t.Fatalf("open block of %d bytes at %d", o.hi-o.lo, n)
 		}
 	}
-	tv.update(src)
+	tv.update(message.TextOf(src))
 	got := blockTexts(src, modeMarkdown, 777)
 	if strings.Join(got, "") != src {
 		t.Fatal("cut blocks lose text")

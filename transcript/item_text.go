@@ -34,12 +34,12 @@ func renderTextBlock(it message.Item, c ItemContext) []string {
 }
 
 func renderTextDetails(it message.Item, c ItemContext) []string {
-	lines := strings.Count(it.Text, "\n") + 1
+	lines := countLines(it.Body())
 	out := []string{
 		c.Looks.Title.Render("Text"),
-		c.Looks.Faint.Render(fmt.Sprintf("%s · %d lines", humanBytes(len(it.Text)), lines)),
+		c.Looks.Faint.Render(fmt.Sprintf("%s · %d lines", humanBytes(it.TextLen()), lines)),
 	}
-	head := strings.TrimSpace(firstLines(it.Text, 8))
+	head := strings.TrimSpace(firstLines(textHead(it.Body(), headBytes), 8))
 	if head != "" {
 		out = append(out, "")
 		out = append(out, wrapPlain(chips.Sanitize(chips.ExpandTabs(head)), c.Width, noStyle)...)

@@ -23,12 +23,12 @@ func init() {
 const detailsMaxLines = 2000
 
 func renderThoughtLine(it message.Item, c ItemContext) []string {
-	first := thoughtPreview(it.Text)
+	first := thoughtPreview(textHead(it.Body(), headBytes))
 	if len(first) > 4*c.Width {
 		first = first[:runeStart(first, 4*c.Width)]
 	}
 	head := c.Looks.Glyph.Render("✻") + " " + c.Looks.Faint.Render("Thought")
-	size := c.Looks.Faint.Render(" · " + humanBytes(len(it.Text)))
+	size := c.Looks.Faint.Render(" · " + humanBytes(it.TextLen()))
 	room := c.Width - ansi.StringWidth(head) - ansi.StringWidth(size) - 3
 	if first != "" && room > 4 {
 		head += c.Looks.Faint.Render(" · " + ansi.Truncate(first, room, "…"))
@@ -66,10 +66,10 @@ func renderThoughtBlock(it message.Item, c ItemContext) []string {
 }
 
 func renderThoughtDetails(it message.Item, c ItemContext) []string {
-	out := []string{c.Looks.Title.Render("Thought") + c.Looks.Faint.Render(" · "+humanBytes(len(it.Text)))}
-	body := wrapPlain(chips.Sanitize(chips.ExpandTabs(firstLines(it.Text, detailsMaxLines))), c.Width, noStyle)
+	out := []string{c.Looks.Title.Render("Thought") + c.Looks.Faint.Render(" · "+humanBytes(it.TextLen()))}
+	body := wrapPlain(chips.Sanitize(chips.ExpandTabs(firstLines(textHead(it.Body(), detailsMaxBytes), detailsMaxLines))), c.Width, noStyle)
 	out = append(out, body...)
-	if n := strings.Count(it.Text, "\n") + 1; n > detailsMaxLines {
+	if n := countLines(it.Body()); n > detailsMaxLines {
 		out = append(out, c.Looks.Faint.Render(moreLines(n-detailsMaxLines)+" — o opens it in $PAGER"))
 	}
 	return out

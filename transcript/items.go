@@ -244,6 +244,32 @@ func newItemLooks(noColor bool) *ItemLooks {
 }
 
 // firstLines is s up to its n-th newline.
+// headBytes is how much of an item's text a summary line reads (its
+// first lines), detailsMaxBytes how much a details popover does.
+const (
+	headBytes       = 16 << 10
+	detailsMaxBytes = 1 << 20
+)
+
+// textHead is the first n bytes of t (fewer at the end of a character
+// cut there): what a summary of a long text reads, never the whole.
+func textHead(t message.Text, n int) string {
+	if t.Len() <= n {
+		return t.String()
+	}
+	s := t.Slice(0, n+1)
+	return s[:runeStart(s, n)]
+}
+
+// countLines is the number of lines of t, read piece by piece.
+func countLines(t message.Text) int {
+	n := 1
+	for p := range t.Pieces(0) {
+		n += strings.Count(p, "\n")
+	}
+	return n
+}
+
 func firstLines(s string, n int) string {
 	pos := 0
 	for k := 0; k < n; k++ {

@@ -3,6 +3,7 @@ package transcript
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/message"
@@ -125,7 +126,7 @@ func (m *Model) replyMode(i int) int {
 	n := 0
 	for _, iv := range m.views(i) {
 		if iv.it.Kind == message.ItemText {
-			n += len(iv.it.Text) + 2
+			n += iv.it.TextLen() + 2
 		}
 	}
 	if n < plainProbe && !final(e.msg.Status) {
@@ -139,8 +140,9 @@ func (m *Model) replyMode(i int) int {
 		if probe.Len() > 0 {
 			probe.WriteString("\n\n")
 		}
-		t := iv.it.Text
-		probe.WriteString(t[:runeStart(t, min(len(t), max(0, plainProbe-probe.Len())))])
+		t := iv.it.Body()
+		head := t.Slice(0, min(t.Len(), plainProbe+utf8.UTFMax)) // a character cut at plainProbe is seen whole
+		probe.WriteString(head[:runeStart(head, min(len(head), max(0, plainProbe-probe.Len())))])
 	}
 	e.modeSet = true
 	e.mode = modePlain
@@ -174,7 +176,7 @@ func (m *Model) textOf(i, it int) *textView {
 		iv.tv.ring = &m.ring
 	}
 	if iv.tvGen != iv.gen {
-		iv.tv.update(iv.it.Text)
+		iv.tv.update(iv.it.Body())
 		iv.tvGen = iv.gen
 	}
 	return iv.tv
@@ -525,7 +527,7 @@ func (m *Model) replyText(i int) string {
 	var parts []string
 	for _, iv := range m.views(i) {
 		if iv.it.Kind == message.ItemText {
-			parts = append(parts, iv.it.Text)
+			parts = append(parts, iv.it.Body().String())
 		}
 	}
 	if len(parts) == 1 {

@@ -322,9 +322,9 @@ func (m *Model) SetItem(msgID string, index int, it message.Item) {
 	}
 	old := 0
 	if index < len(e.msg.Items) {
-		old = len(e.msg.Items[index].Text)
+		old = e.msg.Items[index].TextLen()
 	}
-	m.grew(len(it.Text) - old)
+	m.grew(it.TextLen() - old)
 	e.ownItems()
 	if index == len(e.msg.Items) {
 		e.msg.Items = append(e.msg.Items, it)

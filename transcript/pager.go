@@ -50,7 +50,7 @@ func pagerText(it message.Item) string {
 }
 
 // itemText is the pager text of the kinds whose text is the whole item.
-func itemText(it message.Item) string { return it.Text }
+func itemText(it message.Item) string { return it.Body().String() }
 
 // toolText is a tool call as plain text: its line, command, texts and
 // each diff as a unified diff.

@@ -138,7 +138,7 @@ func replyWords(items []*itemView) (string, []word) {
 			pendingSpace = true // the blank line between items
 		}
 		started = true
-		t := iv.it.Text
+		t := iv.it.Body().String() // a long text joined: what a selection reads
 		for i := 0; i < len(t); {
 			r, n := utf8.DecodeRuneInString(t[i:])
 			if jsSpace(r) {
@@ -400,7 +400,7 @@ func (m *Model) selectedSource() string {
 		for end+1 <= hi && s.words[end+1].item == item {
 			end++
 		}
-		parts = append(parts, vs[item].it.Text[s.words[w].lo:s.words[end].hi])
+		parts = append(parts, vs[item].it.Body().Slice(s.words[w].lo, s.words[end].hi))
 		w = end + 1
 	}
 	return strings.Join(parts, "\n\n")
@@ -490,7 +490,7 @@ func (m *Model) covered(q ppos) bool {
 	if bl == nil {
 		return false
 	}
-	from, to := 0, len(iv.it.Text)
+	from, to := 0, iv.it.TextLen()
 	if q.it == a.item {
 		from = a.lo
 	}

@@ -48,7 +48,7 @@ func (m *Model) highlightSelection(q ppos, ls []string) []string {
 		if w.item != q.it || w.hi <= bl.lo || w.lo >= max(bl.hi, bl.lo+1) {
 			continue
 		}
-		shown := shownWords(iv.it.Text[w.lo:w.hi])
+		shown := shownWords(iv.it.Body().Slice(w.lo, w.hi))
 		if shown == "" {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipchat/chipchat/chips"
 	"github.com/chipchat/chipchat/contextref"
+	"github.com/chipchat/chipchat/message"
 )
 
 // The open block of a streaming reply. Glamour renders a block in
@@ -124,7 +125,7 @@ func (m *Model) streamPart(tv *textView, b *blk, cw int) (lines []string, ok boo
 	}
 	// A block that may be code alone is drawn on, from where its drawing
 	// stopped when it completed.
-	if b.fence != 0 || startsFence(tv.src[b.lo:b.hi]) {
+	if b.fence != 0 || startsFence(tv.src.Slice(b.lo, b.hi)) {
 		var sd streamDraw
 		if tv.closed.ok && tv.closed.lo == b.lo {
 			sd, tv.closed = tv.closed, streamDraw{}
@@ -158,21 +159,22 @@ func startsFence(src string) bool {
 // drawStream draws block b of src at width cw by the cheap path, sd
 // keeping the rows of its completed lines from one frame to the next.
 // complete: the block has ended (its last line is complete).
-func (m *Model) drawStream(sd *streamDraw, src string, b *blk, cw int, complete bool) []string {
+func (m *Model) drawStream(sd *streamDraw, src message.Text, b *blk, cw int, complete bool) []string {
 	if !sd.ok || sd.lo != b.lo || sd.fence != b.fence || sd.w != cw || sd.done > b.hi+1 {
 		*sd = streamDraw{ok: true, lo: b.lo, fence: b.fence, w: cw, done: b.lo}
 		if b.fence != 0 {
 			m.streamFence(sd, fenceAt(src, b.fence))
 		}
 	}
-	end := min(len(src), b.hi+1) // a line ending at hi is complete when its newline follows
-	var code []string            // complete lines of a fence, highlighted together
+	end := min(src.Len(), b.hi+1) // a line ending at hi is complete when its newline follows
+	w := win{t: src, s: src.Slice(b.lo, end), base: b.lo}
+	var code []string // complete lines of a fence, highlighted together
 	for sd.done < end {
-		nl := strings.IndexByte(src[sd.done:end], '\n')
+		nl := strings.IndexByte(w.sl(sd.done, end), '\n')
 		if nl < 0 {
 			break
 		}
-		line := cleanLine(src[sd.done : sd.done+nl])
+		line := cleanLine(w.sl(sd.done, sd.done+nl))
 		sd.done += nl + 1
 		if sd.inFence && !fenceCloses(line, sd.fc, sd.fn) {
 			code = append(code, line)
@@ -184,7 +186,7 @@ func (m *Model) drawStream(sd *streamDraw, src string, b *blk, cw int, complete 
 	sd.rows = m.codeRows(sd, sd.rows, code, cw)
 	rows := sd.rows
 	if sd.done < b.hi {
-		rows = m.streamLine(sd, rows[:len(rows):len(rows)], cleanLine(src[sd.done:b.hi]), cw, complete)
+		rows = m.streamLine(sd, rows[:len(rows):len(rows)], cleanLine(w.sl(sd.done, b.hi)), cw, complete)
 	}
 	if len(rows) == 0 {
 		return []string{""}

@@ -3,6 +3,8 @@ package transcript
 import (
 	"fmt"
 	"strings"
+
+	"github.com/chipchat/chipchat/message"
 )
 
 // Text modes of a text item.
@@ -26,7 +28,7 @@ const plainProbe = 4 << 10
 // tail), and one elision line between them; the blocks in between are
 // scanned past, never kept.
 type textView struct {
-	src   string
+	src   message.Text
 	mode  int
 	limit int
 
@@ -61,8 +63,8 @@ func newTextView(mode, limit int) *textView {
 // keeps every completed block (only the end of the last completed block
 // and what follows are compared, so an update costs the open block and the
 // new bytes); any other text starts over.
-func (tv *textView) update(src string) {
-	if src == tv.src {
+func (tv *textView) update(src message.Text) {
+	if src.Same(tv.src) || src.Len() == tv.src.Len() && src.Len() <= message.TextPiece && src.String() == tv.src.String() {
 		return
 	}
 	if !tv.extends(src) {
@@ -70,12 +72,24 @@ func (tv *textView) update(src string) {
 	}
 	tv.src = src
 	tv.gen++
+	// What a scan reads: from the open block on, as a window of the text
+	// (scanWindow); where a scan reaches the window's end before the
+	// text's, the window is taken again from where the scan started, twice
+	// as long. A window's end is like the end of a shorter text, where a
+	// scan only completes blocks the rest of the text cannot change.
+	want := scanWindow
+	w := windowAt(src, min(tv.at.next, src.Len()), want)
 	for {
 		lo := tv.at.next
 		if tv.mode == modeMarkdown && tv.at.fence == 0 {
-			lo = skipBlank(src, lo) // a fence continuation keeps its blank lines
+			lo = skipBlank(w, lo) // a fence continuation keeps its blank lines
 		}
-		if lo >= len(src) {
+		if lo >= w.len() && w.len() < src.Len() {
+			want = max(2*want, 2*(w.len()-tv.at.next))
+			w = windowAt(src, tv.at.next, want)
+			continue
+		}
+		if lo >= src.Len() {
 			tv.setOpen(blk{lo: lo, hi: lo})
 			break
 		}
@@ -83,14 +97,19 @@ func (tv *textView) update(src string) {
 		var c cut
 		var done bool
 		if tv.mode == modePlain {
-			hi, c, done = scanPlain(src, lo)
+			hi, c, done = scanPlain(w, lo)
 		} else {
-			hi, c, done = scanMarkdown(src, lo, tv.at.fence)
+			hi, c, done = scanMarkdown(w, lo, tv.at.fence)
+		}
+		if !done && w.len() < src.Len() {
+			want = max(want, 2*(w.len()-tv.at.next))
+			w = windowAt(src, tv.at.next, want)
+			continue
 		}
 		b := blk{lo: lo, hi: hi, gap: tv.at.gap, fence: tv.at.fence}
 		if !done {
 			if tv.mode == modeMarkdown {
-				b.hi = trimEndBlank(src, lo, hi)
+				b.hi = trimEndBlank(w, lo, hi)
 			}
 			tv.setOpen(b)
 			break
@@ -98,8 +117,9 @@ func (tv *textView) update(src string) {
 		b.closeFence = c.fence
 		tv.add(b)
 		tv.at = c
+		want = scanWindow
 	}
-	if !tv.elided && len(src) > tv.limit {
+	if !tv.elided && src.Len() > tv.limit {
 		tv.elide()
 	}
 	if tv.elided {
@@ -109,10 +129,10 @@ func (tv *textView) update(src string) {
 
 // extends reports whether src continues the view's text: longer, and the
 // same where the last completed block ends and the open block starts.
-func (tv *textView) extends(src string) bool {
+func (tv *textView) extends(src message.Text) bool {
 	old := tv.src
-	if len(src) < len(old) || old == "" {
-		return old == ""
+	if src.Len() < old.Len() || old.Len() == 0 {
+		return old.Len() == 0
 	}
 	from := tv.at.next
 	if n := len(tv.tail); n > 0 {
@@ -120,12 +140,13 @@ func (tv *textView) extends(src string) bool {
 	} else if n := len(tv.blocks); n > 0 && !tv.elided {
 		from = tv.blocks[n-1].lo
 	}
-	from = max(0, min(from, len(old)))
-	return src[from:len(old)] == old[from:] && src[:min(64, len(old))] == old[:min(64, len(old))]
+	from = max(0, min(from, old.Len()))
+	head := min(64, old.Len())
+	return src.Slice(from, old.Len()) == old.From(from) && src.Slice(0, head) == old.Slice(0, head)
 }
 
-func trimEndBlank(src string, lo, hi int) int {
-	for hi > lo && (src[hi-1] == '\n' || src[hi-1] == ' ' || src[hi-1] == '\t' || src[hi-1] == '\r') {
+func trimEndBlank(src win, lo, hi int) int {
+	for hi > lo && (src.at(hi-1) == '\n' || src.at(hi-1) == ' ' || src.at(hi-1) == '\t' || src.at(hi-1) == '\r') {
 		hi--
 	}
 	return hi
@@ -195,7 +216,7 @@ func (tv *textView) elide() {
 
 // trimTail drops tail blocks that start before the last limit/2 bytes.
 func (tv *textView) trimTail() {
-	from := len(tv.src) - tv.limit/2
+	from := tv.src.Len() - tv.limit/2
 	k := 0
 	for k < len(tv.tail) && tv.tail[k].lo < from {
 		k++
@@ -261,7 +282,7 @@ func (tv *textView) part(k int) *blk {
 // before it, a closing fence after it when it was cut inside one (an open
 // block's fence is closed by the end of the text).
 func (tv *textView) source(b *blk) string {
-	s := tv.src[b.lo:b.hi]
+	s := tv.src.Slice(b.lo, b.hi)
 	if b.fence == 0 && b.closeFence == 0 {
 		return s
 	}
