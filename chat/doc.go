@@ -27,7 +27,9 @@
 // item are merged in the outbox, and Wait may be paced
 // (Options.EventEvery, pace.go: the app asks PaceInterval), so a stream
 // however fast reaches the UI as at most one batch per interval. A growing
-// item's text is a message.GrowingText (grown by an eighth, not doubled).
+// item's text is a message.TextBuf (kept in 64 KB pieces past its first,
+// never copied as it grows; the item's Chunks past that), and its new text
+// is written piece by piece.
 //
 // Imports: agent, store, assets, contextref, fragment and message. It must
 // not import ui or any component (composer, chips, transcript, terminal,

@@ -155,9 +155,9 @@ func projection(n int, m *store.Message, recs []contextref.Record, loc *time.Loc
 func writeItem(b *strings.Builder, it message.Item) {
 	switch it.Kind {
 	case message.ItemText:
-		b.WriteString(strings.TrimRight(clean(it.Text), "\n") + "\n\n")
+		b.WriteString(strings.TrimRight(clean(it.Body().String()), "\n") + "\n\n")
 	case message.ItemThought:
-		details(b, "Thought", fence("text", clean(it.Text)))
+		details(b, "Thought", fence("text", clean(it.Body().String())))
 	case message.ItemTool:
 		if it.Tool != nil {
 			writeTool(b, it.Tool)
@@ -177,7 +177,7 @@ func writeItem(b *strings.Builder, it message.Item) {
 			fmt.Fprintf(b, "> Permission asked: %s — %s\n\n", oneLine(p.Asked), oneLine(chosen(p)))
 		}
 	case message.ItemNotice:
-		fmt.Fprintf(b, "> %s\n\n", oneLine(it.Text))
+		fmt.Fprintf(b, "> %s\n\n", oneLine(it.Body().String()))
 		if it.StderrTail != "" {
 			details(b, "stderr", fence("text", clean(it.StderrTail)))
 		}
@@ -346,7 +346,7 @@ func JSON(o workspace.Opened) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			jm.Items = append(jm.Items, jsonItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Data: data})
+			jm.Items = append(jm.Items, jsonItem{ID: it.ID, Kind: it.Kind, Text: it.Body().String(), Data: data})
 		}
 		out.Messages = append(out.Messages, jm)
 	}

@@ -192,8 +192,8 @@ func messageText(m store.Message) string {
 	}
 	var parts []string
 	for _, it := range m.Items {
-		if it.Kind == message.ItemText && strings.TrimSpace(it.Text) != "" {
-			parts = append(parts, it.Text)
+		if text := it.Body().String(); it.Kind == message.ItemText && strings.TrimSpace(text) != "" {
+			parts = append(parts, text)
 		}
 	}
 	if len(parts) == 0 {

@@ -9,9 +9,17 @@
 // A reply is an ordered list of items. Each has a stable id within its
 // reply, so an update (a tool call's new status, a new plan) replaces its
 // item instead of appending a line. A growing item's text is built in a
-// GrowingText (text.go): appended to in place, its strings views that
-// never change, its buffer grown by an eighth (a strings.Builder doubles),
-// so a 50 MB reply holds about 56 MB, not up to 100.
+// TextBuf (text.go): appended to in place and never moved, one buffer up
+// to TextPiece (64 KB), past that pieces of TextPiece bytes, so a 50 MB
+// reply holds 50 MB and its growth copies nothing (a buffer grown by
+// copies has the old text and the new one live at once: 2× or more).
+// What it hands out is a Text, a view that never changes: one string, or
+// the pieces to a length, read by Slice (a view within a piece, a copy
+// across two), At, IndexByte, PieceEnd and Pieces, and joined by String
+// only where a reader needs the whole (the pager, a selection, a copy).
+// An item holds its text in Text, or in Chunks once it is long and kept
+// in pieces; Body and TextLen read either, and every reader of an item's
+// text goes through them.
 //
 // # One definition per item kind
 //

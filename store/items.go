@@ -3,7 +3,6 @@ package store
 import (
 	"database/sql"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/chipchat/chipchat/message"
@@ -204,18 +203,24 @@ func (s *Store) readItems(threadID string, msgs []Message) error {
 		return err
 	}
 	defer rows.Close()
+	// A long text is read into pieces (message.TextBuf), not joined: it
+	// is not held twice while it is read, nor grown by copies.
 	var (
 		cur     *message.Item
 		curSeq  int64
 		curPos  = -1
-		text    strings.Builder
+		text    = &message.TextBuf{}
 		hasText bool
 	)
 	flush := func() {
 		if cur != nil && hasText {
-			cur.Text = text.String()
+			if text.Len() <= message.TextPiece {
+				cur.Text = text.String()
+			} else {
+				cur.Chunks = text.Text()
+			}
 		}
-		text.Reset()
+		text = &message.TextBuf{}
 		hasText = false
 	}
 	for rows.Next() {
@@ -240,7 +245,7 @@ func (s *Store) readItems(threadID string, msgs []Message) error {
 			cur, curSeq, curPos = &m.Items[len(m.Items)-1], seq, pos
 		}
 		if chunk.Valid {
-			text.WriteString(chunk.String)
+			text.Append(chunk.String)
 			hasText = true
 		}
 	}
@@ -259,9 +264,14 @@ func insertItems(tx *sql.Tx, replyID string, items []message.Item) error {
 			replyID, pos, it.ID, string(it.Kind), data); err != nil {
 			return err
 		}
-		if it.Text != "" {
-			if _, err := tx.Exec(`INSERT INTO reply_text(message_id, pos, seq, text) VALUES (?, ?, 0, ?)`, replyID, pos, it.Text); err != nil {
-				return err
+		seq := 0
+		for p := range it.Body().Pieces(0) {
+			for rest := p; rest != ""; seq++ {
+				piece := rest[:chunkCut(rest, textChunk)]
+				rest = rest[len(piece):]
+				if _, err := tx.Exec(`INSERT INTO reply_text(message_id, pos, seq, text) VALUES (?, ?, ?, ?)`, replyID, pos, seq, piece); err != nil {
+					return err
+				}
 			}
 		}
 	}
