@@ -12,8 +12,9 @@ import (
 // (an exec: agent writing Markdown-looking text) without taking chipchat
 // past bigReplyHWM (VmHWM), and a key typed at the end appears at once.
 // bigReplyHWM bounds chipchat's VmHWM over a 50 MB reply: issue 24's 160
-// MB. Measured with the reply's text kept in pieces: 1xx–1xx MB (2 cores
-// at load 5–20).
+// MB. Measured with the reply's text kept in pieces: 130–134 MB (2 cores
+// at load 5–7; was 201–206 MB with it in one buffer grown by copies), so
+// the bound leaves 26 MB for a busier machine.
 const bigReplyHWM = 160 << 20
 
 func TestEndToEndFiftyMegabyteReply(t *testing.T) {
