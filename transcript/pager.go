@@ -12,8 +12,8 @@ import (
 )
 
 // pagerCmd asks the app to show item s whole in $PAGER: a text or thought
-// item's own text (never copied or cut: a huge reply goes as it is), any
-// other item as plain text.
+// item's own text (never cut; a huge reply goes as it is, joined once
+// when it is kept in pieces), any other item as plain text.
 func (m *Model) pagerCmd(s stop) tea.Cmd {
 	if s.i < 0 || s.i >= len(m.ents) {
 		return nil
