@@ -11,8 +11,9 @@ import (
 // A reply whose text is kept in pieces (an item's Chunks, as chat hands
 // a long streaming reply over) is drawn, searched, paged and copied as the
 // same text in one string is: the screens are the same as it streams and
-// at its end, search finds every match (one across a piece's end), the
-// pager and the reply's text are the text whole.
+// at its end, search finds every match (one across a piece's end), a
+// selection copies the same words, the pager and the reply's text are
+// the text whole.
 func TestTextInPiecesReadsAsOneString(t *testing.T) {
 	var src strings.Builder
 	for i := 0; src.Len() < 3*message.TextPiece; i++ {
@@ -55,6 +56,20 @@ func TestTextInPiecesReadsAsOneString(t *testing.T) {
 	}
 	if got := pagerText(inPieces.views(i)[0].it); got != text {
 		t.Fatalf("the pager gets %d bytes, want %d", len(got), len(text))
+	}
+	// A selection reads the same words and copies the same source.
+	var copies []string
+	for _, m := range []*Model{inPieces, inOne} {
+		focusItem(t, m, 0)
+		press(m, "v", "w", "w", "w", "w", "w")
+		out := press(m, "y")
+		if len(out) != 1 {
+			t.Fatalf("y: %v", out)
+		}
+		copies = append(copies, out[0].(CopyMsg).Markdown)
+	}
+	if copies[0] != copies[1] || copies[0] == "" {
+		t.Fatalf("the selection copies %q from the text in pieces, %q from it in one string", copies[0], copies[1])
 	}
 	search(t, inPieces, "NEEDLE")
 	if _, _, total, _ := inPieces.SearchStatus(); total != whole {
