@@ -204,19 +204,19 @@ func cleanLine(line string) string {
 	return line
 }
 
-// codeRows appends the rows of complete lines of the open fence,
-// highlighted in one pass (a line is lexed once, when it completes).
+// codeRows appends the rows of complete lines of the open fence, each
+// lexed on its own, once, when it completes: a line's colours do not
+// depend on how the text arrived (lines that came in one chunk or in
+// many are drawn alike). A token over several lines (a raw string, a
+// block comment) is coloured right once the block completes and is drawn
+// whole.
 func (m *Model) codeRows(sd *streamDraw, rows, code []string, cw int) []string {
-	if len(code) == 0 {
-		return rows
-	}
-	var toks [][]chroma.Token
-	if sd.hl != nil && sd.hl.lexer != nil {
-		toks = sd.hl.lines(strings.Join(code, "\n") + "\n")
-	}
-	for k, l := range code {
-		if k < len(toks) {
-			l = sd.hl.paint(toks[k], nil)
+	lex := sd.hl != nil && sd.hl.lexer != nil
+	for _, l := range code {
+		if lex {
+			if toks := sd.hl.lines(l + "\n"); len(toks) > 0 {
+				l = sd.hl.paint(toks[0], nil)
+			}
 		}
 		for _, r := range wrapIndent("  "+l, cw) {
 			rows = append(rows, closeLine(r))
