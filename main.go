@@ -112,13 +112,13 @@ line on stderr; 2 a bad command line.
 // GOMEMLIMIT says otherwise), and gcPercent its pace (unless GOGC does):
 // memory is bounded by what is on screen plus a small multiple of the
 // largest payload (DESIGN.md 8), and at Go's default pace (100) the
-// collector lets a 50 MB reply's garbage (its chunks, the text's growth
-// copies) double the heap before it runs. Measured on the real binary
-// (TestEndToEndFiftyMegabyteReply, VmHWM, 2 cores at load 6–18): 192 MiB
-// and 100 peaked at 224–252 MB for 0.77–0.98 s of CPU; 160 MiB and 50 at
-// 198–203 MB for 1.2–1.5 s (GOGC=50 alone 210–225 MB, 160 MiB alone
-// 237–245 MB). The extra collection is paid only while the heap is big:
-// a small heap's collections are cheap at either pace.
+// collector lets a 50 MB reply's garbage (its chunks as they are
+// decoded) double the heap before it runs. Measured on the real binary
+// (TestEndToEndFiftyMegabyteReply, VmHWM, 2 cores at load 5–7), with the
+// reply's text in 64 KB pieces (message.TextBuf): 160 MiB and 50 peak at
+// 128–134 MB, 160 MiB and 100 at about 137 MB (a 16 MB reply 87–90 MB
+// and 95 MB). The extra collection is paid only while the heap is big: a
+// small heap's collections are cheap at either pace.
 const (
 	memoryLimit = 160 << 20
 	gcPercent   = 50
