@@ -110,7 +110,11 @@ import (
 //     embeddedContext, else as a resource link. Every attachment is named by
 //     its original file name (URI chipchat://attachment/<context id>/<name>),
 //     never by the path of its bytes. Attachments over ACPOptions.MaxAttachment
-//     are refused before anything is sent (ACPCheckAttachments).
+//     are refused before anything is sent (ACPCheckAttachments). On a Host,
+//     a file that is binary, over ACPDefaultMaxAttachment, or not
+//     embeddable is staged there (Host.Stage: content-addressed, uploaded
+//     once) and sent as a resource link to its path there (file://…);
+//     the limit there is ACPHostMaxAttachment.
 //   - Cancel: when the turn's context is cancelled, session/cancel is sent,
 //     pending permission questions are answered "cancelled", and Run returns
 //     ctx.Err() once the agent ends the prompt, or after
@@ -267,6 +271,11 @@ type ACPOptions struct {
 // ACPDefaultMaxAttachment is the default limit on one attachment (the
 // image limit of the large model providers).
 const ACPDefaultMaxAttachment = 5 << 20
+
+// ACPHostMaxAttachment is the default limit for an agent on a Host: what
+// is over ACPDefaultMaxAttachment is staged there and linked, not sent
+// in the prompt (the staging directory's default budget).
+const ACPHostMaxAttachment = 1 << 30
 
 const (
 	acpDefaultCancelGrace = 3 * time.Second
@@ -488,7 +497,11 @@ func (a *ACP) Run(ctx context.Context, t Turn, emit func(Event)) error {
 	}
 	a.flushState(sid, emit)
 
-	blocks, notes := acpPromptBlocks(p.caps.PromptCapabilities, t)
+	var stage acpStager
+	if h := a.opts.Host; h != nil {
+		stage = func(name, path string) (string, error) { return h.Stage(ctx, name, path) }
+	}
+	blocks, notes := acpPromptBlocks(p.caps.PromptCapabilities, t, stage)
 	for _, n := range notes {
 		emit(Notice{n})
 	}
@@ -584,6 +597,9 @@ func (a *ACP) maxAttachment() int64 {
 	if a.opts.MaxAttachment > 0 {
 		return a.opts.MaxAttachment
 	}
+	if a.opts.Host != nil {
+		return ACPHostMaxAttachment
+	}
 	return ACPDefaultMaxAttachment
 }
 
@@ -608,6 +624,9 @@ type acpProc struct {
 	waitErr error         // valid after exited
 
 	helper *helperClient // chipchat's helper on the Host, if any; ends with the process
+
+	host    Host      // where it runs (nil: here)
+	started time.Time // when it was started
 
 	mu   sync.Mutex
 	live map[string]bool // sessions opened or loaded by this process
@@ -792,7 +811,7 @@ func acpStart(command, dir string, env []string, host Host, client *acpClient, l
 		return nil, fmt.Errorf("acp: %w", err)
 	}
 	p := &acpProc{cmd: cmd, stdin: inW, stdout: outR, stderr: &acpTailBuffer{max: acpStderrTail}, dir: dir, env: env,
-		exited: make(chan struct{}), live: map[string]bool{}}
+		exited: make(chan struct{}), live: map[string]bool{}, host: host, started: time.Now()}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
@@ -881,11 +900,17 @@ func (p *acpProc) wrapErr(what string, err error) error {
 	}
 	select {
 	case <-p.exited:
+		tail := strings.TrimSpace(p.stderr.String())
+		var ee *exec.ExitError
+		if p.host != nil && errors.As(p.waitErr, &ee) && hostDropped(p.host, p.started, ee.ExitCode()) {
+			// ssh's status, not the agent's: the connection went.
+			return &Error{Err: fmt.Errorf("acp: the connection to %s dropped while the agent ran (ssh exited with status %d, during %s); chipchat reconnects by itself: send again once the header no longer says reconnecting",
+				p.host.Label(), ee.ExitCode(), what), StderrTail: tail}
+		}
 		msg := "exited"
 		if p.waitErr != nil {
 			msg = p.waitErr.Error()
 		}
-		tail := strings.TrimSpace(p.stderr.String())
 		if tail != "" {
 			msg += ": " + acpLastLine(tail)
 		}

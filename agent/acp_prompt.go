@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -69,9 +70,17 @@ func acpAttachmentName(at Attachment) string {
 	return name
 }
 
+// acpStager puts a local file on the agent's host and returns its path
+// there (Host.Stage); nil when the agent runs here.
+type acpStager func(name, path string) (string, error)
+
 // acpPromptBlocks is the prompt of t for an agent with the given
-// capabilities, and notes on what could not be sent as bytes.
-func acpPromptBlocks(caps acp.PromptCapabilities, t Turn) ([]acp.ContentBlock, []string) {
+// capabilities, and notes on what could not be sent as bytes. With
+// stage (the agent runs on a Host), a file that is binary, over
+// ACPDefaultMaxAttachment (too large to embed; an image too) or not
+// embeddable (no embeddedContext) is staged there and sent as a
+// resource_link to its path on the host.
+func acpPromptBlocks(caps acp.PromptCapabilities, t Turn, stage acpStager) ([]acp.ContentBlock, []string) {
 	blocks := []acp.ContentBlock{acp.TextBlock(acpPromptText(t))}
 	var notes []string
 	for _, at := range t.Attachments {
@@ -84,6 +93,15 @@ func acpPromptBlocks(caps acp.PromptCapabilities, t Turn) ([]acp.ContentBlock, [
 		}
 		uri := acpAttachmentURI(at)
 		mime := at.MimeType
+		if stage != nil && acpStageIt(caps, at) {
+			b, err := acpStagedLink(stage, at)
+			if err != nil {
+				notes = append(notes, oneLine(name)+" could not be staged on the agent's host: "+oneLine(err.Error()))
+				continue
+			}
+			blocks = append(blocks, b)
+			continue
+		}
 		if at.IsImage() {
 			if !caps.Image {
 				notes = append(notes, "the agent takes no images: "+oneLine(name)+" is sent as its name only")
@@ -130,6 +148,68 @@ func acpPromptBlocks(caps acp.PromptCapabilities, t Turn) ([]acp.ContentBlock, [
 		}
 	}
 	return blocks, notes
+}
+
+// acpStageIt reports whether at goes to an agent on a Host staged and
+// linked rather than in the prompt: too large to embed, a binary file,
+// or a file the agent takes no embedded resources for.
+func acpStageIt(caps acp.PromptCapabilities, at Attachment) bool {
+	size := at.Size
+	if fi, err := os.Stat(at.Path); err == nil {
+		size = fi.Size()
+	}
+	if size > ACPDefaultMaxAttachment {
+		return true
+	}
+	if at.IsImage() {
+		return false
+	}
+	if !caps.EmbeddedContext {
+		return true
+	}
+	return acpIsBinary(at.Path)
+}
+
+// acpIsBinary reports whether the file at p is not text: invalid UTF-8
+// or a NUL in its first 8000 bytes (a read error counts as text: the
+// prompt's own read then says so).
+func acpIsBinary(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 8000)
+	n, _ := io.ReadFull(f, buf)
+	head := buf[:n]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	// A multibyte rune cut at the end of a full head is not invalid.
+	for i := 0; n == len(buf) && i < 3 && len(head) > 0 && !utf8.Valid(head); i++ {
+		head = head[:len(head)-1]
+	}
+	return !utf8.Valid(head)
+}
+
+// acpStagedLink stages at on the host and links it by its path there
+// (file://), named by its original file name, with its type and size.
+func acpStagedLink(stage acpStager, at Attachment) (acp.ContentBlock, error) {
+	p, err := stage(acpAttachmentName(at), at.Path)
+	if err != nil {
+		return acp.ContentBlock{}, err
+	}
+	u := url.URL{Scheme: "file", Path: p}
+	b := acp.ResourceLinkBlock(acpAttachmentName(at), u.String())
+	if at.MimeType != "" {
+		mt := at.MimeType
+		b.ResourceLink.MimeType = &mt
+	}
+	if fi, err := os.Stat(at.Path); err == nil {
+		sz := int(fi.Size())
+		b.ResourceLink.Size = &sz
+	}
+	return b, nil
 }
 
 func acpReadAttachment(p string) ([]byte, error) {
