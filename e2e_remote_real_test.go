@@ -283,6 +283,7 @@ const (
 	rrResume  = "RR-RESUME"
 	rrBinary1 = "RR-BINARY-ONE"
 	rrBinary2 = "RR-BINARY-TWO"
+	rrNote    = "RR-NOTE"
 	rrWords   = "kumquat-orbit-17" // thread A's words that t3_thread_read must return
 )
 
@@ -302,7 +303,7 @@ func rrUserText(x *fakemodel.Exchange) string {
 func rrLastUserMark(x *fakemodel.Exchange) string {
 	text := rrUserText(x)
 	best, at := "", -1
-	for _, mk := range []string{rrImage, rrReview, rrRead, rrHang, rrResume, rrBinary1, rrBinary2} {
+	for _, mk := range []string{rrImage, rrReview, rrRead, rrHang, rrResume, rrBinary1, rrBinary2, rrNote} {
 		if j := strings.LastIndex(text, mk); j > at {
 			best, at = mk, j
 		}
@@ -427,12 +428,27 @@ func TestEndToEndRemoteRealClaude(t *testing.T) {
 		}
 	}
 
+	r.threadReadAndReconnect(t, tool, rrDone(rrReview))
+	s.keys("C-q")
+	s.waitFor("EXITED=0")
+}
+
+// threadReadAndReconnect opens a new thread (the screen no longer shows
+// gone), where the model calls tool, chipchat's t3_thread_read as the
+// agent names it, on the thread that holds rrWords: the result in the
+// next request holds them. Then the master is killed mid-turn: the turn
+// ends saying the connection dropped, chipchat logs in again by itself,
+// and the next turn's request holds the thread's earlier turn (the
+// agent's session, loaded again) and its reply arrives.
+func (r *remoteReal) threadReadAndReconnect(t *testing.T, tool, gone string) {
+	t.Helper()
+	s := r.s
 	// (e) t3_thread_read from a new thread reads the first one.
 	id := remoteThreadID(t, r.remoteEnv, rrWords)
 	s.keys("C-n")
-	s.waitUntil("a new thread", func(scr string) bool { return !strings.Contains(scr, rrDone(rrReview)) })
+	s.waitUntil("a new thread", func(scr string) bool { return !strings.Contains(scr, gone) })
 	r.send(t, rrRead+" "+id+" ", rrDone(rrRead))
-	x = r.waitExchange(t, "with t3_thread_read's result", func(x *fakemodel.Exchange) bool {
+	x := r.waitExchange(t, "with t3_thread_read's result", func(x *fakemodel.Exchange) bool {
 		return rrLastUserMark(x) == rrRead && rrLastCall(x) == tool && len(x.LastToolResults()) > 0
 	})
 	if res := x.LastToolResults(); res[0].IsError || !strings.Contains(res[0].Output, rrWords) {
@@ -462,11 +478,7 @@ func TestEndToEndRemoteRealClaude(t *testing.T) {
 	if !strings.Contains(all, rrRead+" "+id) {
 		t.Errorf("the resumed turn's request lacks the thread's earlier turn (%d requests before the hang):\n%s", before, all)
 	}
-	// Claude Code's own session, loaded again (session/load): chipchat's
-	// handover of the thread's history is not needed.
 	t.Logf("the resumed turn: %d user texts, chipchat's <thread_history> in them: %v", len(x.UserTexts()), strings.Contains(all, "<thread_history>"))
-	s.keys("C-q")
-	s.waitFor("EXITED=0")
 }
 
 // opencode on the remote: a local PNG's bytes, an @ mention of a
@@ -563,4 +575,16 @@ func statOf(t *testing.T, p string) fileStamp {
 		t.Fatalf("no stat_t for %s", p)
 	}
 	return fileStamp{ino: st.Ino, mtime: fi.ModTime().UnixNano(), size: fi.Size()}
+}
+
+// opencode on the remote: the model's chipchat_t3_thread_read (chipchat's
+// MCP tool, forwarded to the remote) returns the other thread's text; the
+// master killed mid-turn ends that turn, and the next turn resumes
+// opencode's session.
+func TestEndToEndRemoteRealOpencodeThreadsAndReconnect(t *testing.T) {
+	r := startRemoteReal(t, "opencode", rrResponder("chipchat_t3_thread_read"), testPNG(t))
+	r.send(t, rrNote+" remember "+rrWords, rrDone(rrNote))
+	r.threadReadAndReconnect(t, "chipchat_t3_thread_read", rrDone(rrNote))
+	r.s.keys("C-q")
+	r.s.waitFor("EXITED=0")
 }
