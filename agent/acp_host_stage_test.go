@@ -5,9 +5,11 @@ package agent
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // An acp: agent on a Host gets a small image as an image block and a
@@ -99,4 +101,40 @@ func TestACPOnHostSaysTheConnectionDropped(t *testing.T) {
 			t.Errorf("connection up: %v", err)
 		}
 	}
+}
+
+// FuzzACPIsBinary: acpIsBinary never fails, and says binary exactly when
+// the first 8000 bytes hold a NUL or are not UTF-8 (up to a rune cut at
+// their end when the file goes on).
+func FuzzACPIsBinary(f *testing.F) {
+	f.Add([]byte("hello\n"))
+	f.Add([]byte("a\x00b"))
+	f.Add([]byte("\xff\xfe"))
+	f.Add(append(bytes.Repeat([]byte("a"), 7999), "é"...))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := dir + "/f"
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		head := data
+		if len(head) > 8000 {
+			head = head[:8000]
+		}
+		want := bytes.IndexByte(head, 0) >= 0
+		if !want && !utf8.Valid(head) {
+			want = true
+			if len(data) >= 8000 {
+				for cut := 1; cut <= 3 && cut <= len(head); cut++ {
+					if utf8.Valid(head[:len(head)-cut]) {
+						want = false
+						break
+					}
+				}
+			}
+		}
+		if got := acpIsBinary(p); got != want {
+			t.Errorf("acpIsBinary(%d bytes) = %v, want %v", len(data), got, want)
+		}
+	})
 }
