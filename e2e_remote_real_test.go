@@ -391,8 +391,9 @@ func rrReply(x *fakemodel.Exchange, tool string, read fakemodel.ToolCall) fakemo
 
 // Claude Code on the remote, in one session: a local PNG attached as an
 // image chip reaches the model with exactly its bytes; an @ mention of a
-// file that exists only on the remote brings its content; !pwd prints
-// the remote path; a review comment on the remote work tree's diff
+// file that exists only on the remote reaches it as the file's name (an
+// ACP agent has file tools of its own), and Claude Code's Read of it
+// there returns its content; !pwd prints the remote path; a review comment on the remote work tree's diff
 // reaches the model; the model's t3_thread_read (chipchat's MCP tool,
 // forwarded to the remote) returns the other thread's text; the master
 // killed mid-turn ends that turn, and the next turn resumes the agent's
