@@ -532,7 +532,11 @@ func TestEndToEndRemoteRealOpencode(t *testing.T) {
 	r.attach("blob.bin")
 	s.text("again " + rrBinary2)
 	s.keys("Enter")
-	s.waitUntil("the second send's end", func(scr string) bool { return strings.Count(scr, refused) == 2 })
+	for deadline := time.Now().Add(remoteRealTurn); strings.Count(s.screen(), refused) < 2; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second send never ended as the first:\n%s", s.screen())
+		}
+	}
 	s.waitIdle(remoteRealTurn)
 	if fi2 := statOf(t, staged); fi2 != fi1 {
 		t.Errorf("the staged file changed on the second send (uploaded again): %+v, then %+v", fi1, fi2)
