@@ -45,8 +45,10 @@ type remoteReal struct {
 // startRemoteReal starts chipchat --remote box with the real agent name on
 // the remote (its HOME and config under the server's HOME), answered by
 // what respond makes for it. The local start directory holds shot.png
-// (pngBytes).
-func startRemoteReal(t *testing.T, name string, respond func(acpagents.Agent, *remoteEnv) fakemodel.Responder, pngBytes []byte) *remoteReal {
+// (pngBytes); prepare writes the test's other files before chipchat
+// starts (in sshtest's second-user mode the command hands them over to
+// their side's user).
+func startRemoteReal(t *testing.T, name string, respond func(acpagents.Agent, *remoteEnv) fakemodel.Responder, pngBytes []byte, prepare ...func(*remoteEnv)) *remoteReal {
 	t.Helper()
 	ag, err := acpagents.Find(name)
 	if err != nil {
@@ -98,6 +100,9 @@ func startRemoteReal(t *testing.T, name string, respond func(acpagents.Agent, *r
 		agentCmd += " " + shellQuote(arg)
 	}
 	writeFile(t, filepath.Join(e.local, "shot.png"), string(pngBytes))
+	for _, f := range prepare {
+		f(e)
+	}
 	s := startTmuxSize(t, e.command(t, "--remote", "box", "--agent", shellQuote("acp:"+agentCmd)), 160, 50)
 	s.waitWithin(time.Minute, "enter send")
 	return &remoteReal{remoteEnv: e, ag: ag, model: model, s: s}
@@ -401,10 +406,11 @@ func rrReply(x *fakemodel.Exchange, tool string, read fakemodel.ToolCall) fakemo
 func TestEndToEndRemoteRealClaude(t *testing.T) {
 	pngBytes := testPNG(t)
 	const tool = "mcp__chipchat__t3_thread_read"
-	r := startRemoteReal(t, "claude", rrResponder(tool), pngBytes)
+	r := startRemoteReal(t, "claude", rrResponder(tool), pngBytes, func(e *remoteEnv) {
+		gitRepo(t, e.proj, map[string]string{"app.py": reviewBefore})
+		writeFile(t, filepath.Join(e.proj, "app.py"), reviewAfter)
+	})
 	s := r.s
-	gitRepo(t, r.proj, map[string]string{"app.py": reviewBefore})
-	writeFile(t, filepath.Join(r.proj, "app.py"), reviewAfter)
 
 	r.imageMentionPwd(t, pngBytes, rrWords)
 
@@ -490,17 +496,17 @@ func (r *remoteReal) threadReadAndReconnect(t *testing.T, tool, gone string) {
 // untouched).
 func TestEndToEndRemoteRealOpencode(t *testing.T) {
 	pngBytes := testPNG(t)
-	r := startRemoteReal(t, "opencode", rrResponder("chipchat_t3_thread_read"), pngBytes)
+	blob := make([]byte, 15<<20) // the 15 MB binary chip
+	if _, err := rand.Read(blob); err != nil {
+		t.Fatal(err)
+	}
+	r := startRemoteReal(t, "opencode", rrResponder("chipchat_t3_thread_read"), pngBytes, func(e *remoteEnv) {
+		writeFile(t, filepath.Join(e.local, "blob.bin"), string(blob))
+	})
 	s := r.s
 
 	r.imageMentionPwd(t, pngBytes, "")
 
-	// The 15 MB binary chip.
-	blob := make([]byte, 15<<20)
-	if _, err := rand.Read(blob); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(r.local, "blob.bin"), string(blob))
 	sum := sha256.Sum256(blob)
 	staged := filepath.Join(r.srv.Home, ".cache", "chipchat", "att", hex.EncodeToString(sum[:]), "blob.bin")
 	// opencode turns a file:// link into a file part of its MIME type,
