@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/chipchat/chipchat/remote"
 	"github.com/chipchat/chipchat/workspace"
@@ -41,7 +40,7 @@ func (p *remoteProject) watch(clock remote.Clock, first func(ctx context.Context
 		}
 		p.conn.Watch(ctx, clock, func(c remote.Change) {
 			if c.State == remote.Lost {
-				p.dropped.Store(time.Now().UnixNano())
+				p.noteLost()
 			}
 			if ev, ok := steps.step(c); ok {
 				post(ev)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,6 +40,9 @@ type remoteProject struct {
 	links   chan workspace.LinkEvent // the connection's steps, once watch started (remotelink.go)
 	stop    func()                   // ends the watch
 	dropped atomic.Int64             // when the master was last lost (unix ns; 0: never)
+
+	lostMu sync.Mutex
+	lost   chan struct{} // closed at the next loss Watch sees (made when asked for)
 }
 
 var (
@@ -123,10 +127,53 @@ func (p *remoteProject) Command(ctx context.Context, dir string, argv, env []str
 // remoteHost is the remote project as the agent's agent.Host.
 type remoteHost struct{ *remoteProject }
 
-// DroppedSince reports whether the master was lost since t (Watch saw
-// it), or is not running now (Watch may not have seen it yet).
+// lossSeen bounds how long DroppedSince waits for Watch to see a loss
+// (its sentinel session ends with the master, as the command's ssh
+// does; either may be seen first).
+const lossSeen = 2 * time.Second
+
+// DroppedSince reports whether the master was lost since t: Watch saw it,
+// or sees it within lossSeen, or the master is not running now. (Asking
+// only whether it runs is not enough: another command may have started
+// a new master over the same control path already.)
 func (h remoteHost) DroppedSince(ctx context.Context, t time.Time) bool {
-	return h.dropped.Load() >= t.UnixNano() || !h.conn.Alive(ctx)
+	if h.dropped.Load() >= t.UnixNano() {
+		return true
+	}
+	next := h.nextLoss()
+	if h.dropped.Load() >= t.UnixNano() {
+		return true
+	}
+	timer := time.NewTimer(lossSeen)
+	defer timer.Stop()
+	select {
+	case <-next:
+		return true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return !h.conn.Alive(ctx)
+}
+
+// noteLost records a loss of the master that Watch saw.
+func (p *remoteProject) noteLost() {
+	p.dropped.Store(time.Now().UnixNano())
+	p.lostMu.Lock()
+	if p.lost != nil {
+		close(p.lost)
+		p.lost = nil
+	}
+	p.lostMu.Unlock()
+}
+
+// nextLoss is closed at the next loss noteLost records.
+func (p *remoteProject) nextLoss() <-chan struct{} {
+	p.lostMu.Lock()
+	defer p.lostMu.Unlock()
+	if p.lost == nil {
+		p.lost = make(chan struct{})
+	}
+	return p.lost
 }
 
 // Command is the agent's process over the master (ssh -T).
