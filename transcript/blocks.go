@@ -82,9 +82,6 @@ func windowAt(src message.Text, lo, want int) win {
 	return win{t: src, s: src.Slice(lo, end), base: lo}
 }
 
-// textWin is s whole as a window.
-func textWin(s string) win { return win{t: message.TextOf(s), s: s} }
-
 func (w win) len() int               { return w.base + len(w.s) }
 func (w win) from(i int) string      { return w.s[i-w.base:] }
 func (w win) sl(i, j int) string     { return w.s[i-w.base : j-w.base] }
