@@ -296,6 +296,10 @@ func (m *Model) SetSize(w, h int) {
 	m.ensureVisible()
 }
 
+// Size is the pane's size in cells, as SetSize set it: View draws exactly
+// that many lines, none wider.
+func (m *Model) Size() (w, h int) { return m.w, m.h }
+
 // Loaded reports whether the diff is read.
 func (m *Model) Loaded() bool { return m.doc != nil || m.err != nil }
 
@@ -728,8 +732,9 @@ func (m *Model) commentAt(from, to int, text string) (comment, error) {
 	}, nil
 }
 
-// View draws the pane. It indexes the prepared rows and draws only those
-// on screen; a drawn row is kept until the width changes.
+// View draws the pane: exactly Size's lines, none wider than its width.
+// It indexes the prepared rows and draws only those on screen; a drawn row
+// is kept until the width changes.
 func (m *Model) View() string {
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.headerLine())
@@ -744,16 +749,19 @@ func (m *Model) View() string {
 	default:
 		lw, pw := m.listWidth(), m.paneWidth()
 		body := m.diffLines(pw)
+		sep := ""
+		if lw > 0 {
+			sep = m.newPainter(1).style(sty{fg: m.theme.NumFg}) + "│\x1b[0m"
+		}
 		for i := 0; i < bh; i++ {
-			var b strings.Builder
-			if lw > 0 {
-				b.WriteString(m.fileListLine(m.fileTop+i, lw))
-				b.WriteString(m.newPainter(1).style(sty{fg: m.theme.NumFg}) + "│\x1b[0m")
-			}
+			row := ""
 			if i < len(body) {
-				b.WriteString(body[i])
+				row = body[i]
 			}
-			lines = append(lines, b.String())
+			if lw > 0 {
+				row = m.fileListLine(m.fileTop+i, lw) + sep + row // one allocation a line
+			}
+			lines = append(lines, row)
 		}
 	}
 	for len(lines) < m.h-1 {

@@ -354,7 +354,8 @@ func TestReload(t *testing.T) {
 
 // FuzzPaneKeys presses random keys on a pane and checks what must always
 // hold: the cursor rests on a selectable row, a selection stays in one
-// hunk, every line of the view fits the width.
+// hunk, the view is exactly Size's lines (the app takes it unmeasured),
+// every one fitting the width.
 func FuzzPaneKeys(f *testing.F) {
 	keys := []string{"j", "k", "down", "up", "pgdown", "pgup", "g", "G", "]", "[", "}", "{", "v", "c", "x", "enter", "esc", "ctrl+j", "r", "q"}
 	f.Add([]byte{0, 12, 0, 13, 14, 15, 16}, uint8(80))
@@ -382,7 +383,11 @@ func FuzzPaneKeys(f *testing.F) {
 					t.Fatalf("selection %v..%v", a, c)
 				}
 			}
-			for _, l := range strings.Split(m.View(), "\n") {
+			lines := strings.Split(m.View(), "\n")
+			if sw, sh := m.Size(); sw != w || len(lines) != sh {
+				t.Fatalf("%d lines, Size %d×%d, set %d×%d", len(lines), sw, sh, w, int(width)%30+1)
+			}
+			for _, l := range lines {
 				if lw := ansi.StringWidth(l); lw > w {
 					t.Fatalf("line of %d columns at width %d: %q", lw, w, l)
 				}

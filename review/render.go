@@ -96,19 +96,28 @@ func (s sty) sgr() string {
 }
 
 // painter collects the styled pieces of one row; String lays them out in
-// the row's width, cutting with "…" when they do not fit.
+// the row's width, cutting with "…" when they do not fit. The pieces'
+// text is kept in one buffer, one after another: a row costs a few
+// allocations, not one per token.
 type painter struct {
+	buf     []byte // the pieces' text
 	pieces  []piece
 	width   int // columns of the pieces
 	max     int // columns allowed
 	sgrs    map[sty]string
-	fillSty *sty
+	fillSty sty
+	filled  bool
+	// last: nothing follows the row on its line, so padding in the
+	// terminal's own look is left out (those cells are blank anyway):
+	// fewer bytes for the renderer to parse each frame
+	last bool
 }
 
+// piece is a run of text in one style: buf[previous piece's end:end].
 type piece struct {
-	text string
-	st   sty
-	w    int
+	end int
+	st  sty
+	w   int
 }
 
 func (p *painter) style(s sty) string {
@@ -120,49 +129,71 @@ func (p *painter) style(s sty) string {
 	return v
 }
 
+// textWidth is t's width in cells: its length when it is printable ASCII
+// (most of a diff), else what ansi measures.
+func textWidth(t string) int {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 0x20 || c > 0x7e {
+			return ansi.StringWidth(t)
+		}
+	}
+	return len(t)
+}
+
 // text adds already-sanitized text in style s. Pieces past the width are
 // not kept.
 func (p *painter) text(t string, s sty) {
 	if t == "" || p.width > p.max {
 		return
 	}
-	w := ansi.StringWidth(t)
+	w := textWidth(t)
+	p.buf = append(p.buf, t...)
 	if n := len(p.pieces); n > 0 && p.pieces[n-1].st == s {
 		// one style sequence for a run in one style (a token and the
 		// blank after it): fewer bytes for the terminal to parse
-		p.pieces[n-1].text += t
+		p.pieces[n-1].end = len(p.buf)
 		p.pieces[n-1].w += w
 	} else {
-		p.pieces = append(p.pieces, piece{t, s, w})
+		p.pieces = append(p.pieces, piece{len(p.buf), s, w})
 	}
 	p.width += w
 }
 
 // fill pads the row to its width in style s.
-func (p *painter) fill(s sty) { p.fillSty = &s }
+func (p *painter) fill(s sty) { p.fillSty, p.filled = s, true }
 
 func (p *painter) String() string {
 	var b strings.Builder
-	used := 0
+	pad := 0
+	if p.filled && p.last && p.fillSty == (sty{}) {
+		p.filled = false
+	}
+	if p.filled {
+		pad = max(p.max-p.width, 0)
+	}
+	b.Grow(len(p.buf) + 40*(len(p.pieces)+1) + pad + 8)
+	used, from := 0, 0
 	over := p.width > p.max
 	for _, pc := range p.pieces {
-		t, w := pc.text, pc.w
+		t, w := p.buf[from:pc.end], pc.w
+		from = pc.end
 		if over && used+w > p.max-1 {
 			room := max(p.max-1-used, 0)
-			t = ansi.Truncate(t, room, "") + "…"
-			w = ansi.StringWidth(t)
+			cut := ansi.Truncate(string(t), room, "") + "…"
 			b.WriteString(p.style(pc.st))
-			b.WriteString(t)
-			used += w
+			b.WriteString(cut)
+			used += ansi.StringWidth(cut)
 			break
 		}
 		b.WriteString(p.style(pc.st))
-		b.WriteString(t)
+		b.Write(t)
 		used += w
 	}
-	if p.fillSty != nil && used < p.max {
-		b.WriteString(p.style(*p.fillSty))
-		b.WriteString(strings.Repeat(" ", p.max-used))
+	if p.filled && used < p.max {
+		b.WriteString(p.style(p.fillSty))
+		for range p.max - used {
+			b.WriteByte(' ')
+		}
 	}
 	b.WriteString("\x1b[0m")
 	return b.String()
@@ -176,7 +207,7 @@ const (
 )
 
 func (m *Model) newPainter(width int) *painter {
-	return &painter{max: width, sgrs: m.sgrs}
+	return &painter{max: width, sgrs: m.sgrs, buf: make([]byte, 0, width+8), pieces: make([]piece, 0, 16)}
 }
 
 // renderRow draws row r of the diff pane at width columns.
@@ -185,6 +216,7 @@ func (m *Model) renderRow(r, width int, dec uint8) string {
 	f := m.doc.diff.Files[rw.file]
 	t := m.theme
 	p := m.newPainter(width)
+	p.last = true // the diff pane is the right of the screen
 	switch rw.kind {
 	case rowFile:
 		s := sty{fg: t.FileFg, bg: t.FileBg, bold: true}

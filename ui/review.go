@@ -105,7 +105,14 @@ func (r *reviewPane) setSize(w, h int) {
 }
 
 // view draws the open pane in the transcript's area of h lines.
-func (r *reviewPane) view(h, width int) string { return fitLines(r.m.View(), h, width) }
+// The pane draws exactly its size (review.Model.View): when that is the
+// area, its frame is taken as it is, not measured again line by line.
+func (r *reviewPane) view(h, width int) string {
+	if w, ph := r.m.Size(); w == width && ph == h {
+		return r.m.View()
+	}
+	return fitLines(r.m.View(), h, width)
+}
 
 func (r *reviewPane) hints() string {
 	k := r.keys.ReviewPane
