@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"errors"
+	"image/color"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chipchat/chipchat/chips"
@@ -136,6 +138,7 @@ type Model struct {
 	words     map[lineKey][]span
 	hl        *highlighter
 	sgrs      map[sty]string
+	colors    map[chroma.Colour]color.Color // syntax colours, made once
 }
 
 // New makes a pane on git's diff of opts.Comparison. Init starts reading

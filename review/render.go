@@ -301,7 +301,7 @@ func (m *Model) renderLine(p *painter, rw row, dec uint8) {
 	si := 0
 	for _, tk := range toks {
 		s := base
-		s.fg = chromaColor(tk.style.Colour)
+		s.fg = m.tokenColor(tk.style.Colour)
 		s.bold = tk.style.Bold == chroma.Yes
 		s.italic = tk.style.Italic == chroma.Yes
 		text := tk.text
@@ -334,6 +334,20 @@ func (m *Model) renderLine(p *painter, rw row, dec uint8) {
 		}
 	}
 	p.fill(base)
+}
+
+// tokenColor is chromaColor made once per colour: a colour put in an
+// interface is an allocation, and a row has a token or more a word.
+func (m *Model) tokenColor(c chroma.Colour) color.Color {
+	if v, ok := m.colors[c]; ok {
+		return v
+	}
+	if m.colors == nil {
+		m.colors = map[chroma.Colour]color.Color{}
+	}
+	v := chromaColor(c)
+	m.colors[c] = v
+	return v
 }
 
 func chromaColor(c chroma.Colour) color.Color {
