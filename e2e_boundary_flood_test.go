@@ -56,11 +56,42 @@ func startSelfAgent(t *testing.T, helper, config string, env ...string) (*chipch
 // between the halves of a marshalled update (its json.Marshal of each
 // 10 MB body cost 1.4–1.6 s of the same cores and pushed the ratio to
 // 2.0). Under load from other work (15+ on 2 cores) the ratios reach 4–5×:
-// CI runs these tests alone, one at a time.
+// CI runs these tests alone, one at a time. The ratios are of the app's
+// own latency (its key trace), the screen's held to screenRatio: see
+// checkKeyLatency.
 const (
 	floodLatencyRatio = 2
 	growLatencyRatio  = 2
 )
+
+// checkKeyLatency holds the app's own key latency (its key trace: key
+// received → its frame written, for the probe keys typed in idleW and
+// busyW) to ratio × idle p90, and the latency seen on screen (screenIdle,
+// screenBusy: send-keys → capture-pane, every 2 ms) to screenRatio × its
+// idle p90. The screen's figure adds tmux and the polling itself, which
+// contend for the same 2 cores as the agent and chipchat: on a slower
+// 2-core machine (load 2–3) the growing content measured 1.8–2.4× on
+// screen with this code and with the code of a session before alike
+// (23ae648), while the app's own ratio was 1.45–1.49 (the flood's 1.2–1.4).
+func checkKeyLatency(t *testing.T, what, trace string, idleW, busyW []window, ratio int, screenIdle, screenBusy time.Duration) {
+	t.Helper()
+	at, lat := keyLatencies(t, trace)
+	idle, busy := traced(at, lat, idleW), traced(at, lat, busyW)
+	if len(idle) < len(idleW)/2 || len(busy) < len(busyW)/2 {
+		t.Fatalf("the key trace holds %d of %d idle probes and %d of %d busy ones", len(idle), len(idleW), len(busy), len(busyW))
+	}
+	ip, bp := p90(idle), p90(busy)
+	t.Logf("key latency p90 in the app: idle %v (%d keys), %s %v (%d keys), ratio %.2f", ip, len(idle), what, bp, len(busy), float64(bp)/float64(ip))
+	if bp > time.Duration(ratio)*ip {
+		t.Errorf("key latency p90 in the app %s %v, over %d× idle p90 %v", what, bp, ratio, ip)
+	}
+	if screenBusy > screenRatio*screenIdle {
+		t.Errorf("key latency p90 on screen %s %v, over %d× idle p90 %v", what, screenBusy, screenRatio, screenIdle)
+	}
+}
+
+// screenRatio bounds the latency seen on screen (checkKeyLatency).
+const screenRatio = 3
 
 // probeKey is the letter typed to measure key latency: it appears in no
 // hint, title or flood content.
@@ -102,15 +133,37 @@ func (a *chipchatApp) keyLatency() (time.Duration, string) {
 	}
 }
 
-// idleLatencies are n key latencies with nothing running.
-func (a *chipchatApp) idleLatencies(n int) []time.Duration {
+// idleLatencies are n key latencies with nothing running; each probe's
+// window (typed → seen) goes to w.
+func (a *chipchatApp) idleLatencies(n int, w *[]window) []time.Duration {
 	a.t.Helper()
 	var lat []time.Duration
 	for range n {
+		start := time.Now()
 		d, _ := a.keyLatency()
 		lat = append(lat, d)
+		*w = append(*w, window{start, start.Add(d)})
 	}
 	return lat
+}
+
+// window is when a probe key was typed and when the screen showed it.
+type window struct{ from, to time.Time }
+
+// traced is the latencies the app's key trace (CHIPCHAT_KEYTRACE: key
+// received → its frame written) records for the keys received inside
+// one of ws: the probes', not the bursts of backspaces between them.
+func traced(at []time.Time, lat []time.Duration, ws []window) []time.Duration {
+	var out []time.Duration
+	for i, t := range at {
+		for _, w := range ws {
+			if !t.Before(w.from) && !t.After(w.to) {
+				out = append(out, lat[i])
+				break
+			}
+		}
+	}
+	return out
 }
 
 // p90 is the 0.9-quantile of ds (sorted in place).
@@ -122,13 +175,15 @@ func p90(ds []time.Duration) time.Duration {
 // busyLatencies types keys one after another until the screen shows the
 // turn over (the hint bar says "enter send" again) and returns their
 // latencies, every one typed while the turn ran.
-func (a *chipchatApp) busyLatencies() []time.Duration {
+func (a *chipchatApp) busyLatencies(w *[]window) []time.Duration {
 	a.t.Helper()
 	var lat []time.Duration
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
+		start := time.Now()
 		d, scr := a.keyLatency()
 		lat = append(lat, d)
+		*w = append(*w, window{start, start.Add(d)})
 		if strings.Contains(hintBar(scr), "enter send") {
 			return lat
 		}
@@ -182,9 +237,11 @@ func durations(ds []time.Duration) string {
 // on the screen) while key latency p90 stays ≤ 2× idle p90.
 func TestEndToEndBoundaryFloodKeepsKeysFast(t *testing.T) {
 	const n, para = 100_000, 10
-	a, p := startSelfAgent(t, "TestBoundaryFloodAgentProcess", "", floodagent.Env+"=1")
+	trace := filepath.Join(t.TempDir(), "keys.trace")
+	a, p := startSelfAgent(t, "TestBoundaryFloodAgentProcess", "", floodagent.Env+"=1", "CHIPCHAT_KEYTRACE="+trace)
 	pid := a.pid()
 	var idle, busy []time.Duration
+	var idleW, busyW []window
 	var want strings.Builder
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&want, "c%d;", i)
@@ -195,26 +252,24 @@ func TestEndToEndBoundaryFloodKeepsKeysFast(t *testing.T) {
 	for run := range 3 {
 		// Idle keys before each run: the machine's load (other tests,
 		// other processes) weighs on both sides alike.
-		idle = append(idle, a.idleLatencies(15)...)
+		idle = append(idle, a.idleLatencies(15, &idleW)...)
 		a.clearComposer()
 		cpu0, wall0 := procCPU(t, pid), time.Now()
 		a.text(fmt.Sprintf("paragraphs %d %d", n, para))
 		a.keys("Enter")
 		a.waitUntil("the turn running", func(scr string) bool { return !strings.Contains(hintBar(scr), "enter send") })
-		lat := a.busyLatencies()
+		lat := a.busyLatencies(&busyW)
 		busy = append(busy, lat...)
 		a.waitFor(fmt.Sprintf("c%d;", n))
 		t.Logf("run %d: %v, chipchat's CPU %v; %d keys during the flood: %s", run, time.Since(wall0).Round(time.Millisecond), procCPU(t, pid)-cpu0, len(lat), durations(lat))
 		a.clearComposer()
 	}
 	ip, bp := p90(idle), p90(busy)
-	t.Logf("key latency p90: idle %v (%d keys), during the flood %v (%d keys), ratio %.2f; VmHWM %d MB",
+	t.Logf("key latency p90 on screen: idle %v (%d keys), during the flood %v (%d keys), ratio %.2f; VmHWM %d MB",
 		ip, len(idle), bp, len(busy), float64(bp)/float64(ip), peakRSS(t, pid)>>20)
-	if bp > floodLatencyRatio*ip {
-		t.Errorf("key latency p90 during the flood %v, over %d× idle p90 %v", bp, floodLatencyRatio, ip)
-	}
 	a.keys("C-q")
 	a.waitFor("EXITED=0")
+	checkKeyLatency(t, "during the flood", trace, idleW, busyW, floodLatencyRatio, ip, bp)
 	st, err := store.Open(p.data)
 	if err != nil {
 		t.Fatal(err)
@@ -268,34 +323,34 @@ func TestEndToEndBoundaryGrowingToolContent(t *testing.T) {
 		t.Skip("sends 481 MB")
 	}
 	const n, size, limit = 100, 10_000_000, 4 << 20
-	a, p := startSelfAgent(t, "TestBoundaryFloodAgentProcess", "", append(profileEnv("boundary-grow"), floodagent.Env+"=1")...)
+	trace := filepath.Join(t.TempDir(), "keys.trace")
+	a, p := startSelfAgent(t, "TestBoundaryFloodAgentProcess", "", append(profileEnv("boundary-grow"), floodagent.Env+"=1", "CHIPCHAT_KEYTRACE="+trace)...)
 	pid := a.pid()
 	var idles, busy []time.Duration
+	var idleW, busyW []window
 	for run := range 2 {
 		// Idle keys before each run, as in the flood's test.
-		idles = append(idles, a.idleLatencies(20)...)
+		idles = append(idles, a.idleLatencies(20, &idleW)...)
 		a.clearComposer()
 		cpu0, wall0 := procCPU(t, pid), time.Now()
 		a.text(fmt.Sprintf("grow %d %d", n, size))
 		a.keys("Enter")
 		a.waitUntil("the turn running", func(scr string) bool { return !strings.Contains(hintBar(scr), "enter send") })
-		lat := a.busyLatencies()
+		lat := a.busyLatencies(&busyW)
 		busy = append(busy, lat...)
 		a.waitFor("Grow")
 		t.Logf("run %d: %v, chipchat's CPU %v; %d keys during the updates", run, time.Since(wall0).Round(time.Millisecond), procCPU(t, pid)-cpu0, len(lat))
 	}
 	hwm := peakRSS(t, pid)
 	idle, bp := p90(idles), p90(busy)
-	t.Logf("%d updates growing to %d MB, twice: VmHWM %d MB; key latency p90 idle %v, during %v (%d keys, ratio %.2f)",
+	t.Logf("%d updates growing to %d MB, twice: VmHWM %d MB; key latency p90 on screen idle %v, during %v (%d keys, ratio %.2f)",
 		n, size/1_000_000, hwm>>20, idle, bp, len(busy), float64(bp)/float64(idle))
 	if hwm > 250<<20 {
 		t.Errorf("VmHWM %d MB, over 250 MB", hwm>>20)
 	}
-	if bp > growLatencyRatio*idle {
-		t.Errorf("key latency p90 during the updates %v, over %d× idle p90 %v", bp, growLatencyRatio, idle)
-	}
 	a.keys("C-q")
 	a.waitFor("EXITED=0")
+	checkKeyLatency(t, "during the updates", trace, idleW, busyW, growLatencyRatio, idle, bp)
 	g := lastReplyTool(t, p.data, p.proj, "g")
 	if g.Status != message.ToolCompleted || len(g.Content) != 1 {
 		t.Fatalf("stored tool call = %+v", g)

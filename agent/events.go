@@ -390,7 +390,7 @@ func CutMiddle(s string, n int64) string {
 	if int64(len(head)+len(mark)+len(tail)) > n {
 		tail = acpTail(s, n-int64(len(head)+len(mark)))
 	}
-	return strings.Clone(head) + mark + strings.Clone(tail)
+	return head + mark + tail // a new string: s itself can be freed
 }
 
 // acpHead is at most n bytes of the start of s, ending at a newline when
