@@ -69,6 +69,9 @@ Environment:
                     what the run allocated and what was still live
   CHIPCHAT_KEYTRACE write one line per key to this path: when the app got
                     it (Unix ns) and the µs until its frame was written
+  CHIPCHAT_RENDERER=bubbletea
+                    draw with Bubble Tea's renderer instead of chipchat's
+                    own (which writes only the lines that changed)
 
 Config file (%s), every setting optional:
   agent = "echo"                  # backend when --agent is not given
@@ -342,6 +345,7 @@ func runApp(f flags) error {
 	input, filter := app.NewPasteFilter(os.Stdin)
 	var model tea.Model = app
 	opts := []tea.ProgramOption{tea.WithInput(input), tea.WithFilter(filter)}
+	var out io.Writer = os.Stdout
 	if path := os.Getenv("CHIPCHAT_KEYTRACE"); path != "" {
 		kt, err := openKeyTrace(path)
 		if err != nil {
@@ -349,7 +353,18 @@ func runApp(f flags) error {
 		}
 		defer kt.Close()
 		model = tracedModel{app, kt}
-		opts = append(opts, tea.WithOutput(tracedOut{os.Stdout, kt}))
+		out = tracedOut{os.Stdout, kt}
+	}
+	send := &lateSend{}
+	if useBubbleTeaRenderer() {
+		opts = append(opts, tea.WithOutput(out))
+	} else {
+		framed, fopts, t, err := openFrames(model, out, send)
+		if err != nil {
+			return err
+		}
+		defer t.Close()
+		model, opts = framed, append(opts, fopts...)
 	}
 	if path := os.Getenv("CHIPCHAT_CPUPROFILE"); path != "" {
 		stop, err := startCPUProfile(path)
@@ -367,6 +382,7 @@ func runApp(f flags) error {
 	}
 	p := tea.NewProgram(model, opts...)
 	input.SetSend(p.Send)
+	send.set(p.Send)
 	// SIGHUP, SIGTERM, SIGINT: the panes socket and pager files go at
 	// once, then the program quits (app.Close ends the rest).
 	defer catchSignals(p.Quit)()

@@ -2,6 +2,7 @@ package composer
 
 import (
 	"context"
+	"github.com/chipchat/chipchat/tty"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -697,7 +698,7 @@ func runExternalEditor(path string) tea.Cmd {
 	// (internal/paste), and a reader that is not a file would be copied to
 	// the editor through a pipe that outlives it and eats the next key.
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
-	return tea.ExecProcess(c, func(err error) tea.Msg {
+	return tea.Exec(tty.Command(c), func(err error) tea.Msg {
 		defer os.Remove(path)
 		if err != nil {
 			return editorDoneMsg{err: err}

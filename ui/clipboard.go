@@ -94,7 +94,7 @@ func (c *clip) copyText(text string, recs []contextref.Record, src contextref.Fr
 func (c *clip) copied(m copiedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if m.res.NeedOSC52 {
-		cmds = append(cmds, tea.SetClipboard(m.text))
+		cmds = append(cmds, setClipboardCmd(m.text))
 	}
 	note, failed := m.res.Note(m.what, m.text, m.chips)
 	return tea.Batch(append(cmds, c.toast.show(note, failed))...)

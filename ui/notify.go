@@ -40,7 +40,7 @@ func (c *conversation) rung(e chat.Event) tea.Cmd {
 	if s == "" {
 		return nil
 	}
-	return tea.Raw(s)
+	return rawCmd(s)
 }
 
 // titleOf is a notification's title: the open thread's, else chipchat's.

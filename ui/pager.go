@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/chipchat/chipchat/tty"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,7 +48,7 @@ func runPager(files ExitFiles, toast *toastLine, m pagerFileMsg) tea.Cmd {
 		return toast.show("no pager to run: "+err.Error(), true)
 	}
 	path := m.path
-	return tea.ExecProcess(c, func(err error) tea.Msg {
+	return tea.Exec(tty.Command(c), func(err error) tea.Msg {
 		removePagerFile(files, path)
 		return pagerDoneMsg{err}
 	})
