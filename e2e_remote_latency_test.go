@@ -178,9 +178,13 @@ func TestEndToEndRemoteLatencyOverSlowLink(t *testing.T) {
 		const word = "latencyprobe"
 		for i := range 3 * len(word) {
 			k := string(word[i%len(word)])
-			local.text(k)
+			first, second := local, remote
+			if i%2 == 1 { // which gets the key first alternates too
+				first, second = remote, local
+			}
+			first.text(k)
 			time.Sleep(25 * time.Millisecond) // the typing pace
-			remote.text(k)
+			second.text(k)
 			time.Sleep(25 * time.Millisecond) // the typing pace
 		}
 		full := strings.Repeat(word, 3)

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chipchat/chipchat/internal/testenv"
 )
 
 // Issue 24 end to end: a reply streamed by an exec: agent in fixed chunks
@@ -22,22 +20,49 @@ import (
 
 // streamScript is an exec: agent writing n bytes of Markdown (headings,
 // paragraphs, lists, Go fences, tables) in chunks of chunk bytes, one
-// every 10 ms, then a last line to wait for.
+// every 10 ms, then a last line to wait for: this test binary, in
+// TestStreamCostAgentProcess (an awk script forking sleep for each chunk
+// cost the 2 cores 200 processes a second, which the keys measured).
 func streamScript(n, chunk int) string {
-	return fmt.Sprintf(`awk -v n=%d -v c=%d 'BEGIN {
-  for (i = 0; sent < n; i++) {
-    s = "## Step " i "\n\nThe handler returns early when the **context** is cancelled, so the test sees `+"`nil`"+` and the retry loop never runs; this paragraph is long enough to wrap twice.\n\n- check the error path of call " i "\n- add a test for the timeout\n  with a continuation line\n- keep the public API\n\n";
-    if (i %% 2 == 0) s = s "`+"```"+`go\nfunc handle" i "(ctx context.Context) error {\n\tif err := ctx.Err(); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n`+"```"+`\n\n";
-    else s = s "| field | meaning |\n|---|---|\n| id | the call |\n| ts | when |\n\nThat should fix it.\n\n";
-    buf = buf s;
-    while (length(buf) >= c && sent < n) {
-      printf "%%s", substr(buf, 1, c); fflush(); sent += c; buf = substr(buf, c + 1);
-      system("sleep 0.01");
-    }
-  }
-  print "\nSTREAM-END";
-}'
-`, n, chunk)
+	return fmt.Sprintf("exec env %s=%d,%d %q -test.run='^TestStreamCostAgentProcess$'\n", streamAgentEnv, n, chunk, os.Args[0])
+}
+
+const streamAgentEnv = "CHIPCHAT_STREAM_AGENT"
+
+// streamChunk is step i of the streamed reply.
+func streamStep(i int) string {
+	s := fmt.Sprintf("## Step %d\n\nThe handler returns early when the **context** is cancelled, so the test sees `nil` and the retry loop never runs; this paragraph is long enough to wrap twice.\n\n- check the error path of call %d\n- add a test for the timeout\n  with a continuation line\n- keep the public API\n\n", i, i)
+	if i%2 == 0 {
+		return s + fmt.Sprintf("```go\nfunc handle%d(ctx context.Context) error {\n\tif err := ctx.Err(); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n```\n\n", i)
+	}
+	return s + "| field | meaning |\n|---|---|\n| id | the call |\n| ts | when |\n\nThat should fix it.\n\n"
+}
+
+// TestStreamCostAgentProcess is streamScript's agent; it does nothing in a
+// normal run.
+func TestStreamCostAgentProcess(t *testing.T) {
+	spec := os.Getenv(streamAgentEnv)
+	if spec == "" {
+		return
+	}
+	var n, chunk int
+	if _, err := fmt.Sscanf(spec, "%d,%d", &n, &chunk); err != nil || chunk <= 0 {
+		fmt.Fprintln(os.Stderr, "bad", streamAgentEnv, spec)
+		os.Exit(2)
+	}
+	tick := time.NewTicker(10 * time.Millisecond) // the stream's pace
+	var buf []byte
+	for i, sent := 0, 0; sent < n; i++ {
+		buf = append(buf, streamStep(i)...)
+		for len(buf) >= chunk && sent < n {
+			<-tick.C
+			os.Stdout.Write(buf[:chunk])
+			sent += chunk
+			buf = buf[chunk:]
+		}
+	}
+	fmt.Print("\nSTREAM-END\n")
+	os.Exit(0) // before the test framework writes its PASS
 }
 
 // profileEnv is the environment that has a run of the real binary keep
@@ -115,11 +140,18 @@ func waitLong(t *testing.T, a *chipchatApp, want string, d time.Duration) {
 	}
 }
 
+// The keys typed idle, then while the reply streams: 60 each, so a p90
+// is the 54th of 60 (latencies are a few hundred µs now that a key's
+// frame is written at once, and 30 keys made the p90 jump with one).
+var (
+	idleKeys   = strings.Repeat("abcdefghijklmnopqrstuvwxyz", 3)[:60]
+	streamKeys = strings.Repeat("zyxwvutsrqponmlkjihgfedcba", 3)[:60]
+)
+
 func TestEndToEndStreamingCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams megabytes at a fixed pace")
 	}
-	testenv.NeedCommands(t, "apt-get install mawk", "awk")
 	for _, c := range []struct {
 		name         string
 		n, chunk     int
@@ -141,8 +173,8 @@ func TestEndToEndStreamingCost(t *testing.T) {
 			pid := a.pid()
 			idleEnd := time.Now()
 			if c.keys {
-				typeSpaced(a, "abcdefghijklmnopqrstuvwxyzabcd", 60*time.Millisecond)
-				a.waitFor("abcdefghijklmnopqrstuvwxyzabcd")
+				typeSpaced(a, idleKeys, 60*time.Millisecond)
+				a.waitFor(idleKeys)
 				idleEnd = time.Now()
 			} else {
 				a.text("go")
@@ -154,7 +186,7 @@ func TestEndToEndStreamingCost(t *testing.T) {
 			var streamFrom, streamTo time.Time
 			if c.keys {
 				streamFrom = time.Now()
-				typeSpaced(a, "zyxwvutsrqponmlkjihgfedcbazyxw", 60*time.Millisecond)
+				typeSpaced(a, streamKeys, 60*time.Millisecond)
 				streamTo = time.Now()
 			}
 			waitLong(t, a, "STREAM-END", c.streamFor)
@@ -181,8 +213,8 @@ func TestEndToEndStreamingCost(t *testing.T) {
 					streaming = append(streaming, lat[i])
 				}
 			}
-			if len(idle) < 20 || len(streaming) < 20 {
-				t.Fatalf("the trace has %d idle keys and %d while streaming, want 20 each", len(idle), len(streaming))
+			if len(idle) < 50 || len(streaming) < 50 {
+				t.Fatalf("the trace has %d idle keys and %d while streaming, want 50 each", len(idle), len(streaming))
 			}
 			ip, sp, sm := pct(idle, 0.9), pct(streaming, 0.9), slices.Max(streaming)
 			t.Logf("key latency (key received → frame written): idle p50 %v p90 %v max %v; while streaming p50 %v p90 %v max %v",
