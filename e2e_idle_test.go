@@ -33,13 +33,15 @@ func threadsCPU(t *testing.T, pid int) time.Duration {
 }
 
 // No work when nothing moves (issue 24 item 2): idle, with the composer
-// and then the transcript focused, chipchat uses no more CPU than a bare
-// Bubble Tea v2 program with a static screen (internal/bareui) over the
-// same seconds — what both use is the renderer's frame ticker, which
-// chipchat cannot stop without a change upstream (internal/bareui/README.md).
-// A timer of chipchat's own left running (a spinner, a toast, a poll)
-// costs a View and a frame compare per tick and fails this.
-func TestEndToEndIdleIsTheRenderersOwn(t *testing.T) {
+// and then the transcript focused, chipchat wakes for nothing: package tty
+// draws its frames only when the view changed, and Bubble Tea's own ticker
+// runs once a second. A bare Bubble Tea v2 program with a static screen
+// (internal/bareui), whose renderer ticks at 60 fps, runs beside it over
+// the same seconds as the yardstick: chipchat must stay under a fifth of
+// it. Measured 0.02–0.05× (0.2–0.5 ms/s against 9–10); a timer of
+// chipchat's own left running (a spinner, a toast, a poll) costs a View
+// and a frame each tick and fails this.
+func TestEndToEndIdleWakesNothing(t *testing.T) {
 	bare := filepath.Join(t.TempDir(), "bareui")
 	if out, err := exec.Command("go", "build", "-o", bare, "./internal/bareui").CombinedOutput(); err != nil {
 		t.Fatalf("go build ./internal/bareui: %v\n%s", err, out)
@@ -80,10 +82,8 @@ func TestEndToEndIdleIsTheRenderersOwn(t *testing.T) {
 		c, bc := threadsCPU(t, pid)-c0, threadsCPU(t, bpid)-b0
 		perSec := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / window.Seconds() }
 		t.Logf("%s: chipchat %.2f ms/s, bare Bubble Tea %.2f ms/s (%.2f×)", what, perSec(c), perSec(bc), float64(c)/float64(max(bc, 1)))
-		// Measured 1.03–1.10× idle, 1.6–1.7× with the spinner running;
-		// 1.3× and 0.5 ms/s of slack for a shared machine.
-		if perSec(c) > 1.3*perSec(bc)+0.5 {
-			t.Errorf("%s: idle chipchat used %.2f ms/s of CPU, the bare renderer %.2f ms/s: chipchat does work while nothing moves", what, perSec(c), perSec(bc))
+		if perSec(c) > 0.2*perSec(bc) {
+			t.Errorf("%s: idle chipchat used %.2f ms/s of CPU, over a fifth of the bare 60 fps renderer's %.2f ms/s: chipchat does work while nothing moves", what, perSec(c), perSec(bc))
 		}
 	}
 	measure("composer focused")
