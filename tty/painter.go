@@ -214,6 +214,9 @@ func (p *Painter) split(content string) []string {
 // as one (a scroll region and SU or SD) rather than line by line.
 const minScroll = 3
 
+// maxScrollCandidates bounds the rows scroll tries for one line.
+const maxScrollCandidates = 8
+
 // scroll finds the longest run of next's lines that are on the screen
 // already, at other rows, and moves it there with one scroll of the rows
 // it spans (a transcript or a diff scrolled by a line is one line
@@ -239,7 +242,9 @@ func (p *Painter) scroll(next []string) {
 		if next[y] == p.lines[y] {
 			continue
 		}
-		for _, j := range at[next[y]] {
+		cands := at[next[y]]
+		cands = cands[:min(len(cands), maxScrollCandidates)] // a line repeated down the screen (a rule) stays cheap
+		for _, j := range cands {
 			n := 0
 			for y+n < len(next) && j+n < len(p.lines) && next[y+n] == p.lines[j+n] {
 				n++

@@ -327,3 +327,17 @@ func TestPainterRandomScrolls(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkPainterScrollByOne(b *testing.B) {
+	all := make([]string, 4000)
+	for i := range all {
+		all[i] = fmt.Sprintf("\x1b[38;2;200;200;200mline %d of the transcript, with some words in it\x1b[m", i)
+	}
+	p := NewPainter(120, 40, colorprofile.TrueColor)
+	p.Start()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		top := i % (len(all) - 40)
+		p.Frame(strings.Join(all[top:top+40], "\n"), Modes{})
+	}
+}
