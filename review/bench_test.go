@@ -10,13 +10,17 @@ import (
 
 // sizedDiff is a unified diff of n Go files with 10 hunks of 100 lines
 // each: 1,000 diff lines a file (20 files: the 20,000 lines).
-func sizedDiff(n int) string {
+func sizedDiff(n int) string { return hunkDiff(n, 10) }
+
+// hunkDiff is a unified diff of n Go files with hunks hunks of 100 lines
+// each.
+func hunkDiff(n, hunks int) string {
 	var b strings.Builder
 	for f := 0; f < n; f++ {
 		name := fmt.Sprintf("pkg/mod%02d/file.go", f)
 		fmt.Fprintf(&b, "diff --git a/%s b/%s\nindex 1111111..2222222 100644\n--- a/%s\n+++ b/%s\n", name, name, name, name)
 		oldN, newN := 1, 1
-		for h := 0; h < 10; h++ {
+		for h := 0; h < hunks; h++ {
 			// 100 lines: 60 context, 20 deleted, 20 added, in groups of 10.
 			fmt.Fprintf(&b, "@@ -%d,80 +%d,80 @@ func f%d() {\n", oldN, newN, h)
 			for g := 0; g < 5; g++ {
@@ -61,7 +65,25 @@ var lexedPanes = map[int]*Model{}
 // coldPane is sizedPane before the lexer ran.
 func coldPane(tb testing.TB, n int) *Model {
 	tb.Helper()
-	files, err := ParseUnified([]byte(sizedDiff(n)))
+	return diffPane(tb, sizedDiff(n), 1000*n)
+}
+
+// smallPane is a 120×40 pane on the 200-line diff of two files (the
+// file list shown, as on the big diff), lexed.
+func smallPane(tb testing.TB) *Model {
+	if smallLexed == nil {
+		smallLexed = diffPane(tb, hunkDiff(2, 1), 200)
+		run(smallLexed, smallLexed.lexNext())
+	}
+	return smallLexed
+}
+
+var smallLexed *Model
+
+// diffPane is a 120×40 pane on text, which has lines diff lines.
+func diffPane(tb testing.TB, text string, lines int) *Model {
+	tb.Helper()
+	files, err := ParseUnified([]byte(text))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -70,14 +92,14 @@ func coldPane(tb testing.TB, n int) *Model {
 	m.doc = buildDoc(d)
 	m.cursor = m.doc.nextSelectable(0, 1)
 	m.SetSize(120, 40)
-	lines := 0
+	got := 0
 	for _, f := range files {
 		for _, h := range f.Hunks {
-			lines += len(h.Lines)
+			got += len(h.Lines)
 		}
 	}
-	if lines != 1000*n {
-		tb.Fatalf("%d diff lines", lines)
+	if got != lines {
+		tb.Fatalf("%d diff lines, want %d", got, lines)
 	}
 	return m
 }
@@ -110,6 +132,15 @@ func BenchmarkReviewRowCache(b *testing.B) {
 			b.Run(fmt.Sprintf("key=%s/lines=%d", k, 1000*n), func(b *testing.B) { benchScroll(b, m, k) })
 		}
 	}
+}
+
+// BenchmarkReviewKey is what the pane costs per key (Update and View) on
+// the 20,000-line diff, j and PageDown, walking through all of it; and j
+// on a 200-line diff, for scale.
+func BenchmarkReviewKey(b *testing.B) {
+	b.Run("key=j/lines=20000", func(b *testing.B) { b.ReportAllocs(); benchScroll(b, bigPane(b), "j") })
+	b.Run("key=pgdown/lines=20000", func(b *testing.B) { b.ReportAllocs(); benchScroll(b, bigPane(b), "pgdown") })
+	b.Run("key=j/lines=200", func(b *testing.B) { b.ReportAllocs(); benchScroll(b, smallPane(b), "j") })
 }
 
 // benchScroll presses key then draws, walking through the diff (g back at

@@ -139,6 +139,32 @@ type Model struct {
 	hl        *highlighter
 	sgrs      map[sty]string
 	colors    map[chroma.Colour]color.Color // syntax colours, made once
+	tokStys   map[tokStyKey]styled          // token looks, made once
+	painter   *painter                      // reused by every row
+	sep       string                        // the file list's separator
+	listRows  []string                      // View's file list lines, reused
+	header    drawn[headerKey]
+	footer    drawn[footerKey]
+}
+
+// drawn is a line drawn once for the state k it shows.
+type drawn[K comparable] struct {
+	k  K
+	s  string
+	ok bool
+}
+
+type headerKey struct {
+	w   int
+	doc *doc
+	pr  *contextref.PullRequest
+}
+
+type footerKey struct {
+	w         int
+	status    string
+	selecting bool
+	lines     int
 }
 
 // New makes a pane on git's diff of opts.Comparison. Init starts reading
@@ -737,42 +763,89 @@ func (m *Model) commentAt(from, to int, text string) (comment, error) {
 
 // View draws the pane: exactly Size's lines, none wider than its width.
 // It indexes the prepared rows and draws only those on screen; a drawn row
-// is kept until the width changes.
+// is kept until the width changes, and the frame is written into one
+// string (no string a line, no join).
 func (m *Model) View() string {
-	lines := make([]string, 0, m.h)
-	lines = append(lines, m.headerLine())
+	header, footer := m.headerLine(), m.footerLine()
 	bh := m.bodyHeight()
+	var msg string
 	switch {
 	case m.err != nil:
-		lines = append(lines, m.plain("  "+chips.SanitizeLine(m.err.Error()), m.w))
+		msg = m.plain("  "+chips.SanitizeLine(m.err.Error()), m.w)
 	case m.doc == nil:
-		lines = append(lines, m.plain("  Reading the diff…", m.w))
+		msg = m.plain("  Reading the diff…", m.w)
 	case len(m.doc.rows) == 0:
-		lines = append(lines, m.plain("  No changes.", m.w))
-	default:
-		lw, pw := m.listWidth(), m.paneWidth()
-		body := m.diffLines(pw)
-		sep := ""
+		msg = m.plain("  No changes.", m.w)
+	}
+	if m.h == 1 {
+		return footer
+	}
+	if msg != "" || m.doc == nil {
+		n := len(header) + len(msg) + len(footer) + m.h
+		var b strings.Builder
+		b.Grow(n)
+		b.WriteString(header)
+		lines := 1
+		if m.h > 2 {
+			b.WriteByte('\n')
+			b.WriteString(msg)
+			lines++
+		}
+		for ; lines < m.h-1; lines++ {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+		b.WriteString(footer)
+		return b.String()
+	}
+	lw, pw := m.listWidth(), m.paneWidth()
+	body := m.diffLines(pw)
+	sep := ""
+	if lw > 0 {
+		sep = m.separator()
+	}
+	// body lines past the screen (m.h-2 of them fit) are not drawn
+	rows := min(bh, m.h-2)
+	n := len(header) + len(footer) + m.h
+	list := m.listRows[:0]
+	for i := 0; i < rows; i++ {
+		if i < len(body) {
+			n += len(body[i])
+		}
 		if lw > 0 {
-			sep = m.newPainter(1).style(sty{fg: m.theme.NumFg}) + "│\x1b[0m"
-		}
-		for i := 0; i < bh; i++ {
-			row := ""
-			if i < len(body) {
-				row = body[i]
-			}
-			if lw > 0 {
-				row = m.fileListLine(m.fileTop+i, lw) + sep + row // one allocation a line
-			}
-			lines = append(lines, row)
+			l := m.fileListLine(m.fileTop+i, lw)
+			list = append(list, l)
+			n += len(l) + len(sep)
 		}
 	}
-	for len(lines) < m.h-1 {
-		lines = append(lines, "")
+	m.listRows = list
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(header)
+	for i := 0; i < rows; i++ {
+		b.WriteByte('\n')
+		if lw > 0 {
+			b.WriteString(list[i])
+			b.WriteString(sep)
+		}
+		if i < len(body) {
+			b.WriteString(body[i])
+		}
 	}
-	lines = lines[:m.h-1]
-	lines = append(lines, m.footerLine())
-	return strings.Join(lines, "\n")
+	for lines := 1 + rows; lines < m.h-1; lines++ {
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	b.WriteString(footer)
+	return b.String()
+}
+
+// separator is the line between the file list and the diff.
+func (m *Model) separator() string {
+	if m.sep == "" {
+		m.sep = m.newPainter(1).style(sty{fg: m.theme.NumFg}) + "│\x1b[0m"
+	}
+	return m.sep
 }
 
 // diffLines is the diff pane's rows on screen, and the editor under them.
@@ -918,7 +991,18 @@ func (m *Model) drawFileListLine(i, lw int) string {
 	return p.String()
 }
 
+// headerLine is the title line, drawn again only when what it shows
+// changes.
 func (m *Model) headerLine() string {
+	k := headerKey{m.w, m.doc, m.pr}
+	if m.header.ok && m.header.k == k {
+		return m.header.s
+	}
+	m.header = drawn[headerKey]{k, m.drawHeaderLine(), true}
+	return m.header.s
+}
+
+func (m *Model) drawHeaderLine() string {
 	p := m.newPainter(m.w)
 	p.text(" Review ", sty{fg: m.theme.Accent, bold: true, reverse: m.theme.Accent == nil})
 	p.text(" "+chips.SanitizeLine(m.opts.Comparison.Title()), sty{bold: true})
@@ -944,7 +1028,21 @@ func (m *Model) headerLine() string {
 	return p.String()
 }
 
+// footerLine is the status or help line, drawn again only when what it
+// shows changes.
 func (m *Model) footerLine() string {
+	k := footerKey{w: m.w, status: m.status, selecting: m.selecting}
+	if m.selecting && m.status == "" {
+		k.lines = m.selectedLines(m.selection())
+	}
+	if m.footer.ok && m.footer.k == k {
+		return m.footer.s
+	}
+	m.footer = drawn[footerKey]{k, m.drawFooterLine(), true}
+	return m.footer.s
+}
+
+func (m *Model) drawFooterLine() string {
 	p := m.newPainter(m.w)
 	if m.status != "" {
 		p.text(" "+m.status, sty{fg: m.theme.Accent})

@@ -118,6 +118,7 @@ type piece struct {
 	end int
 	st  sty
 	w   int
+	sgr string // st's sequence when known ("": looked up in String)
 }
 
 func (p *painter) style(s sty) string {
@@ -146,17 +147,68 @@ func (p *painter) text(t string, s sty) {
 	if t == "" || p.width > p.max {
 		return
 	}
-	w := textWidth(t)
 	p.buf = append(p.buf, t...)
+	p.add(s, "", textWidth(t))
+}
+
+// add makes the bytes of buf after the last piece a piece of w cells in
+// style s (sgr: its sequence, or "").
+func (p *painter) add(s sty, sgr string, w int) {
 	if n := len(p.pieces); n > 0 && p.pieces[n-1].st == s {
 		// one style sequence for a run in one style (a token and the
 		// blank after it): fewer bytes for the terminal to parse
 		p.pieces[n-1].end = len(p.buf)
 		p.pieces[n-1].w += w
 	} else {
-		p.pieces = append(p.pieces, piece{len(p.buf), s, w})
+		p.pieces = append(p.pieces, piece{len(p.buf), s, w, sgr})
 	}
 	p.width += w
+}
+
+// plainASCII reports whether t is printable ASCII: text that needs no
+// sanitizing and is as wide as it is long.
+func plainASCII(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// token adds text t of a line (sanitized here unless it is plain ASCII)
+// in style s, whose sequence is sgr.
+func (p *painter) token(t string, s sty, sgr string) {
+	if t == "" || p.width > p.max {
+		return
+	}
+	if !plainASCII(t) {
+		t = chips.SanitizeLine(t)
+		p.buf = append(p.buf, t...)
+		p.add(s, sgr, textWidth(t))
+		return
+	}
+	p.buf = append(p.buf, t...)
+	p.add(s, sgr, len(t))
+}
+
+// num adds line number n right-aligned in w columns (blank for 0), and
+// the blank after it, in style s.
+func (p *painter) num(n, w int, s sty) {
+	if p.width > p.max {
+		return
+	}
+	var d [20]byte
+	digits := d[:0]
+	if n != 0 {
+		digits = strconv.AppendInt(digits, int64(n), 10)
+	}
+	for range max(0, w-len(digits)) {
+		p.buf = append(p.buf, ' ')
+	}
+	p.buf = append(p.buf, digits...)
+	p.buf = append(p.buf, ' ')
+	p.add(s, "", max(w, len(digits))+1)
 }
 
 // fill pads the row to its width in style s.
@@ -185,7 +237,11 @@ func (p *painter) String() string {
 			used += ansi.StringWidth(cut)
 			break
 		}
-		b.WriteString(p.style(pc.st))
+		if pc.sgr != "" {
+			b.WriteString(pc.sgr)
+		} else {
+			b.WriteString(p.style(pc.st))
+		}
 		b.Write(t)
 		used += w
 	}
@@ -206,8 +262,17 @@ const (
 	decComment              // a comment was written on it
 )
 
+// newPainter is the model's painter, emptied, for a row of width
+// columns: one painter for all (a row is painted and made a string before
+// the next), so painting allocates only the row's string.
 func (m *Model) newPainter(width int) *painter {
-	return &painter{max: width, sgrs: m.sgrs, buf: make([]byte, 0, width+8), pieces: make([]piece, 0, 16)}
+	p := m.painter
+	if p == nil {
+		p = &painter{buf: make([]byte, 0, 256), pieces: make([]piece, 0, 32)}
+		m.painter = p
+	}
+	*p = painter{max: width, sgrs: m.sgrs, buf: p.buf[:0], pieces: p.pieces[:0]}
+	return p
 }
 
 // renderRow draws row r of the diff pane at width columns.
@@ -284,26 +349,26 @@ func (m *Model) renderLine(p *painter, rw row, dec uint8) {
 	}
 	m.gutterMark(p, dec)
 	nw := m.doc.numW
-	num := func(n int) string {
-		if n == 0 {
-			return strings.Repeat(" ", nw)
-		}
-		s := strconv.Itoa(n)
-		return strings.Repeat(" ", max(0, nw-len(s))) + s
-	}
 	ns := m.numStyle(dec, prefixFg)
-	p.text(num(l.Old)+" "+num(l.New)+" ", ns)
+	p.num(l.Old, nw, ns)
+	p.num(l.New, nw, ns)
 	base := sty{bg: lineBg}
-	p.text(string(l.Kind)+" ", sty{fg: prefixFg, bg: lineBg, bold: l.Kind != LineContext})
+	prefix := "  "
+	switch l.Kind {
+	case LineAdded:
+		prefix = "+ "
+	case LineDeleted:
+		prefix = "- "
+	case LineContext:
+	default:
+		prefix = string(l.Kind) + " "
+	}
+	p.text(prefix, sty{fg: prefixFg, bg: lineBg, bold: l.Kind != LineContext})
 	toks := m.hl.tokens(m.doc, rw.file, rw.hunk, rw.line)
 	spans := m.wordSpans(rw)
 	pos := 0
 	si := 0
 	for _, tk := range toks {
-		s := base
-		s.fg = m.tokenColor(tk.style.Colour)
-		s.bold = tk.style.Bold == chroma.Yes
-		s.italic = tk.style.Italic == chroma.Yes
 		text := tk.text
 		for text != "" {
 			for si < len(spans) && spans[si].to <= pos {
@@ -320,20 +385,53 @@ func (m *Model) renderLine(p *painter, rw row, dec uint8) {
 					n = min(n, sp.from-pos)
 				}
 			}
-			ps := s
-			if in {
-				if wordBg != nil {
-					ps.bg = wordBg
-				} else {
-					ps.underline = true
-				}
-			}
-			p.text(chips.SanitizeLine(text[:n]), ps)
+			ps := m.tokenStyle(tk.style, l.Kind, in, lineBg, wordBg)
+			p.token(text[:n], ps.st, ps.sgr)
 			pos += n
 			text = text[n:]
 		}
 	}
 	p.fill(base)
+}
+
+// tokStyKey is what a token's look is made of: hashed as plain bytes,
+// where a sty holds interfaces.
+type tokStyKey struct {
+	colour       chroma.Colour
+	bold, italic bool
+	kind         LineKind
+	in           bool // in a changed word
+}
+
+type styled struct {
+	st  sty
+	sgr string
+}
+
+// tokenStyle is the look of a token in style ts on a line of kind k (in:
+// in a changed word), and its sequence, made once per look.
+func (m *Model) tokenStyle(ts chroma.StyleEntry, k LineKind, in bool, lineBg, wordBg color.Color) styled {
+	key := tokStyKey{ts.Colour, ts.Bold == chroma.Yes, ts.Italic == chroma.Yes, k, in}
+	if v, ok := m.tokStys[key]; ok {
+		return v
+	}
+	s := sty{bg: lineBg}
+	s.fg = m.tokenColor(ts.Colour)
+	s.bold = key.bold
+	s.italic = key.italic
+	if in {
+		if wordBg != nil {
+			s.bg = wordBg
+		} else {
+			s.underline = true
+		}
+	}
+	if m.tokStys == nil {
+		m.tokStys = map[tokStyKey]styled{}
+	}
+	v := styled{s, s.sgr()}
+	m.tokStys[key] = v
+	return v
 }
 
 // tokenColor is chromaColor made once per colour: a colour put in an
