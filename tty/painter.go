@@ -18,8 +18,8 @@ type Modes struct {
 	Title string // the window title (OSC 2)
 }
 
-// convCacheMax bounds the cache of lines converted to a smaller colour
-// profile; past it the cache starts again empty.
+// convCacheMax bounds the cache of SGR sequences converted to a smaller
+// colour profile; past it the cache starts again empty.
 const convCacheMax = 4096
 
 // Painter turns frames into the bytes that bring the terminal from the
@@ -274,21 +274,80 @@ func (p *Painter) scroll(next []string) {
 	p.buf.WriteString("\x1b[r") // the whole screen again
 }
 
-// convert gives line in the painter's colour profile.
+// convert gives line in the painter's colour profile: each SGR sequence
+// converted (once: the painter keeps what each became), the rest as it
+// is — what colorprofile's Writer makes of the whole line, at the cost
+// of a scan for ESC and a lookup per sequence (a line is seldom the same
+// twice: the review pane's rows change whole beside its file list).
 func (p *Painter) convert(line string) string {
 	if p.profile == colorprofile.TrueColor || strings.IndexByte(line, '\x1b') < 0 {
 		return line
 	}
-	if c, ok := p.conv[line]; ok {
+	var b strings.Builder
+	b.Grow(len(line))
+	for i := 0; i < len(line); {
+		j := strings.IndexByte(line[i:], '\x1b')
+		if j < 0 {
+			b.WriteString(line[i:])
+			break
+		}
+		b.WriteString(line[i : i+j])
+		i += j
+		end := sgrEnd(line, i)
+		if end < 0 {
+			b.WriteByte('\x1b') // not SGR: its bytes go as they are
+			i++
+			continue
+		}
+		b.WriteString(p.convertSGR(line[i:end]))
+		i = end
+	}
+	return b.String()
+}
+
+// sgrEnd is the end of the SGR sequence at s[i] (ESC [ digits, ';' and
+// ':' then m), or -1 when none starts there.
+func sgrEnd(s string, i int) int {
+	if i+1 >= len(s) || s[i+1] != '[' {
+		return -1
+	}
+	for k := i + 2; k < len(s); k++ {
+		switch c := s[k]; {
+		case c == 'm':
+			return k + 1
+		case c >= '0' && c <= '9', c == ';', c == ':':
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// convertSGR is one SGR sequence in the painter's profile, by
+// colorprofile.
+func (p *Painter) convertSGR(seq string) string {
+	if c, ok := p.conv[seq]; ok {
 		return c
 	}
-	var b bytes.Buffer
-	w := colorprofile.Writer{Forward: &b, Profile: p.profile}
-	_, _ = w.WriteString(line)
+	c := downsample(seq, p.profile)
 	if p.conv == nil || len(p.conv) >= convCacheMax {
 		p.conv = make(map[string]string)
 	}
-	c := b.String()
-	p.conv[line] = c
+	p.conv[seq] = c
 	return c
+}
+
+// downsample is colorprofile's conversion of seq; a sequence it cannot
+// take (v0.4.3 panics on a colour SGR without its colour, "\x1b[38m") is
+// dropped.
+func downsample(seq string, profile colorprofile.Profile) (out string) {
+	defer func() {
+		if recover() != nil {
+			out = ""
+		}
+	}()
+	var b bytes.Buffer
+	w := colorprofile.Writer{Forward: &b, Profile: profile}
+	_, _ = w.WriteString(seq)
+	return b.String()
 }

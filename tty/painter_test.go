@@ -341,3 +341,35 @@ func BenchmarkPainterScrollByOne(b *testing.B) {
 		p.Frame(strings.Join(all[top:top+40], "\n"), Modes{})
 	}
 }
+
+// Converting a line sequence by sequence gives what colorprofile's
+// Writer gives for the whole line.
+func FuzzConvert(f *testing.F) {
+	f.Add("\x1b[38;2;255;0;0mred\x1b[m \x1b[1;48;5;200mbg\x1b[0m")
+	f.Add("\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\ \x1b[?25l \x1b[3H\x1b[38:2::1:2:3mx")
+	f.Add("\x1b[\x1b[31\x1b[31;m\x1b")
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, prof := range []colorprofile.Profile{colorprofile.ANSI256, colorprofile.ANSI, colorprofile.ASCII} {
+			p := NewPainter(80, 24, prof)
+			got := p.convert(line) // never panics
+			want, ok := writerOutput(line, prof)
+			if ok && got != want {
+				t.Fatalf("%v: %q\nconvert:  %q\nWriter:   %q", prof, line, got, want)
+			}
+		}
+	})
+}
+
+// writerOutput is colorprofile's Writer on the whole line; ok false when
+// it panics (v0.4.3 on "\x1b[38m"), where convert drops the sequence.
+func writerOutput(line string, prof colorprofile.Profile) (out string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	var b bytes.Buffer
+	w := colorprofile.Writer{Forward: &b, Profile: prof}
+	_, _ = w.WriteString(line)
+	return b.String(), true
+}
