@@ -115,6 +115,20 @@ type Git struct {
 	// through internal/safegit. Untracked files are then read through it
 	// too (head -c), as regular files.
 	Exec func(ctx context.Context, dir string, argv, env []string) (*exec.Cmd, error)
+
+	// env is the safe environment of one Load's commands here, made once
+	// (pinned): nil makes it per command.
+	env []string
+}
+
+// pinned is g with the environment of its commands here made once for
+// dir's repository: one listing of its config's drivers for all the
+// commands of a Load, not one before each (a git process each).
+func (g Git) pinned(ctx context.Context, dir string) Git {
+	if g.Exec == nil {
+		g.env = append(safegit.Environ(ctx, g.Command, dir, os.Environ()), "LC_ALL=C")
+	}
+	return g
 }
 
 // command is git args in dir: here through safegit, or through Exec.
@@ -125,6 +139,11 @@ func (g Git) command(ctx context.Context, dir string, args ...string) (*exec.Cmd
 	name := g.Command
 	if name == "" {
 		name = "git"
+	}
+	if g.env != nil {
+		cmd := exec.CommandContext(ctx, name, safegit.Args(args...)...)
+		cmd.Dir, cmd.Env = dir, g.env
+		return cmd, nil
 	}
 	cmd := safegit.Command(ctx, name, dir, args...)
 	cmd.Env = append(cmd.Env, "LC_ALL=C")
@@ -224,14 +243,15 @@ func (g Git) Load(ctx context.Context, projectDir string, cmp Comparison) (*Diff
 	if cmp.Kind == Agent {
 		return nil, errors.New("review: an agent diff is not read from git")
 	}
-	root, err := g.line(ctx, projectDir, "rev-parse", "--show-toplevel")
+	g = g.pinned(ctx, projectDir)
+	// The root and the prefix in one git: a line each (the prefix's empty
+	// at the root).
+	both, err := g.run(ctx, projectDir, 1<<20, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		return nil, fmt.Errorf("review: not a git repository: %w", err)
 	}
-	prefix, err := g.line(ctx, projectDir, "rev-parse", "--show-prefix")
-	if err != nil {
-		return nil, err
-	}
+	root, prefix, _ := strings.Cut(strings.TrimRight(string(both), "\r\n"), "\n")
+	root, prefix = strings.TrimRight(root, "\r"), strings.TrimRight(prefix, "\r")
 	d := &Diff{Comparison: cmp, Root: root, Prefix: prefix, Head: g.Head(ctx, root)}
 	base := d.Head
 	if base == "" {
@@ -261,7 +281,24 @@ func (g Git) Load(ctx context.Context, projectDir string, cmp Comparison) (*Diff
 		args = append(args, base)
 	}
 	args = append(args, "--")
+	// The untracked files are listed and read while git diffs.
+	type listed struct {
+		files []*File
+		err   error
+	}
+	var untracked chan listed
+	if cmp.Kind != Staged {
+		untracked = make(chan listed, 1)
+		go func() {
+			files, err := g.untracked(ctx, root)
+			untracked <- listed{files, err}
+		}()
+	}
 	out, err := g.run(ctx, root, maxDiffBytes, args...)
+	var u listed
+	if untracked != nil {
+		u = <-untracked
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -270,13 +307,10 @@ func (g Git) Load(ctx context.Context, projectDir string, cmp Comparison) (*Diff
 		return nil, fmt.Errorf("review: reading git's diff: %w", err)
 	}
 	d.Files = files
-	if cmp.Kind != Staged {
-		untracked, err := g.untracked(ctx, root)
-		if err != nil {
-			return nil, err
-		}
-		d.Files = append(d.Files, untracked...)
+	if u.err != nil {
+		return nil, u.err
 	}
+	d.Files = append(d.Files, u.files...)
 	return d, nil
 }
 
