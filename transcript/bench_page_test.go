@@ -61,3 +61,34 @@ func BenchmarkTranscriptPageUpCold(b *testing.B) { benchPages(b, false) }
 
 // BenchmarkTranscriptPageUpWarm: PageUp over pages drawn before.
 func BenchmarkTranscriptPageUpWarm(b *testing.B) { benchPages(b, true) }
+
+// jModel is pageModel with the last pages drawn (PageUp through them and
+// back), the focus pages above the end: j then moves over messages drawn
+// before, as in scripts/bench-tui.sh.
+func jModel(tb testing.TB, msgs []Message, pages int) *Model {
+	m := pageModel(tb, msgs)
+	for range pages {
+		press(m, "pgup")
+		m.View()
+	}
+	return m
+}
+
+// BenchmarkTranscriptJ: j (the next message) and a frame at 10,000
+// messages, over messages drawn before.
+func BenchmarkTranscriptJ(b *testing.B) {
+	msgs := benchThread(10000)
+	var m *Model
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if n%100 == 0 {
+			b.StopTimer()
+			m = jModel(b, msgs, 30)
+			b.StartTimer()
+		}
+		n++
+		press(m, "j")
+		_ = m.View()
+	}
+}

@@ -36,6 +36,34 @@ func (m *Model) glamourFor(w int) *glamour.TermRenderer {
 	if r, ok := m.gls[w]; ok {
 		return r
 	}
+	if r, ok := m.glFit[w]; ok {
+		return r
+	}
+	r := m.newGlamour(w)
+	if r == nil {
+		return nil
+	}
+	if w == m.contentWidth() {
+		m.gl, m.glW = r, w
+		return r
+	}
+	if w%fitStep == 0 && w < m.contentWidth() {
+		if m.glFit == nil {
+			m.glFit = map[int]*glamour.TermRenderer{}
+		}
+		m.glFit[w] = r
+		return r
+	}
+	if m.gls == nil || len(m.gls) >= maxRenderers {
+		m.gls = map[int]*glamour.TermRenderer{}
+	}
+	m.gls[w] = r
+	return r
+}
+
+// newGlamour makes the Markdown renderer for width w (nil if glamour
+// cannot).
+func (m *Model) newGlamour(w int) *glamour.TermRenderer {
 	base, ok := gstyles.DefaultStyles[m.style]
 	if !ok {
 		base = gstyles.DefaultStyles[gstyles.DarkStyle]
@@ -70,14 +98,6 @@ func (m *Model) glamourFor(w int) *glamour.TermRenderer {
 	if err != nil {
 		return nil
 	}
-	if w == m.contentWidth() {
-		m.gl, m.glW = r, w
-		return r
-	}
-	if m.gls == nil || len(m.gls) >= maxRenderers {
-		m.gls = map[int]*glamour.TermRenderer{}
-	}
-	m.gls[w] = r
 	return r
 }
 
@@ -268,13 +288,23 @@ func tableColumns(lines []string) []tableColumn {
 
 // glamourLines renders src with glamour at width w and fits its lines to
 // cw.
-func (m *Model) glamourLines(src string, w, cw int) []string { return m.glamourDraw(src, w, cw, true) }
+func (m *Model) glamourLines(src string, w, cw int) []string {
+	if n := fitWidth(src, w); n < w && m.fitDraws() {
+		w = n
+	}
+	return m.glamourDraw(src, w, cw, true)
+}
 
 // glamourDraw is glamourLines; lists: hang list items' wrapped lines
 // under their text (not in a table, whose rows may start with "- ").
 func (m *Model) glamourDraw(src string, w, cw int, lists bool) []string {
+	return drawWith(m.glamourFor(w), src, cw, lists)
+}
+
+// drawWith is glamourDraw with renderer r (nil: none).
+func drawWith(r *glamour.TermRenderer, src string, cw int, lists bool) []string {
 	var out string
-	if r := m.glamourFor(w); r != nil {
+	if r != nil {
 		var err error
 		if out, err = r.Render(src); err != nil {
 			out = ""

@@ -101,10 +101,15 @@ type Model struct {
 
 	pop popover
 
-	// glamour renderers: the content width's, and tables' (glamourFor).
-	gl  *glamour.TermRenderer
-	glW int
-	gls map[int]*glamour.TermRenderer
+	// glamour renderers: the content width's, and tables' (glamourFor);
+	// those of the narrower widths short blocks are drawn at (fitWidth),
+	// and whether this style draws them as at the full width (fitOK: 0
+	// not yet known, 1 yes, -1 no).
+	gl    *glamour.TermRenderer
+	glW   int
+	gls   map[int]*glamour.TermRenderer
+	glFit map[int]*glamour.TermRenderer
+	fitOK int8
 
 	// The focused message drawn with its focused chip selected.
 	fc struct {
