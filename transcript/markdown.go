@@ -289,6 +289,9 @@ func tableColumns(lines []string) []tableColumn {
 // glamourLines renders src with glamour at width w and fits its lines to
 // cw.
 func (m *Model) glamourLines(src string, w, cw int) []string {
+	if ls, ok := m.plainLines(src, w, cw); ok {
+		return ls
+	}
 	if n := fitWidth(src, w); n < w && m.fitDraws() {
 		w = n
 	}
@@ -314,6 +317,13 @@ func drawWith(r *glamour.TermRenderer, src string, cw int, lists bool) []string 
 	if out == "" { // no renderer: the sanitized text, wrapped
 		return wrapPlain(src, cw, noStyle)
 	}
+	return drawnLines(out, cw, lists)
+}
+
+// drawnLines is glamour's output out as the transcript draws it: padding
+// cut, lines too long wrapped under their indentation, list items hung
+// (lists), blank lines around cut.
+func drawnLines(out string, cw int, lists bool) []string {
 	raw := strings.Split(out, "\n")
 	lines := make([]string, 0, len(raw))
 	for _, l := range raw {

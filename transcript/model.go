@@ -110,6 +110,7 @@ type Model struct {
 	gls   map[int]*glamour.TermRenderer
 	glFit map[int]*glamour.TermRenderer
 	fitOK int8
+	plain plainLook // plain blocks drawn without glamour (plainfast.go)
 
 	// The focused message drawn with its focused chip selected.
 	fc struct {
