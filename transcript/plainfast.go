@@ -22,9 +22,11 @@ import (
 // sequence and its end, the bullet as drawn. ok: the probes are drawn as
 // glamour draws them.
 type plainLook struct {
-	known, ok bool
-	pre, post string
-	bullet    string
+	known, ok             bool
+	pre, post             string
+	strongPre, strongPost string
+	codePre, codePost     string
+	bullet                string
 }
 
 // plainByte says whether c may be in plain text: letters, digits, the
@@ -37,17 +39,15 @@ func plainByte(c byte) bool {
 	return strings.IndexByte(" .,;?'\"-/%+=$", c) >= 0
 }
 
-// plainText says whether l is a line of plain words: plain bytes, no
+// plainText says whether l is a line of plain words (plainSpans), with no
 // leading or trailing space (indentation, a hard break), not a thematic
 // break or setext underline, no list marker.
 func plainText(l string) bool {
 	if l == "" || l[0] == ' ' || l[len(l)-1] == ' ' {
 		return false
 	}
-	for i := 0; i < len(l); i++ {
-		if !plainByte(l[i]) {
-			return false
-		}
+	if _, ok := plainSpans(l); !ok {
+		return false
 	}
 	if strings.Trim(l, "-= ") == "" {
 		return false
@@ -61,6 +61,64 @@ func plainText(l string) bool {
 		i++
 	}
 	return i == 0 || i >= len(l) || (l[i] != '.' && l[i] != ')')
+}
+
+// span is a piece of a line: text ('t'), **strong** ('s') or `code`
+// ('c'), without its markers.
+type span struct {
+	kind byte
+	s    string
+}
+
+// spanEnd says whether a strong or code span may close before l[i:]: at
+// the end, a space or a full stop, comma, semicolon or question mark.
+func spanEnd(l string, i int) bool {
+	return i >= len(l) || strings.IndexByte(" .,;?", l[i]) >= 0
+}
+
+// plainSpans splits line l into its spans: plain bytes, and strong and
+// code spans of plain bytes (no space inside at either end) that open at
+// the line's start or after a space and close before spanEnd.
+func plainSpans(l string) ([]span, bool) {
+	var out []span
+	start := 0 // of the current text
+	for i := 0; i < len(l); {
+		c := l[i]
+		if c != '*' && c != '`' {
+			if !plainByte(c) {
+				return nil, false
+			}
+			i++
+			continue
+		}
+		mark, kind := "`", byte('c')
+		if c == '*' {
+			mark, kind = "**", 's'
+		}
+		if !strings.HasPrefix(l[i:], mark) || (i > 0 && l[i-1] != ' ') {
+			return nil, false
+		}
+		body := l[i+len(mark):]
+		j := strings.Index(body, mark)
+		if j <= 0 || body[0] == ' ' || body[j-1] == ' ' || !spanEnd(body, j+len(mark)) {
+			return nil, false
+		}
+		for k := 0; k < j; k++ {
+			if !plainByte(body[k]) {
+				return nil, false
+			}
+		}
+		if i > start {
+			out = append(out, span{'t', l[start:i]})
+		}
+		out = append(out, span{kind, body[:j]})
+		i += len(mark) + j + len(mark)
+		start = i
+	}
+	if start < len(l) {
+		out = append(out, span{'t', l[start:]})
+	}
+	return out, true
 }
 
 // plainShape is src's lines when it is one paragraph of plain lines, or a
@@ -87,22 +145,40 @@ func plainShape(src string) (lines []string, list, ok bool) {
 	return lines, list, true
 }
 
-// runs writes line l of a paragraph as glamour's runs of text; more: a
-// line follows (the soft break draws as a space).
+// runs writes line l of a paragraph as glamour's runs: a run a span, the
+// line's last text as two (glamour's parser ends a run at its last
+// space); more: a line follows (the soft break draws as a space, in the
+// text's look).
 func (pl *plainLook) runs(b *strings.Builder, l string, more bool) {
+	sp, _ := plainSpans(l)
 	tail := ""
 	if more {
 		tail = " "
 	}
-	k := strings.LastIndexByte(l, ' ')
-	if k > 0 {
-		pl.run(b, l[:k])
-		pl.run(b, l[k:]+tail)
-		return
+	for i, s := range sp {
+		switch {
+		case s.kind == 's':
+			b.WriteString(pl.strongPre + s.s + pl.strongPost)
+		case s.kind == 'c':
+			b.WriteString(pl.codePre + s.s + pl.codePost)
+		case i < len(sp)-1:
+			pl.run(b, s.s)
+		default:
+			if k := strings.LastIndexByte(s.s, ' '); k > 0 {
+				pl.run(b, s.s[:k])
+				pl.run(b, s.s[k:]+tail)
+			} else {
+				pl.run(b, s.s+tail)
+			}
+			tail = ""
+		}
 	}
-	pl.run(b, l+tail)
+	if tail != "" {
+		pl.run(b, tail)
+	}
 }
 
+// run writes s in the text's look.
 func (pl *plainLook) run(b *strings.Builder, s string) {
 	b.WriteString(pl.pre)
 	b.WriteString(s)
@@ -125,7 +201,7 @@ func (pl *plainLook) draw(lines []string, list bool, w int) (string, bool) {
 		for k, l := range lines {
 			pl.runs(&b, l, k < len(lines)-1)
 		}
-		return lipgloss.Wrap(b.String(), w, ""), true
+		return padded(lipgloss.Wrap(b.String(), w, ""), w), true
 	}
 	bw := ansi.StringWidth(pl.bullet)
 	for k, l := range lines {
@@ -138,7 +214,30 @@ func (pl *plainLook) draw(lines []string, list bool, w int) (string, bool) {
 		b.WriteString(pl.bullet)
 		pl.runs(&b, l, false)
 	}
-	return b.String(), true
+	return padded(b.String(), w), true
+}
+
+// padded is out with a blank after each line narrower than w: glamour
+// pads such a line, and trimPadding ends a line it cut with a reset.
+func padded(out string, w int) string {
+	var b strings.Builder
+	b.Grow(len(out) + 8)
+	for len(out) > 0 {
+		l := out
+		if i := strings.IndexByte(out, '\n'); i >= 0 {
+			l, out = out[:i], out[i+1:]
+		} else {
+			out = ""
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		if ansi.StringWidth(l) < w {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // plainProbes are drawn both ways to see that the way is exact in a look.
@@ -147,6 +246,11 @@ var plainProbes = []string{
 	"one",
 	"a  b   c",
 	"a b\nc d\ne\nf",
+	"Reply 17. The **context** is off, see `nil`.",
+	"**a b** c d\nx `a b` y z\nnext **line** here\n`end`",
+	"a **b**\nc `d`\ne **f** g\nh `i` jk l",
+	"The quick brown fox jumps over the **lazy dog and** then `some more` words follow here.",
+	"- a **b** c\n- `x` y",
 	"The quick brown fox jumps over the lazy dog, and then some more words follow here; 100% sure?",
 	"- check the error path\n- add a test\n- keep",
 	"- x",
@@ -208,6 +312,22 @@ func (m *Model) plainReady() bool {
 		return false
 	}
 	pl.bullet = li[:k]
+	// x is "`a` b" or "**a** b": what comes before a, and after it up to b.
+	around := func(x string) (string, string, bool) {
+		d := first(x)
+		i := strings.IndexByte(d, 'a')
+		j := strings.Index(d, pl.pre+" b")
+		if i < 0 || j <= i {
+			return "", "", false
+		}
+		return d[:i], d[i+1 : j], true
+	}
+	var ok1, ok2 bool
+	pl.strongPre, pl.strongPost, ok1 = around("**a** b")
+	pl.codePre, pl.codePost, ok2 = around("`a` b")
+	if !ok1 || !ok2 {
+		return false
+	}
 	for _, w := range []int{20, 48} {
 		rw := m.newGlamour(w)
 		for _, src := range plainProbes {

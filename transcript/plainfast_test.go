@@ -25,6 +25,7 @@ func plainSame(t *testing.T, m *Model, src string) bool {
 var plainWords = []string{
 	"the", "handler", "returns", "early", "when", "context", "is", "cancelled,", "so", "test", "sees", "nil.",
 	"it's", "\"quoted\"", "100%", "a/b", "x-y", "1+1=2", "$5", "ok?", "end;", "-", "--", "2.", "3)", "12",
+	"**bold**", "`code`", "**two words**", "`a b c`", "**x**.", "`y`,", "`nil`;", "**z**?", "`-1`", "**1.**",
 	"antidisestablishmentarianism", "supercalifragilisticexpialidocious-and-then-some-more-words", "I", "a",
 }
 
@@ -77,6 +78,7 @@ func TestPlainFastSameLines(t *testing.T) {
 	}
 	for _, src := range []string{
 		"That should fix it.", "Run that and tell me what it prints.",
+		"Reply 17. The handler returns early when the **context** is cancelled, so the test sees `nil`.",
 		"- check the error path\n- add a test for the timeout\n- keep the public API",
 	} {
 		for _, m := range fitModels(118) {
@@ -85,7 +87,7 @@ func TestPlainFastSameLines(t *testing.T) {
 			}
 		}
 	}
-	for _, src := range []string{"a *b*", "- a\nb", "a\n---", "1. a", "a  \nb", "  a", "a\n\nb", "- a\n  - b", "[a](b)", "a & b"} {
+	for _, src := range []string{"a *b*", "a**b**", "**a **", "` a`", "`a` b`", "**a**b", "a **b", "`a`x", "- a\nb", "a\n---", "1. a", "a  \nb", "  a", "a\n\nb", "- a\n  - b", "[a](b)", "a & b"} {
 		if _, _, ok := plainShape(src); ok {
 			t.Errorf("%q taken as plain", src)
 		}
@@ -98,6 +100,7 @@ func FuzzPlainFast(f *testing.F) {
 	f.Add("- check the error path\n- add a test for the timeout", 40, 1)
 	f.Add("a b\nc d\ne", 12, 2)
 	f.Add("a  b   c-d 1+1=2 it's \"x\"", 9, 5)
+	f.Add("The **context** is off, see `nil`.\nnext `a b` line **x**", 14, 3)
 	ms := map[int][]*Model{}
 	f.Fuzz(func(t *testing.T, src string, w, look int) {
 		if len(src) > 2<<10 {
