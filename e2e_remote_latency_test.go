@@ -209,8 +209,12 @@ func TestEndToEndRemoteLatencyOverSlowLink(t *testing.T) {
 	lpick, rpick := pct(localPick, 0.5), pct(remotePick, 0.5)
 	t.Logf("@ picker's first results on %d files: local %v, remote (cached) %v; median ratio %.2f",
 		latencyFiles, localPick, remotePick, float64(rpick)/float64(lpick))
-	if float64(rp) > remoteKeyRatio*float64(lp) {
-		t.Errorf("remote key latency p90 %v, over %.1f× local %v", rp, remoteKeyRatio, lp)
+	// A key's frame is written at once (package tty): both p90s are
+	// 0.4–0.7 ms, where runs alike differ by more than a fifth; 0.1 ms of
+	// slack is the noise floor of 2 shared cores at that scale, not room
+	// for a remote cost (a round trip is 100 ms here).
+	if slack := 100 * time.Microsecond; rp > time.Duration(remoteKeyRatio*float64(lp))+slack {
+		t.Errorf("remote key latency p90 %v, over %.1f× local %v (+%v)", rp, remoteKeyRatio, lp, slack)
 	}
 	if float64(rpick) > remotePickerRatio*float64(lpick) {
 		t.Errorf("remote picker's first results %v (median), over %.1f× local %v", rpick, remotePickerRatio, lpick)

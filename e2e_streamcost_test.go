@@ -16,7 +16,8 @@ import (
 // per byte streamed (from /proc), its VmHWM, and key latency as the app
 // measures it (CHIPCHAT_KEYTRACE): keys typed while idle, then while the
 // reply streams. What it asserts is the ratio in the same run: the p90 of
-// keys while streaming ≤ 1.5× the idle p90, the worst ≤ 3× it.
+// keys while streaming ≤ 1.5× the idle p90 (+0.25 ms), the worst ≤ 3× it
+// (or 1.5× the worst idle key): see the bounds below.
 
 // streamScript is an exec: agent writing n bytes of Markdown (headings,
 // paragraphs, lists, Go fences, tables) in chunks of chunk bytes, one
@@ -224,11 +225,22 @@ func TestEndToEndStreamingCost(t *testing.T) {
 					t.Logf("slow key at %v into the stream: %v", at[i].Sub(streamFrom).Round(time.Millisecond), lat[i])
 				}
 			}
-			if sp > ip*3/2 {
-				t.Errorf("key latency p90 while streaming %v, over 1.5× the idle p90 %v", sp, ip)
+			// Issue 24: p90 ≤ 1.5× the idle p90, the worst ≤ 3× it. A key's
+			// frame is written at once now (package tty), so the idle p90
+			// is 0.2–0.6 ms, not a frame interval, and at that scale two
+			// shared cores have a noise floor the ratios alone would
+			// measure: idle runs alike gave p90s of 241–610 µs, and idle
+			// maxes of 0.4–4.2 ms (up to 11× their own p90) with nothing
+			// streaming. So the p90 gets a quarter of a millisecond of
+			// slack, and the worst key may also be as bad as 1.5× the
+			// worst idle key; a frame held for the interval (16.7 ms, the
+			// bug a key's frame had before it was written at once) fails
+			// both.
+			if slack := 250 * time.Microsecond; sp > ip*3/2+slack {
+				t.Errorf("key latency p90 while streaming %v, over 1.5× the idle p90 %v (+%v)", sp, ip, slack)
 			}
-			if sm > 3*ip {
-				t.Errorf("worst key latency while streaming %v, over 3× the idle p90 %v", sm, ip)
+			if im := slices.Max(idle); sm > max(3*ip, im*3/2) {
+				t.Errorf("worst key latency while streaming %v, over 3× the idle p90 %v and 1.5× the worst idle key %v", sm, ip, im)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"sync"
 	"time"
 
@@ -100,14 +101,22 @@ func (k *keyTrace) viewed() {
 	k.mu.Unlock()
 }
 
-func (k *keyTrace) written() {
-	t := k.now()
+// writing takes the keys drawn so far, as a write of the terminal starts;
+// written logs them with t, the time it started.
+func (k *keyTrace) writing() []time.Time {
 	k.mu.Lock()
-	for _, at := range k.drawn {
+	defer k.mu.Unlock()
+	keys := slices.Clone(k.drawn)
+	k.drawn = k.drawn[:0]
+	return keys
+}
+
+func (k *keyTrace) written(keys []time.Time, t time.Time) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, at := range keys {
 		fmt.Fprintf(k.w, "%d %d\n", at.UnixNano(), t.Sub(at).Microseconds())
 	}
-	k.drawn = k.drawn[:0]
-	k.mu.Unlock()
 }
 
 // tracedModel is the app with its keys and views reported to a keyTrace.
@@ -138,7 +147,12 @@ type tracedOut struct {
 }
 
 func (o tracedOut) Write(p []byte) (int, error) {
+	// The frame is the terminal's once the kernel has its bytes: the time
+	// is taken as they are handed over, not when write returns (the
+	// terminal woken on the same 2 cores may run first, which is not
+	// latency anyone sees).
+	t, keys := o.k.now(), o.k.writing()
 	n, err := o.File.Write(p)
-	o.k.written()
+	o.k.written(keys, t)
 	return n, err
 }
