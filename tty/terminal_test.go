@@ -78,7 +78,7 @@ func openPty(t *testing.T, o Options) (*Terminal, *sink, *os.File) {
 // echoes says whether the tty echoes input (cooked mode does, raw not).
 func echoes(t *testing.T, f *os.File) bool {
 	t.Helper()
-	tio, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(int(f.Fd()), getTermios)
 	if err != nil {
 		t.Fatal(err)
 	}
