@@ -82,8 +82,12 @@ func checkKeyLatency(t *testing.T, what, trace string, idleW, busyW []window, ra
 	}
 	ip, bp := p90(idle), p90(busy)
 	t.Logf("key latency p90 in the app: idle %v (%d keys), %s %v (%d keys), ratio %.2f", ip, len(idle), what, bp, len(busy), float64(bp)/float64(ip))
-	if bp > time.Duration(ratio)*ip {
-		t.Errorf("key latency p90 in the app %s %v, over %d× idle p90 %v", what, bp, ratio, ip)
+	// A key's frame is written at once (package tty): the idle p90 is a
+	// few hundred µs, not a frame interval, and runs alike differ by
+	// more than the bound at that scale; a quarter of a millisecond of
+	// slack is that noise floor (as in TestEndToEndStreamingCost).
+	if slack := 250 * time.Microsecond; bp > time.Duration(ratio)*ip+slack {
+		t.Errorf("key latency p90 in the app %s %v, over %d× idle p90 %v (+%v)", what, bp, ratio, ip, slack)
 	}
 	if screenBusy > screenRatio*screenIdle {
 		t.Errorf("key latency p90 on screen %s %v, over %d× idle p90 %v", what, screenBusy, screenRatio, screenIdle)

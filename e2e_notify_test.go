@@ -66,8 +66,11 @@ func turn(s *tmuxSession, text string) {
 	s.text(text)
 	s.keys("Enter")
 	s.waitFor("Echo agent", text)
+	// The composer's placeholder too: the text typed shows in the
+	// composer at once, with the last turn's reply and the idle hints
+	// still on screen, before Enter is handled.
 	s.waitUntil("the turn's end", func(scr string) bool {
-		return !strings.Contains(scr, "esc cancel turn") && strings.Contains(scr, "enter send")
+		return !strings.Contains(scr, "esc cancel turn") && strings.Contains(scr, "enter send") && strings.Contains(scr, "Write a message")
 	})
 }
 
