@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -339,23 +340,11 @@ func (m *Model) plainReady() bool {
 			if !ok && list && w == 20 {
 				continue
 			}
-			if !ok || !equalLines(drawnLines(out, w, true), drawWith(rw, src, w, true)) {
+			if !ok || !slices.Equal(drawnLines(out, w, true), drawWith(rw, src, w, true)) {
 				return false
 			}
 		}
 	}
 	pl.ok = true
-	return true
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
 	return true
 }

@@ -239,11 +239,17 @@ func printable(s string) string {
 	return b.String()
 }
 
-func BenchmarkPainterOneLineChanged(b *testing.B) {
-	lines := make([]string, 40)
+// benchLines is n styled lines, each its own.
+func benchLines(n int) []string {
+	lines := make([]string, n)
 	for i := range lines {
 		lines[i] = fmt.Sprintf("\x1b[38;2;200;200;200mline %d of the transcript, with some words in it\x1b[m", i)
 	}
+	return lines
+}
+
+func BenchmarkPainterOneLineChanged(b *testing.B) {
+	lines := benchLines(40)
 	p := NewPainter(120, 40, colorprofile.TrueColor)
 	p.Start()
 	p.Frame(strings.Join(lines, "\n"), Modes{})
@@ -329,10 +335,7 @@ func TestPainterRandomScrolls(t *testing.T) {
 }
 
 func BenchmarkPainterScrollByOne(b *testing.B) {
-	all := make([]string, 4000)
-	for i := range all {
-		all[i] = fmt.Sprintf("\x1b[38;2;200;200;200mline %d of the transcript, with some words in it\x1b[m", i)
-	}
+	all := benchLines(4000)
 	p := NewPainter(120, 40, colorprofile.TrueColor)
 	p.Start()
 	b.ReportAllocs()
