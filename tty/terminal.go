@@ -230,7 +230,19 @@ func (t *Terminal) checkSize() {
 		t.p.Resize(cols, rows)
 	}
 	t.wmu.Unlock()
-	if changed && t.onResize != nil {
+	if !changed {
+		return
+	}
+	// The last frame is painted again at the new size even if the app's
+	// next one is the same text (the terminal reflowed what it showed).
+	t.mu.Lock()
+	t.dirty = t.pending != "" || t.dirty
+	t.mu.Unlock()
+	select {
+	case t.kick <- struct{}{}:
+	default:
+	}
+	if t.onResize != nil {
 		t.onResize(cols, rows)
 	}
 }

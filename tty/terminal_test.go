@@ -232,3 +232,23 @@ func TestTerminalInputFrameGoesAtOnce(t *testing.T) {
 		t.Fatalf("the held frame was written on its own: %q", s.String())
 	}
 }
+
+// A resize repaints the last frame even when the app's next frame is the
+// same text.
+func TestTerminalResizeRepaintsTheSameFrame(t *testing.T) {
+	tm, s, ptm := openPty(t, Options{})
+	tm.Frame("only line", Modes{}, false)
+	s.waitFor(t, "only line")
+	before := len(s.String())
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 30, Rows: 3}); err != nil {
+		t.Fatal(err)
+	}
+	tm.checkSize()
+	for !strings.Contains(s.String()[before:], "only line") {
+		select {
+		case <-s.ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("not repainted after the resize: %q", s.String()[before:])
+		}
+	}
+}
