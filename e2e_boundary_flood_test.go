@@ -89,8 +89,13 @@ func checkKeyLatency(t *testing.T, what, trace string, idleW, busyW []window, ra
 	if slack := 250 * time.Microsecond; bp > time.Duration(ratio)*ip+slack {
 		t.Errorf("key latency p90 in the app %s %v, over %d× idle p90 %v (+%v)", what, bp, ratio, ip, slack)
 	}
-	if screenBusy > screenRatio*screenIdle {
-		t.Errorf("key latency p90 on screen %s %v, over %d× idle p90 %v", what, screenBusy, screenRatio, screenIdle)
+	// On screen the idle p90 is 5–6 ms now that a key's frame is written
+	// at once (it was 16 ms, a frame tick and more, under Bubble Tea's
+	// renderer, which measured 25–30 ms during the updates where this
+	// code measures 10–20): tmux and the 2 ms polling vary by more than
+	// the ratio at that scale, so a frame interval is the slack.
+	if slack := time.Second / 60; screenBusy > screenRatio*screenIdle+slack {
+		t.Errorf("key latency p90 on screen %s %v, over %d× idle p90 %v (+%v)", what, screenBusy, screenRatio, screenIdle, slack)
 	}
 }
 
