@@ -210,10 +210,12 @@ func TestEndToEndRemoteLatencyOverSlowLink(t *testing.T) {
 	t.Logf("@ picker's first results on %d files: local %v, remote (cached) %v; median ratio %.2f",
 		latencyFiles, localPick, remotePick, float64(rpick)/float64(lpick))
 	// A key's frame is written at once (package tty): both p90s are
-	// 0.4–0.7 ms, where runs alike differ by more than a fifth; 0.1 ms of
-	// slack is the noise floor of 2 shared cores at that scale, not room
-	// for a remote cost (a round trip is 100 ms here).
-	if slack := 100 * time.Microsecond; rp > time.Duration(remoteKeyRatio*float64(lp))+slack {
+	// 0.4–0.7 ms, where runs alike differ by more than a fifth (remote
+	// 1.48× local once in CI: 639 µs against 432); a quarter of a
+	// millisecond of slack is the noise floor of 2 shared cores at that
+	// scale (as in TestEndToEndStreamingCost), not room for a remote cost
+	// (a round trip is 100 ms here).
+	if slack := 250 * time.Microsecond; rp > time.Duration(remoteKeyRatio*float64(lp))+slack {
 		t.Errorf("remote key latency p90 %v, over %.1f× local %v (+%v)", rp, remoteKeyRatio, lp, slack)
 	}
 	if float64(rpick) > remotePickerRatio*float64(lpick) {
