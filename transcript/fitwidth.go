@@ -30,13 +30,8 @@ const fitSlack = 8
 // a multiple of fitStep.
 func fitWidth(src string, w int) int {
 	need, run := 0, 0 // the widest run of joined lines; the current one
-	for len(src) > 0 {
-		l := src
-		if i := strings.IndexByte(src, '\n'); i >= 0 {
-			l, src = src[:i], src[i+1:]
-		} else {
-			src = ""
-		}
+	for l := range strings.Lines(src) {
+		l = strings.TrimSuffix(l, "\n")
 		if isBlank(l) {
 			run = 0
 			continue

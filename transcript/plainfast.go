@@ -223,13 +223,8 @@ func (pl *plainLook) draw(lines []string, list bool, w int) (string, bool) {
 func padded(out string, w int) string {
 	var b strings.Builder
 	b.Grow(len(out) + 8)
-	for len(out) > 0 {
-		l := out
-		if i := strings.IndexByte(out, '\n'); i >= 0 {
-			l, out = out[:i], out[i+1:]
-		} else {
-			out = ""
-		}
+	for l := range strings.Lines(out) {
+		l = strings.TrimSuffix(l, "\n")
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
