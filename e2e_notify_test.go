@@ -198,7 +198,7 @@ func TestEndToEndNotifyQuestion(t *testing.T) {
 				t.Errorf("passthrough on: %q and %d BEL, want %q", osc, bells, c.want)
 			}
 			if c.passthrough == "off" && (len(osc) != 0 || bells != 1) {
-				t.Errorf("passthrough off: %q and %d BEL, want one BEL", osc, bells)
+				t.Errorf("passthrough off: %q and %d BEL, want one BEL:\n%q", osc, bells, raw[before:])
 			}
 			if !strings.Contains(s.screen(), "Reject") {
 				t.Error("the notification came after the question was gone")

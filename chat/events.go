@@ -52,6 +52,7 @@ type ReplyFinished struct {
 	ReplyID  string
 	Status   message.Status
 	Err      error
+	Ended    time.Time // when the turn was over (the service's clock)
 }
 
 // PhaseChanged: the thread's turn phase moved.

@@ -620,7 +620,7 @@ func (s *Service) finish(t *turn, err error, forced bool) {
 	// The reply's end before the phase's: a listener that sees the turn
 	// idle has seen how it ended (the turn-end notification is decided
 	// with the focus of that moment, not of a later batch).
-	s.emit(ReplyFinished{ThreadID: th.id, ReplyID: t.reply.ID, Status: status, Err: err})
+	s.emit(ReplyFinished{ThreadID: th.id, ReplyID: t.reply.ID, Status: status, Err: err, Ended: s.clock.Now()})
 	s.setPhase(th, Idle)
 	switch {
 	case s.quitting:

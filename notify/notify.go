@@ -194,6 +194,11 @@ type Notifier struct {
 	focus   Focus
 	now     func() time.Time
 	started map[string]time.Time
+	// The last focus report's time and the focus before it, so an event
+	// that happened before the report (and reached the notifier after it)
+	// is decided with the focus of its moment.
+	focusAt  time.Time
+	previous Focus
 }
 
 // New is a notifier with settings s and a clock (nil: the real one), before
@@ -216,23 +221,36 @@ func (n *Notifier) Terminal() Terminal { return n.t }
 
 // SetFocus takes a focus report.
 func (n *Notifier) SetFocus(focused bool) {
-	n.focus = Blurred
+	f := Blurred
 	if focused {
-		n.focus = Focused
+		f = Focused
 	}
+	n.previous, n.focus, n.focusAt = n.focus, f, n.now()
+}
+
+// focusWhen is the focus to decide an event of t with (zero: now):
+// focused if the terminal was focused at t or is now (a user looking at
+// the screen, then or since, has no need of a notification).
+func (n *Notifier) focusWhen(t time.Time) Focus {
+	if !t.IsZero() && t.Before(n.focusAt) && n.previous == Focused {
+		return Focused
+	}
+	return n.focus
 }
 
 // Started notes that a thread's turn began at.
 func (n *Notifier) Started(threadID string, at time.Time) { n.started[threadID] = at }
 
-// Ended is the bytes to write when a thread's turn ended ("": none):
-// failed is an error, stopped (by the user) never notifies.
-func (n *Notifier) Ended(threadID, title string, failed, stopped bool) string {
+// Ended is the bytes to write when a thread's turn ended at ("": none;
+// zero at: now): failed is an error, stopped (by the user) never
+// notifies. A turn that ended while the terminal was focused does not
+// notify because the terminal was blurred before its end was handled.
+func (n *Notifier) Ended(threadID, title string, failed, stopped bool, at time.Time) string {
 	ev, reason := TurnEnd, "turn ended"
 	if failed {
 		ev, reason = Error, "turn failed"
 	}
-	s := n.Notify(ev, threadID, title, reason)
+	s := n.notify(ev, threadID, title, reason, at)
 	delete(n.started, threadID)
 	if stopped && !failed {
 		return ""
@@ -248,11 +266,20 @@ func (n *Notifier) Asked(threadID, title, what string) string {
 // Notify is the bytes to write for ev in a thread now ("": none): the
 // turn's length is since Started.
 func (n *Notifier) Notify(ev Event, threadID, title, reason string) string {
-	var turn time.Duration
-	if at, ok := n.started[threadID]; ok {
-		turn = n.now().Sub(at)
+	return n.notify(ev, threadID, title, reason, time.Time{})
+}
+
+// notify is Notify for an event that happened at (zero: now).
+func (n *Notifier) notify(ev Event, threadID, title, reason string, at time.Time) string {
+	end := at
+	if end.IsZero() {
+		end = n.now()
 	}
-	if !Decide(n.s, n.focus, ev, turn) {
+	var turn time.Duration
+	if began, ok := n.started[threadID]; ok {
+		turn = end.Sub(began)
+	}
+	if !Decide(n.s, n.focusWhen(at), ev, turn) {
 		return ""
 	}
 	return Encode(n.s.Method, n.t, title, reason)

@@ -124,32 +124,66 @@ func TestNotifierTurnLength(t *testing.T) {
 	n.SetTerminal(Terminal{FocusEvents: true})
 	at := func(d time.Duration) { c.t = t0.Add(d) }
 	n.Started("t1", t0)
-	if at(3 * time.Second); n.Ended("t1", "title", false, false) != "" {
+	if at(3 * time.Second); n.Ended("t1", "title", false, false, time.Time{}) != "" {
 		t.Error("a 3 s turn, focus never reported: notified")
 	}
 	n.Started("t1", t0)
 	if at(11 * time.Second); n.Asked("t1", "title", "run make") != "\x1b]9;title: the agent asks: run make\a" {
 		t.Error("a question 11 s into the turn, focus never reported: not notified")
 	}
-	if at(12 * time.Second); n.Ended("t1", "title", true, true) != "\x1b]9;title: turn failed\a" {
+	if at(12 * time.Second); n.Ended("t1", "title", true, true, time.Time{}) != "\x1b]9;title: turn failed\a" {
 		t.Error("the turn's error at 12 s: not notified (the question must not end the turn)")
 	}
 	n.Started("t1", t0)
-	if at(time.Hour); n.Ended("t1", "title", false, true) != "" {
+	if at(time.Hour); n.Ended("t1", "title", false, true, time.Time{}) != "" {
 		t.Error("a turn the user stopped notified")
 	}
-	if n.Ended("t2", "title", false, false) != "" {
+	if n.Ended("t2", "title", false, false, time.Time{}) != "" {
 		t.Error("a turn never seen starting (length 0) notified with focus unknown")
 	}
 	n.Started("t1", t0)
 	n.SetFocus(true)
-	if n.Ended("t1", "title", false, false) != "" {
+	if n.Ended("t1", "title", false, false, time.Time{}) != "" {
 		t.Error("focused: notified")
 	}
 	n.Started("t1", t0)
 	n.SetFocus(false)
-	if at(time.Second); n.Ended("t1", "title", false, false) != "\x1b]9;title: turn ended\a" {
+	if at(time.Second); n.Ended("t1", "title", false, false, time.Time{}) != "\x1b]9;title: turn ended\a" {
 		t.Error("blurred, a 1 s turn: not notified")
+	}
+}
+
+// A turn that ended while the terminal was focused does not notify when
+// its end reaches the notifier after a blur (the events come in batches;
+// the screen already showed the turn over), and one that ended blurred
+// still does after the terminal is focused again.
+func TestNotifierDecidesWithTheFocusOfTheEnd(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := &clock{t: t0}
+	n := New(Default(), c)
+	n.SetTerminal(Terminal{FocusEvents: true})
+	n.SetFocus(true)
+	n.Started("t1", t0)
+	c.t = t0.Add(20 * time.Second)
+	ended := c.t
+	c.t = ended.Add(5 * time.Millisecond)
+	n.SetFocus(false)
+	if s := n.Ended("t1", "title", false, false, ended); s != "" {
+		t.Errorf("ended focused, handled after a blur: notified %q", s)
+	}
+	n.Started("t1", t0)
+	c.t = t0.Add(30 * time.Second)
+	ended = c.t
+	c.t = ended.Add(5 * time.Millisecond)
+	n.SetFocus(true)
+	if s := n.Ended("t1", "title", false, false, ended); s != "" {
+		t.Errorf("ended blurred, handled after the focus came back: notified %q (focused now)", s)
+	}
+	n.SetFocus(false)
+	n.Started("t1", t0)
+	c.t = t0.Add(40 * time.Second)
+	if s := n.Ended("t1", "title", false, false, c.t); s != "\x1b]9;title: turn ended\a" {
+		t.Errorf("ended blurred, handled blurred: %q", s)
 	}
 }
 

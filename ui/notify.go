@@ -29,7 +29,7 @@ func (c *conversation) rung(e chat.Event) tea.Cmd {
 	case chat.ReplyStarted:
 		c.bell.Started(e.ThreadID, e.Started)
 	case chat.ReplyFinished:
-		s = c.bell.Ended(e.ThreadID, c.titleOf(e.ThreadID), e.Status == message.StatusError, e.Status != message.StatusDone)
+		s = c.bell.Ended(e.ThreadID, c.titleOf(e.ThreadID), e.Status == message.StatusError, e.Status != message.StatusDone, e.Ended)
 	case chat.PermissionAsked:
 		s = c.bell.Asked(e.ThreadID, c.titleOf(e.ThreadID), e.Tool.Title)
 	case chat.SignInAsked:
