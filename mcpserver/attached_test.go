@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,15 +57,15 @@ func TestThreadReadAttachedThreads(t *testing.T) {
 	}
 	cs := inProcess(t, Options{DataDir: dir, PanesSocket: appFor(t, st, here)})
 	if page, res := callIn(t, cs, map[string]any{"threadId": attachedThere.ID}); res.IsError || len(page.Messages) != 1 || page.Messages[0].Text != "attached by the user" {
-		t.Errorf("the attached thread: %+v %+v", page, res.Content)
+		t.Errorf("the attached thread: %+v %+v", page, resultText(res))
 	}
 	if page, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); res.IsError || len(page.Messages) != 3 {
-		t.Errorf("this project's thread: %+v %+v", page, res.Content)
+		t.Errorf("this project's thread: %+v %+v", page, resultText(res))
 	}
 	for _, th := range []store.Thread{namedByAgent, notNamed} {
 		_, res := callIn(t, cs, map[string]any{"threadId": th.ID})
 		if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "belongs to another project") {
-			t.Errorf("thread %s: %+v", th.ID, res.Content)
+			t.Errorf("thread %s: %+v", th.ID, resultText(res))
 		}
 	}
 }
@@ -108,26 +109,26 @@ func TestThreadReadScopeIsTheApps(t *testing.T) {
 	}
 	cs := inProcess(t, Options{DataDir: dir, PanesSocket: app})
 	if _, res := callIn(t, cs, map[string]any{"threadId": theirs.ID}); !res.IsError || !strings.Contains(text(res), "belongs to another project") {
-		t.Errorf("another project's thread read with the app of this one running: %+v", res.Content)
+		t.Errorf("another project's thread read with the app of this one running: %+v", resultText(res))
 	}
 	if page, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); res.IsError || len(page.Messages) != 1 {
-		t.Errorf("this project's thread: %+v %+v", page, res.Content)
+		t.Errorf("this project's thread: %+v %+v", page, resultText(res))
 	}
 
 	// The app of THERE allows its own thread, and not HERE's.
 	cs = inProcess(t, Options{DataDir: dir, PanesSocket: appFor(t, st, there)})
 	if page, res := callIn(t, cs, map[string]any{"threadId": theirs.ID}); res.IsError || len(page.Messages) != 1 || page.Messages[0].Text != "in "+there {
-		t.Errorf("the app's own project's thread: %+v %+v", page, res.Content)
+		t.Errorf("the app's own project's thread: %+v %+v", page, resultText(res))
 	}
 	if _, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); !res.IsError {
-		t.Errorf("read a thread the app did not allow: %+v", res.Content)
+		t.Errorf("read a thread the app did not allow: %+v", resultText(res))
 	}
 
 	// No app: nothing is read, and the agent is told why.
 	for _, socket := range []string{"", filepath.Join(t.TempDir(), "gone.sock")} {
 		cs = inProcess(t, Options{DataDir: dir, PanesSocket: socket})
 		if _, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); !res.IsError || !strings.Contains(text(res), "the chipchat app is not running") {
-			t.Errorf("socket %q: %+v", socket, res.Content)
+			t.Errorf("socket %q: %+v", socket, resultText(res))
 		}
 	}
 	// An app that shares no threads (no store given to its socket).
@@ -135,6 +136,17 @@ func TestThreadReadScopeIsTheApps(t *testing.T) {
 	bare := listen(t, terms.Read)
 	cs = inProcess(t, Options{DataDir: dir, PanesSocket: bare.Path()})
 	if _, res := callIn(t, cs, map[string]any{"threadId": mine.ID}); !res.IsError || !strings.Contains(text(res), "does not share its threads") {
-		t.Errorf("an app without threads: %+v", res.Content)
+		t.Errorf("an app without threads: %+v", resultText(res))
 	}
+}
+
+// resultText is a tool result's text, for a failure's message.
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return fmt.Sprintf("error=%v %q", res.IsError, b.String())
 }
