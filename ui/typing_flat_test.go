@@ -5,6 +5,7 @@ package ui
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,9 +30,10 @@ func rusage(t *testing.T, who int) time.Duration {
 
 // Typing is flat (issue 24): on the UI goroutine a key typed into a
 // 10,000-line draft costs at most 1.3 times one typed into a 100-line
-// draft (measured 1.08–1.11 at load 19 on 2 cores; the issue's goal is
-// 1.2), and the whole process — the saves' writes included — at most 2.5
-// times (measured 1.2–1.7; it was 6–8 when every save wrote the whole
+// draft (the median of 9 paired rounds measured 0.95–1.18, with CI's other
+// ratio tests running on the same 2 cores; the issue's goal is 1.2), and
+// the whole process — the saves' writes included — at most 2.5 times
+// (measured 1.21–1.39; it was 6–8 when every save wrote the whole
 // draft, whose work on the other core also slowed the UI goroutine to
 // 1.4–1.8): the key, the frame and the autosave it brings, at 25 keys a
 // second (the saves fire on the injected clock as they would, one per
@@ -62,7 +64,7 @@ func TestTypingCostFlat(t *testing.T) {
 		return pane{h, installFakeTimers(h)}
 	}
 	small, big := open(100), open(10000)
-	const keys = 100
+	const keys = 300
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	perKey := func(p pane) (ui, all time.Duration) {
@@ -75,29 +77,46 @@ func TestTypingCostFlat(t *testing.T) {
 		p.ft.advance(p.h, time.Second)
 		return (threadCPU(t) - start) / keys, (cpuNow(t) - startAll) / keys
 	}
-	best, bestAll := map[*harness]time.Duration{}, map[*harness]time.Duration{}
-	for range 5 {
-		for _, p := range []pane{small, big} {
-			c, all := perKey(p)
-			if best[p.h] == 0 || c < best[p.h] {
-				best[p.h] = c
-			}
-			if bestAll[p.h] == 0 || all < bestAll[p.h] {
-				bestAll[p.h] = all
-			}
+	// Rounds of both sizes back to back, the order alternating: each
+	// round's ratio compares keys typed under the same load (CI runs
+	// other packages' tests on the same 2 cores), and the median of the
+	// rounds is the figure (one round disturbed by a burst of the other
+	// core's work moves a best-of or a mean; measured 0.92–1.31 that way).
+	var ratios, ratiosAll []float64
+	var small1, big1 []time.Duration
+	for r := range 9 {
+		order := []pane{small, big}
+		if r%2 == 1 {
+			order = []pane{big, small}
 		}
+		cost := map[*harness][2]time.Duration{}
+		for _, p := range order {
+			c, all := perKey(p)
+			cost[p.h] = [2]time.Duration{c, all}
+		}
+		s, b := cost[small.h], cost[big.h]
+		small1, big1 = append(small1, s[0]), append(big1, b[0])
+		ratios = append(ratios, float64(b[0])/float64(s[0]))
+		ratiosAll = append(ratiosAll, float64(b[1])/float64(s[1]))
 	}
-	if d, _ := big.h.e.draft(big.h.app.thread.ID); !strings.HasPrefix(d.Markdown, strings.Repeat("x", 5*keys)) {
+	if d, _ := big.h.e.draft(big.h.app.thread.ID); !strings.HasPrefix(d.Markdown, strings.Repeat("x", 9*keys)) {
 		t.Fatalf("the typing is not on disk: %.40q…", d.Markdown)
 	}
-	ratio := float64(best[big.h]) / float64(best[small.h])
-	t.Logf("UI goroutine CPU per key: %v at 100 lines, %v at 10,000 lines (%.2f×)", best[small.h], best[big.h], ratio)
-	t.Logf("process CPU per key (the saves' writes included): %v at 100 lines, %v at 10,000 lines (%.2f×)",
-		bestAll[small.h], bestAll[big.h], float64(bestAll[big.h])/float64(bestAll[small.h]))
+	ratio, all := median(ratios), median(ratiosAll)
+	slices.Sort(small1)
+	slices.Sort(big1)
+	t.Logf("UI goroutine CPU per key: median %v at 100 lines, %v at 10,000 lines; ratio median %.2f× (rounds %.2f)", small1[len(small1)/2], big1[len(big1)/2], ratio, ratios)
+	t.Logf("process CPU per key (the saves' writes included): ratio median %.2f× (rounds %.2f)", all, ratiosAll)
 	if ratio > 1.3 {
-		t.Errorf("a key at 10,000 lines costs %.2f× one at 100 lines on the UI goroutine (%v vs %v), more than 1.3×", ratio, best[big.h], best[small.h])
+		t.Errorf("a key at 10,000 lines costs %.2f× one at 100 lines on the UI goroutine (median of the rounds %.2f), more than 1.3×", ratio, ratios)
 	}
-	if all := float64(bestAll[big.h]) / float64(bestAll[small.h]); all > 2.5 {
-		t.Errorf("a key at 10,000 lines costs the process %.2f× one at 100 lines (%v vs %v), more than 2.5×: do the saves write the whole draft?", all, bestAll[big.h], bestAll[small.h])
+	if all > 2.5 {
+		t.Errorf("a key at 10,000 lines costs the process %.2f× one at 100 lines (median of the rounds %.2f), more than 2.5×: do the saves write the whole draft?", all, ratiosAll)
 	}
+}
+
+// median is the middle of xs (sorted in place; len(xs) odd).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
