@@ -476,11 +476,17 @@ func (r *remoteReal) threadReadAndReconnect(t *testing.T, tool, gone string) {
 		head, _, _ := strings.Cut(scr, "\n")
 		return !strings.Contains(head, "reconnecting to")
 	})
-	if n := r.srv.Logins(); n <= logins {
-		t.Errorf("no new login after the master was killed (%d, %d before)", n, logins)
-	}
 	r.send(t, rrResume+" go on", rrDone(rrResume))
 	x = r.waitExchange(t, "of the resumed turn", func(x *fakemodel.Exchange) bool { return rrLastUserMark(x) == rrResume })
+	// The resumed turn ran over a new master: sshd logged a new login.
+	// Its log comes through a pipe, behind the connection itself (CI once
+	// read it the moment the screen went idle, before the line came).
+	for deadline := time.Now().Add(10 * time.Second); r.srv.Logins() <= logins; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Errorf("no new login after the master was killed (%d, %d before)", r.srv.Logins(), logins)
+			break
+		}
+	}
 	all := strings.Join(x.UserTexts(), "\n")
 	if !strings.Contains(all, rrRead+" "+id) {
 		t.Errorf("the resumed turn's request lacks the thread's earlier turn (%d requests before the hang):\n%s", before, all)

@@ -21,6 +21,8 @@ import (
 const (
 	startTimeout  = 90 * time.Second
 	promptTimeout = 120 * time.Second
+	// cancelledPrompt is the turn session/cancel ends (session-cancel).
+	cancelledPrompt = "Edit notes.txt yet again: "
 )
 
 // Report is what one agent run observed; it is logged as JSON (go test -v)
@@ -474,7 +476,7 @@ func runAgent(t *testing.T, a Agent) {
 	t.Run("session-cancel", func(t *testing.T) {
 		// ctrl+c: session/cancel while a permission request is open, then
 		// the request answered cancelled, as the spec says.
-		resp, err := permissionTurn(t, "Edit notes.txt yet again: ", func(r acp.RequestPermissionRequest) acp.RequestPermissionResponse {
+		resp, err := permissionTurn(t, cancelledPrompt, func(r acp.RequestPermissionRequest) acp.RequestPermissionResponse {
 			_ = p.Conn.Cancel(context.Background(), acp.CancelNotification{SessionId: sid})
 			return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}
 		})
@@ -492,16 +494,21 @@ func runAgent(t *testing.T, a Agent) {
 		}
 		before := len(srv.Exchanges())
 		resp, evs := prompt(t, acp.TextBlock("/"+a.Slash))
+		// The cancelled turn's model request may still arrive after it
+		// ended (an agent cancels its HTTP stream and may have sent the
+		// next request already): it is that turn's, not this command's.
 		n := 0
+		var asked []string
 		for _, ex := range srv.Exchanges()[before:] {
-			if len(ex.Tools) > 0 {
+			if len(ex.Tools) > 0 && !strings.Contains(ex.LastUserText(), cancelledPrompt) {
 				n++
+				asked = append(asked, firstLine(ex.LastUserText()))
 			}
 		}
 		reply := TurnText(evs)
 		rep.Slash = fmt.Sprintf("/%s: stop %s, %d model requests with tools, reply %q", a.Slash, resp.StopReason, n, firstLine(reply))
 		if resp.StopReason != acp.StopReasonEndTurn || n != e.SlashModelRequests || !strings.HasPrefix(reply, e.SlashReply) {
-			t.Errorf("%s; want stop end_turn, %d model requests, a reply starting %q", rep.Slash, e.SlashModelRequests, e.SlashReply)
+			t.Errorf("%s (the requests' last user texts %q); want stop end_turn, %d model requests, a reply starting %q", rep.Slash, asked, e.SlashModelRequests, e.SlashReply)
 		}
 	})
 	t.Run("attach", func(t *testing.T) {
