@@ -104,6 +104,7 @@ type Editor struct {
 	pickAt     Pos // where the trigger character is
 	files      []string
 	filesState loadState
+	filesAgain bool                                                         // the picker opened while a listing ran: list again when it ends
 	fileList   func(ctx context.Context, limit int) ([]string, bool, error) // Options.Files
 	skillList  func() ([]Skill, error)                                      // Options.Skills
 	skills     []Skill
@@ -238,6 +239,12 @@ func (e *Editor) Update(msg tea.Msg) (*Editor, tea.Cmd) {
 			if e.pickKind == pickFile {
 				e.fillPicker()
 			}
+		}
+		if e.filesAgain {
+			// That listing began before the picker opened: files made
+			// since are in the next one (its list shown meanwhile).
+			e.filesAgain, e.filesState = false, loading
+			return e, LoadFilesWith(e.fileList, e.root, 0)
 		}
 		return e, nil
 	case SkillsLoadedMsg:
@@ -526,8 +533,10 @@ func (e *Editor) maybeOpenPicker(typed string) tea.Cmd {
 		// meanwhile.
 		e.filesState = loading
 		cmd = LoadFilesWith(e.fileList, e.root, 0)
-	case e.pickKind == pickFile && e.filesState == loaded && e.fileList != nil:
-		cmd = LoadFilesWith(e.fileList, e.root, 0) // the list shown meanwhile is the last one
+	case e.pickKind == pickFile:
+		// A listing still runs, begun before this open: one more follows
+		// it (FilesLoadedMsg), so a file made in between is offered.
+		e.filesAgain = true
 
 	case e.pickKind == pickSkill && e.skillState == notLoaded:
 		e.skillState = loading

@@ -67,6 +67,40 @@ func TestFilePickerRefreshesAndOffersDirectories(t *testing.T) {
 	}
 }
 
+// The picker opened again while the listing its last opening began still
+// runs: that listing may predate a file made in between, so another one
+// follows it, and the file is offered (CI saw "0 of 2" for 15 s: the new
+// file was never listed until the picker opened once more).
+func TestFilePickerOpenedDuringAListingListsAgain(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "main.go"))
+	e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: root})
+	e.SetWidth(60)
+	_, cmd := e.Update(tea.KeyPressMsg{Code: '@', Text: "@"})
+	if cmd == nil {
+		t.Fatal("@ loads the files")
+	}
+	early := cmd() // the listing runs now; its answer comes later
+	press(e, "esc")
+	writeTestFile(t, filepath.Join(root, "later", "notes-later.md"))
+	typeKeys(e, " ")
+	e.Update(tea.KeyPressMsg{Code: '@', Text: "@"})
+	typeKeys(e, "later")
+	_, again := e.Update(early)
+	if again == nil {
+		t.Fatal("the listing begun before the picker opened ended, and no other followed")
+	}
+	if _, more := e.Update(again()); more != nil {
+		t.Fatal("a listing begun after the opening is followed by yet another")
+	}
+	if it, ok := e.picker.Selected(); !ok || it.Value != "later/notes-later.md" && it.Value != "later/" {
+		t.Fatalf("the file made in between is not offered: %+v %v\n%s", it, ok, ansi.Strip(e.View()))
+	}
+	if v := ansi.Strip(e.View()); !strings.Contains(v, "later/notes-later.md") {
+		t.Fatalf("the new file is not in the picker:\n%s", v)
+	}
+}
+
 // A refresh that fails keeps the list shown.
 func TestFilePickerFailedRefreshKeepsTheList(t *testing.T) {
 	e := New(Options{Registry: chips.Default(chips.NoColorTheme()), ProjectRoot: "/p"})
