@@ -233,14 +233,23 @@ func TestEndToEndStreamingCost(t *testing.T) {
 			// maxes of 0.4–4.2 ms (up to 11× their own p90) with nothing
 			// streaming. So the p90 gets a quarter of a millisecond of
 			// slack, and the worst key may also be as bad as 1.5× the
-			// worst idle key; a frame held for the interval (16.7 ms, the
-			// bug a key's frame had before it was written at once) fails
-			// both.
+			// worst idle key. One key of a run may be an outlier of the
+			// machine's (CI: one key of 7.7 ms at 2.5 s into the stream,
+			// the next worst 1.8 ms; the thread was off its core, as idle
+			// keys are now and then): the second worst is held to that
+			// bound, and the worst to under a frame interval (16.7 ms). A
+			// frame held for the interval (the bug a key's frame had before
+			// it was written at once) fails both.
 			if slack := 250 * time.Microsecond; sp > ip*3/2+slack {
 				t.Errorf("key latency p90 while streaming %v, over 1.5× the idle p90 %v (+%v)", sp, ip, slack)
 			}
-			if im := slices.Max(idle); sm > max(3*ip, im*3/2) {
-				t.Errorf("worst key latency while streaming %v, over 3× the idle p90 %v and 1.5× the worst idle key %v", sm, ip, im)
+			sorted := slices.Sorted(slices.Values(streaming))
+			s2 := sorted[len(sorted)-2]
+			if im := slices.Max(idle); s2 > max(3*ip, im*3/2) {
+				t.Errorf("second worst key latency while streaming %v (worst %v), over 3× the idle p90 %v and 1.5× the worst idle key %v", s2, sm, ip, im)
+			}
+			if frame := time.Second / 60; sm >= frame {
+				t.Errorf("worst key latency while streaming %v, a frame interval (%v) or more", sm, frame)
 			}
 		})
 	}
