@@ -98,7 +98,7 @@ func TestThreadReadScopeIsTheApps(t *testing.T) {
 	}
 	mine, theirs := thread(here), thread(there)
 	app := appFor(t, st, here)
-	text := func(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.TextContent).Text }
+	text := contentText
 
 	// `chipchat mcp --project THERE` as an agent could start it, with the
 	// app of HERE running.
@@ -140,13 +140,18 @@ func TestThreadReadScopeIsTheApps(t *testing.T) {
 	}
 }
 
-// resultText is a tool result's text, for a failure's message.
-func resultText(res *mcp.CallToolResult) string {
+// contentText is a tool result's text contents, joined.
+func contentText(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
 			b.WriteString(tc.Text)
 		}
 	}
-	return fmt.Sprintf("error=%v %q", res.IsError, b.String())
+	return b.String()
+}
+
+// resultText is a tool result for a failure's message.
+func resultText(res *mcp.CallToolResult) string {
+	return fmt.Sprintf("error=%v %q", res.IsError, contentText(res))
 }

@@ -84,17 +84,14 @@ func TestTypingCostFlat(t *testing.T) {
 	// core's work moves a best-of or a mean; measured 0.92–1.31 that way).
 	var ratios, ratiosAll []float64
 	var small1, big1 []time.Duration
+	measure := func(p pane) [2]time.Duration { ui, all := perKey(p); return [2]time.Duration{ui, all} }
 	for r := range 9 {
-		order := []pane{small, big}
-		if r%2 == 1 {
-			order = []pane{big, small}
+		var s, b [2]time.Duration
+		if r%2 == 0 {
+			s, b = measure(small), measure(big) // calls run left to right
+		} else {
+			b, s = measure(big), measure(small)
 		}
-		cost := map[*harness][2]time.Duration{}
-		for _, p := range order {
-			c, all := perKey(p)
-			cost[p.h] = [2]time.Duration{c, all}
-		}
-		s, b := cost[small.h], cost[big.h]
 		small1, big1 = append(small1, s[0]), append(big1, b[0])
 		ratios = append(ratios, float64(b[0])/float64(s[0]))
 		ratiosAll = append(ratiosAll, float64(b[1])/float64(s[1]))
