@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -76,8 +77,8 @@ func searchCPU(t *testing.T) time.Duration {
 
 // TestSearchQueryFlat: a query over 10,000 threads × 20 messages costs at
 // most three times the same query over 100 threads (issue 27 item 2), in
-// CPU time, both measured in the same run (each side's cheapest of
-// several); and the index's share of the database is stated.
+// CPU time, both measured in the same run (the median of paired
+// rounds); and the index's share of the database is stated.
 func TestSearchQueryFlat(t *testing.T) {
 	small, big := fillSearch(t, 100), fillSearch(t, 10000)
 	queries := []string{"handler", "handler fails", "review term", "thread 42"}
@@ -94,18 +95,29 @@ func TestSearchQueryFlat(t *testing.T) {
 		}
 		return searchCPU(t) - t0
 	}
-	best := [2]time.Duration{}
-	for r := range 5 {
-		for k, s := range []*Store{small, big} {
-			if d := run(s); r == 0 || d < best[k] {
-				best[k] = d
-			}
+	// Rounds of both sides back to back, the order alternating, and the
+	// median of the rounds' ratios: each round compares the two under the
+	// same load (CI runs other packages' ratio tests on the same 2 cores).
+	// The cheapest of each side over rounds, taken apart, measured
+	// 2.2–2.9 here and 3.10 once in CI (its small side the fastest seen).
+	var ratios []float64
+	var smalls, bigs []time.Duration
+	for r := range 9 {
+		var a, b time.Duration
+		if r%2 == 0 {
+			a, b = run(small), run(big) // calls run left to right
+		} else {
+			b, a = run(big), run(small)
 		}
+		smalls, bigs = append(smalls, a), append(bigs, b)
+		ratios = append(ratios, float64(b)/float64(a))
 	}
-	ratio := float64(best[1]) / float64(best[0])
-	t.Logf("80 queries: 100 threads %v, 10,000 threads %v: %.2f×", best[0], best[1], ratio)
+	slices.Sort(ratios)
+	ratio := ratios[len(ratios)/2]
+	t.Logf("80 queries: 100 threads %v, 10,000 threads %v (medians); ratio median %.2f× (rounds %.2f)",
+		slices.Sorted(slices.Values(smalls))[len(smalls)/2], slices.Sorted(slices.Values(bigs))[len(bigs)/2], ratio, ratios)
 	if ratio > 3 {
-		t.Fatalf("a query over 10,000 threads costs %.2f× the same over 100 (bound 3)", ratio)
+		t.Fatalf("a query over 10,000 threads costs %.2f× the same over 100 (median of the rounds %.2f; bound 3)", ratio, ratios)
 	}
 	var total, index int64
 	if err := big.db.QueryRow(`SELECT SUM(pgsize), SUM(CASE WHEN name LIKE 'message_search%' THEN pgsize ELSE 0 END) FROM dbstat`).Scan(&total, &index); err != nil {
